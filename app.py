@@ -1,0 +1,14 @@
+"""Layer Lab: the table of contents. Every lesson lives in pages/, listed in ui/nav.py."""
+
+import streamlit as st
+
+from ui.nav import HOME, LESSONS
+
+st.set_page_config(page_title="Layer Lab", page_icon=":material/layers:", layout="wide")
+
+sections: dict[str, list] = {"": [st.Page(HOME.file, title="Home", icon=HOME.icon, default=True)]}
+for lesson in LESSONS:
+    sections.setdefault(lesson.section, []).append(
+        st.Page(lesson.file, title=lesson.title, icon=lesson.icon, url_path=lesson.url_path)
+    )
+st.navigation(sections).run()

@@ -1,0 +1,6 @@
+"""Placeholder: this lesson is being written (see the open issue for /gpt2-mlp)."""
+
+import streamlit as st
+
+st.title("Coming soon")
+st.info("This lesson is being written.")

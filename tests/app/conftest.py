@@ -1,0 +1,44 @@
+"""AppTest helpers: open any page of the app the way st.navigation does."""
+
+from __future__ import annotations
+
+import base64
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def open_page(url_path: str, query: dict[str, str] | None = None, timeout: float = 60) -> AppTest:
+    """Run app.py, then switch to the page at `url_path` ("" is home), with link values."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=timeout)
+    for k, v in (query or {}).items():
+        at.query_params[k] = v
+    at.run()
+    if url_path:
+        at.switch_page(f"pages/{url_path}.py").run()
+    return at
+
+
+def figures(at: AppTest) -> list[dict]:
+    """The plotly figures on the page, as JSON dicts."""
+    import json
+
+    return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+
+
+def decode(v) -> np.ndarray:
+    """A plotly array from a figure's JSON: a plain list, or plotly 6+'s base64 typed array."""
+    if isinstance(v, dict) and "bdata" in v:
+        arr = np.frombuffer(base64.b64decode(v["bdata"]), dtype=np.dtype(v["dtype"]))
+        shape = v.get("shape")  # "3, 4" for 2-D arrays
+        return arr.reshape([int(s) for s in str(shape).split(",")]) if shape else arr
+    return np.asarray(v, dtype=float)
+
+
+@pytest.fixture
+def page():
+    return open_page

@@ -1,0 +1,22 @@
+"""Every registered page runs under AppTest without an exception."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.app.conftest import open_page
+from ui.nav import LESSONS
+
+
+@pytest.mark.parametrize("path", ["", *[lesson.url_path for lesson in LESSONS]])
+def test_page_runs_without_exception(path):
+    at = open_page(path)
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.title, "every page starts with a title"
+
+
+def test_home_links_every_lesson():
+    at = open_page("")
+    links = [el.proto.page for el in at.get("page_link")]
+    for lesson in LESSONS:
+        assert lesson.url_path in links

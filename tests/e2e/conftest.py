@@ -1,0 +1,160 @@
+"""Browser tests: `streamlit run app.py` on a free port, driven in Debian's Chromium.
+
+Never downloads a browser: Playwright launches the system `chromium`. Screenshots go to
+artifacts/screenshots/<name>-<width>.png for a developer to look at.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "artifacts" / "screenshots"
+WIDTHS = {"laptop": 1366, "phone": 420}
+
+pytestmark = pytest.mark.e2e
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """One `streamlit run app.py` process."""
+
+    def __init__(self):
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = open(ROOT / "artifacts" / f"server-{self.port}.log", "w")  # noqa: SIM115
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "streamlit", "run", "app.py",
+             "--server.headless", "true", "--server.port", str(self.port),
+             "--server.address", "127.0.0.1", "--server.fileWatcherType", "none",
+             "--server.runOnSave", "false", "--client.showErrorDetails", "full",
+             "--browser.gatherUsageStats", "false"],
+            cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
+        )
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            with contextlib.suppress(OSError):
+                if urllib.request.urlopen(self.url + "/_stcore/health", timeout=2).read() == b"ok":
+                    return
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.3)
+        self.stop()
+        raise RuntimeError(f"streamlit did not start; see {self.log.name}")
+
+    def stop(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        self.log.close()
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    path = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not path:
+        # Fail, never skip: CI must prove the browser level ran.
+        pytest.fail("Debian's chromium is not installed (apt-get install chromium)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path):
+    from playwright.sync_api import sync_playwright
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(
+            executable_path=chromium_path,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run",
+                  "--disable-quic"],
+        )
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="session")
+def server():
+    (ROOT / "artifacts").mkdir(exist_ok=True)
+    s = Server()
+    yield s
+    s.stop()
+
+
+@pytest.fixture
+def fresh_server():
+    """A server of its own, for tests about what the first visit after a start shows."""
+    (ROOT / "artifacts").mkdir(exist_ok=True)
+    s = Server()
+    yield s
+    s.stop()
+
+
+def wait_ready(page, timeout: float = 60_000) -> None:
+    """Connected, script finished, no skeleton left: the page as a student sees it."""
+    page.wait_for_selector("[data-testid='stApp'][data-test-connection-state='CONNECTED']",
+                           timeout=timeout)
+    page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']",
+                           timeout=timeout)
+    page.wait_for_function("!document.querySelector('[data-testid=\"stSkeleton\"]')",
+                           timeout=timeout)
+    page.wait_for_timeout(300)  # let plotly finish drawing
+
+
+def assert_clean(page) -> None:
+    """No exception box, no 'Page not found' dialog, no error toast."""
+    assert page.locator("[data-testid='stException']").count() == 0, page.inner_text("body")[:2000]
+    assert page.get_by_text("Page not found").count() == 0
+    assert page.locator("[data-testid='stMain']").count() == 1
+
+
+@pytest.fixture
+def open_page(browser, server):
+    """open_page(path, width="laptop") -> a ready Playwright page at server.url + path."""
+    contexts = []
+
+    def _open(path: str, width: str | int = "laptop", base: str | None = None):
+        w = WIDTHS.get(width, width) if isinstance(width, str) else width
+        ctx = browser.new_context(viewport={"width": w, "height": 900})
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.goto((base or server.url) + path)
+        wait_ready(page)
+        return page
+
+    yield _open
+    for ctx in contexts:
+        ctx.close()
+
+
+def screenshot(page, name: str) -> Path:
+    """Full-page screenshot at artifacts/screenshots/<name>-<viewport width>.png."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / f"{name}-{page.viewport_size['width']}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def main_text(page) -> str:
+    return page.inner_text("[data-testid='stMain']")
+
+
+os.environ.setdefault("PW_TEST_SCREENSHOT_NO_FONTS_READY", "1")

@@ -1,0 +1,1 @@
+"""Streamlit- and plotly-aware helpers shared by the pages."""

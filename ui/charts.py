@@ -1,0 +1,126 @@
+"""Chart builders: arrays in, plotly figures out, in one look that suits light and dark themes.
+
+Figures leave colours of background and text to Streamlit's theme (st.plotly_chart's
+default theme="streamlit"), so the same figure reads well on a projector in either mode.
+Data colours come from the Okabe-Ito palette, which colour-blind students can tell apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+import numpy as np
+import plotly.graph_objects as go
+import streamlit as st
+
+# Okabe-Ito: distinguishable with every common colour-vision deficiency.
+BLUE, ORANGE, GREEN, VERMILLION, PURPLE, SKY, YELLOW, GREY = (
+    "#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#999999",
+)
+SERIES = [BLUE, VERMILLION, GREEN, ORANGE, PURPLE, SKY, GREY]
+POSITIVE, NEGATIVE = BLUE, VERMILLION  # weights: blue positive, red negative
+CLASS_COLORS = (ORANGE, BLUE)          # class 0, class 1
+# Diverging scale for signed values (weights, ramps): red below zero, blue above.
+DIVERGING = [[0.0, VERMILLION], [0.5, "#f7f7f7"], [1.0, BLUE]]
+# Probability of class 1: amber through white to blue.
+PROBABILITY = [[0.0, ORANGE], [0.5, "#f7f7f7"], [1.0, BLUE]]
+
+
+def figure(*, title: str | None = None, x_title: str | None = None,
+           y_title: str | None = None, height: int = 360) -> go.Figure:
+    """An empty figure with the house layout: tight margins, legend on top, axis titles."""
+    fig = go.Figure()
+    fig.update_layout(
+        title=dict(text=title) if title else None,
+        height=height,
+        margin=dict(l=10, r=10, t=40 if title else 10, b=10),
+        legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="left", x=0.0),
+        hovermode="closest",
+    )
+    fig.update_xaxes(title_text=x_title, zeroline=True)
+    fig.update_yaxes(title_text=y_title, zeroline=True)
+    return fig
+
+
+def line_figure(x, series: Mapping[str, Iterable[float]], *, title: str | None = None,
+                x_title: str | None = None, y_title: str | None = None,
+                dashed: Iterable[str] = (), colors: Mapping[str, str] | None = None,
+                height: int = 360) -> go.Figure:
+    """One line per named series over a shared x."""
+    fig = figure(title=title, x_title=x_title, y_title=y_title, height=height)
+    dashed = set(dashed)
+    x = np.asarray(x, dtype=float)
+    for i, (name, y) in enumerate(series.items()):
+        color = (colors or {}).get(name, SERIES[i % len(SERIES)])
+        fig.add_trace(go.Scatter(
+            x=x, y=np.asarray(y, dtype=float), name=name, mode="lines",
+            line=dict(color=color, width=2.5, dash="dash" if name in dashed else "solid"),
+            hovertemplate=f"{name}<br>x = %{{x:.3g}}<br>y = %{{y:.4g}}<extra></extra>",
+        ))
+    return fig
+
+
+def heatmap_figure(z, x, y, *, title: str | None = None, colorscale=DIVERGING,
+                   zmid: float | None = 0.0, zmin: float | None = None,
+                   zmax: float | None = None, colorbar_title: str | None = None,
+                   x_title: str = "x₁", y_title: str = "x₂", height: int = 360) -> go.Figure:
+    """A value over the plane: z has shape (len(y), len(x))."""
+    fig = figure(title=title, x_title=x_title, y_title=y_title, height=height)
+    fig.add_trace(go.Heatmap(
+        z=np.asarray(z, dtype=np.float32), x=np.asarray(x, dtype=float),
+        y=np.asarray(y, dtype=float), colorscale=colorscale, zmid=zmid, zmin=zmin, zmax=zmax,
+        colorbar=dict(title=dict(text=colorbar_title), thickness=12),
+        hovertemplate="x₁ = %{x:.2f}<br>x₂ = %{y:.2f}<br>value = %{z:.3g}<extra></extra>",
+    ))
+    fig.update_yaxes(scaleanchor="x", scaleratio=1)
+    return fig
+
+
+def matrix_figure(M, *, row_labels=None, col_labels=None, title: str | None = None,
+                  height: int | None = None, fmt: str = ".2f") -> go.Figure:
+    """A small matrix as coloured cells with its numbers written in (rows top to bottom)."""
+    M = np.asarray(M, dtype=float)
+    if M.ndim == 1:
+        M = M[None, :]
+    rows = list(row_labels) if row_labels is not None else [str(i + 1) for i in range(M.shape[0])]
+    cols = list(col_labels) if col_labels is not None else [str(j + 1) for j in range(M.shape[1])]
+    lim = float(np.max(np.abs(M))) if M.size and np.isfinite(M).all() else 1.0
+    fig = figure(title=title, height=height or 60 + 34 * M.shape[0])
+    fig.add_trace(go.Heatmap(
+        z=M, x=cols, y=rows, colorscale=DIVERGING, zmid=0.0, zmin=-lim or -1, zmax=lim or 1,
+        showscale=False, texttemplate=f"%{{z:{fmt}}}", xgap=2, ygap=2,
+        hovertemplate="row %{y}, column %{x}: %{z:.4g}<extra></extra>",
+    ))
+    fig.update_yaxes(autorange="reversed", zeroline=False, showgrid=False)
+    fig.update_xaxes(side="top", zeroline=False, showgrid=False)
+    return fig
+
+
+def _non_finite(fig: go.Figure) -> bool:
+    for trace in fig.data:
+        for attr in ("x", "y", "z"):
+            v = getattr(trace, attr, None)
+            if v is None or isinstance(v, str):
+                continue
+            try:
+                a = np.asarray(v, dtype=float)
+            except (TypeError, ValueError):
+                continue  # category labels
+            if a.size and not np.isfinite(a).all():
+                return True
+    return False
+
+
+def show(fig: go.Figure, *, key: str | None = None, live: bool = False) -> None:
+    """Draw a figure at full width. Refuses to draw NaN or infinities (a chart must never lie).
+
+    live=True is for charts redrawn many times a second: no mode bar, which saves the
+    browser work, and a static config so hovering cannot stall the redraws.
+    """
+    if _non_finite(fig):
+        st.warning("This chart has values too large to draw; change the inputs to bring them back.")
+        return
+    config = {"displaylogo": False}
+    if live:
+        config["displayModeBar"] = False
+    st.plotly_chart(fig, width="stretch", config=config, key=key)

@@ -1,0 +1,45 @@
+"""The table of lessons: one record feeds the navigation in app.py and the home page cards.
+
+The URL paths are a public promise (teachers paste them into slides); each page file
+is named after its URL path so Streamlit's old pages/ discovery agrees with them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Lesson:
+    url_path: str   # "" for the home page
+    title: str
+    icon: str       # a Material icon, which headless browsers draw without emoji fonts
+    section: str    # the navigation group
+    blurb: str      # one sentence for the home page card
+
+    @property
+    def file(self) -> str:
+        return f"pages/{self.url_path or 'home'}.py"
+
+
+HOME = Lesson("", "Layer Lab", ":material/home:", "Start", "What each lesson teaches.")
+
+LESSONS: list[Lesson] = [
+    Lesson("recipe-card", "A layer is a matrix", ":material/grid_on:", "Layers",
+           "y = xW + b as a smoothie recipe card: every weight is a line in the diagram "
+           "and a cell in the matrix, live."),
+    Lesson("activations", "Bends: ReLU, GELU, SiLU", ":material/show_chart:", "Layers",
+           "Why two linear layers are only one, and how a bend between them makes "
+           "depth worth having."),
+    Lesson("tax-bands", "Sums of ReLUs", ":material/stacked_line_chart:", "Layers",
+           "Income tax is a sum of ramps; so is any curve, and so is a ring carved "
+           "out of the plane."),
+    Lesson("gpt2-params", "GPT-2's parameters", ":material/table_chart:", "Inside GPT-2",
+           "Where all 124,439,808 numbers of GPT-2 small live, beside Llama, "
+           "Mistral and Qwen, counted exactly."),
+    Lesson("gpt2-mlp", "GPT-2's MLP block", ":material/account_tree:", "Inside GPT-2",
+           "Five tokens through W1, GELU and W2, step by step, and the same block "
+           "at full size."),
+    Lesson("trainer", "Live trainer", ":material/model_training:", "Train one",
+           "Watch a tiny network learn a boundary that no straight line can draw."),
+]
