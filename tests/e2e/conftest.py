@@ -145,11 +145,25 @@ def open_page(browser, server):
         ctx.close()
 
 
+_CONTENT_HEIGHT = """() => Math.max(...Array.from(document.querySelectorAll(
+    "[data-testid='stMain'], [data-testid='stAppViewContainer'], [data-testid='stMainBlockContainer']"
+)).map(e => e.scrollHeight))"""
+
+
 def screenshot(page, name: str) -> Path:
-    """Full-page screenshot at artifacts/screenshots/<name>-<viewport width>.png."""
+    """The whole page at artifacts/screenshots/<name>-<viewport width>.png.
+
+    Streamlit scrolls inside its own container, so Playwright's full_page sees one screen only:
+    grow the viewport to the content's height for the shot, then put it back.
+    """
     SHOTS.mkdir(parents=True, exist_ok=True)
-    path = SHOTS / f"{name}-{page.viewport_size['width']}.png"
-    page.screenshot(path=str(path), full_page=True)
+    size = dict(page.viewport_size)
+    path = SHOTS / f"{name}-{size['width']}.png"
+    height = min(int(page.evaluate(_CONTENT_HEIGHT)) + 40, 16000)
+    page.set_viewport_size({"width": size["width"], "height": max(height, size["height"])})
+    page.wait_for_timeout(700)  # charts re-layout to the new size
+    page.screenshot(path=str(path))
+    page.set_viewport_size(size)
     return path
 
 
