@@ -9,7 +9,7 @@ from ui import charts
 from ui.links import bound
 from ui.matrix import matrix_input, reset_matrix
 from ui.source import show_source
-from ui.tex import bmatrix
+from ui.tex import bmatrix, num
 
 NAMES = list(ACTIVATIONS)
 BENDS = [n for n in NAMES if n != "identity"]
@@ -69,9 +69,10 @@ st.markdown(
     "far smaller than anything a network can notice, which is why checkpoints trained with "
     "one run fine with the other."
 )
-charts.show(charts.line_figure(
-    xs, {"GELU exact − tanh approximation": exact.fn(xs) - approx.fn(xs)},
-    x_title="x", y_title="difference", height=260))
+fig = charts.line_figure(xs, {"GELU exact − tanh approximation": exact.fn(xs) - approx.fn(xs)},
+                         x_title="x", y_title="difference", height=260)
+fig.update_yaxes(exponentformat="e")
+charts.show(fig)
 
 # --- 3. Why depth needs a bend ----------------------------------------------------------
 st.header("Why depth needs a bend")
@@ -134,16 +135,27 @@ with right:
 
 probe = bound(st.slider, "Follow one input x", -3.0, 3.0, 1.0, 0.1, key="x",
               help="Push one number through both versions and compare every step.")
-z, h, y = two_layer(np.array([[probe]]), W1, b1, W2, b2, act)
-y1 = linear(np.array([[probe]]), W, b)
-st.latex(
-    rf"x W_1 + b_1 = {bmatrix(z)}\;\xrightarrow{{\;f\;}}\;{bmatrix(h)}"
-    rf"\;\xrightarrow{{\;W_2,\,b_2\;}}\; y = {y[0, 0]:.3f}"
-)
-st.latex(
-    rf"W = W_1W_2 = {bmatrix(W)},\quad b = b_1W_2 + b_2 = {bmatrix(b)},\quad "
-    rf"xW + b = {y1[0, 0]:.3f}"
-)
+z, h, y = two_layer(np.array([[probe]]), W1, b1, W2, b2, act)  # (1, 3), (1, 3), (1, 1)
+y1 = linear(np.array([[probe]]), W, b)                           # (1, 1)
+through_net, through_one = st.columns(2)
+with through_net:
+    st.markdown(f"**Through the network** ({act.label})")
+    st.latex(
+        r"\begin{aligned}"
+        rf"z &= xW_1 + b_1 = {bmatrix(z)} \\"
+        rf"h &= f(z) = {bmatrix(h)} \\"
+        rf"y &= hW_2 + b_2 = {num(y[0, 0])}"
+        r"\end{aligned}"
+    )
+with through_one:
+    st.markdown("**Through the collapsed single layer**")
+    st.latex(
+        r"\begin{aligned}"
+        rf"W &= W_1W_2 = {bmatrix(W)} \\"
+        rf"b &= b_1W_2 + b_2 = {bmatrix(b)} \\"
+        rf"y &= xW + b = {num(y1[0, 0])}"
+        r"\end{aligned}"
+    )
 show_source(two_layer, collapse)
 
 # --- 4. SwiGLU ------------------------------------------------------------------------
@@ -161,10 +173,12 @@ st.graphviz_chart(
     width="stretch",
 )
 g1, g2 = st.columns(2)
-wg = bound(st.slider, "Gate weight", -3.0, 3.0, 1.0, 0.1, key="wg",
-           help="W_gate for a one-number input: how sharply the SiLU switch turns on.")
-wu = bound(st.slider, "Linear-branch weight", -3.0, 3.0, 1.0, 0.1, key="wu",
-           help="W_up for a one-number input: the value that the gate lets through.")
+with g1:
+    wg = bound(st.slider, "Gate weight", -3.0, 3.0, 1.0, 0.1, key="wg",
+               help="W_gate for a one-number input: how sharply the SiLU switch turns on.")
+with g2:
+    wu = bound(st.slider, "Linear-branch weight", -3.0, 3.0, 1.0, 0.1, key="wu",
+               help="W_up for a one-number input: the value that the gate lets through.")
 xg = np.linspace(-4.0, 4.0, 401)[:, None]  # (401, 1)
 gate, up, out = swiglu(xg, [[wg]], [[wu]], [[1.0]])
 charts.show(charts.line_figure(

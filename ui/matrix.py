@@ -68,12 +68,12 @@ def matrix_input(label: str, default, *, key: str, help: str,
     rows = list(row_labels) if row_labels is not None else [str(i + 1) for i in range(shown.shape[0])]
     cols = list(col_labels) if col_labels is not None else [str(j + 1) for j in range(shown.shape[1])]
     frame = pd.DataFrame(shown, index=rows, columns=cols)
+    if label:
+        st.caption(f"**{label}**: {help}")
     edited = st.data_editor(
         frame, key=f"{key}_editor", num_rows="fixed", width="content",
         column_config={c: st.column_config.NumberColumn(c, format=fmt, step=0.01) for c in cols},
     )
-    if label:
-        st.caption(f"**{label}**: {help}")
     values = edited.to_numpy(dtype=float).reshape(default.shape)
     bad = np.argwhere(~np.isfinite(np.atleast_2d(values)))
     if bad.size:
