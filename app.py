@@ -4,7 +4,8 @@ import streamlit as st
 
 from ui.nav import HOME, LESSONS
 
-st.set_page_config(page_title="Layer Lab", page_icon=":material/layers:", layout="wide")
+# No page_title here: it would override every page's own tab title.
+st.set_page_config(page_icon=":material/layers:", layout="wide")
 
 sections: dict[str, list] = {"": [st.Page(HOME.file, title="Home", icon=HOME.icon, default=True)]}
 for lesson in LESSONS:

@@ -35,7 +35,7 @@ LESSONS: list[Lesson] = [
            "Income tax is a sum of ramps; so is any curve, and so is a ring carved "
            "out of the plane."),
     Lesson("gpt2-params", "GPT-2's parameters", ":material/table_chart:", "Inside GPT-2",
-           "Where all 124,439,808 numbers of GPT-2 small live, beside Llama, "
+           "Where every one of GPT-2 small's parameters lives, beside Llama, "
            "Mistral and Qwen, counted exactly."),
     Lesson("gpt2-mlp", "GPT-2's MLP block", ":material/account_tree:", "Inside GPT-2",
            "Five tokens through W1, GELU and W2, step by step, and the same block "
