@@ -1,0 +1,281 @@
+"""Chart builders for the live trainer: arrays in, plotly figures out.
+
+The live figures (boundary, curves) are redrawn ten times a second, so they are kept light:
+the probabilities travel as one float32 heatmap, each class of each split is ONE scatter trace,
+tick labels are hidden and `charts.show(..., live=True)` drops the mode bar. The static figures
+(unit maps, regions, network diagram) are drawn once per pause or step and keep their axes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from ui import charts
+
+TRAIN_DASH, TEST_DASH = "solid", "dot"
+MAIN_COLOR, TWIN_COLOR = charts.BLUE, charts.VERMILLION
+# Region map colours: Okabe-Ito and lighter tints, cycled over the on/off patterns.
+REGION_COLORS = [
+    "#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442",
+    "#7fb8d8", "#f2cf7f", "#7fcfb9", "#eaae7f", "#e5bcd3", "#aad9f4", "#f7f1a1",
+]
+
+
+def _f32(a) -> np.ndarray:
+    return np.ascontiguousarray(a, dtype=np.float32)
+
+
+def _square(fig: go.Figure, limit: float, *, ticks: bool, row=None, col=None) -> None:
+    kw = {} if row is None else {"row": row, "col": col}
+    fig.update_xaxes(range=[-limit, limit], showticklabels=ticks, showgrid=False, zeroline=False,
+                     fixedrange=True, constrain="domain", **kw)
+    fig.update_yaxes(range=[-limit, limit], showticklabels=ticks, showgrid=False, zeroline=False,
+                     fixedrange=True, constrain="domain", **kw)
+
+
+def points_traces(Xtr, ytr, Xte, yte, *, legend: bool = True, size: int = 6) -> list[go.Scatter]:
+    """Four traces: each class of each split as one trace (one SVG group, not 400 nodes' worth)."""
+    traces = []
+    for split, X, y in (("train", Xtr, ytr), ("test", Xte, yte)):
+        for c in (0, 1):
+            pts = X[y == c]  # (m, 2)
+            if not len(pts):
+                continue
+            color = charts.CLASS_COLORS[c]
+            marker = (dict(color=color, size=size, line=dict(color="white", width=1))
+                      if split == "train" else
+                      dict(color="white", size=size + 1, symbol="diamond",
+                           line=dict(color=color, width=2)))
+            traces.append(go.Scatter(
+                x=_f32(pts[:, 0]), y=_f32(pts[:, 1]), mode="markers", marker=marker,
+                name=f"class {c} · {split}", legendgroup=split, showlegend=legend,
+                hoverinfo="skip",
+            ))
+    return traces
+
+
+def boundary_figure(xs, ys, P, data, *, title: str | None = None, live: bool = True,
+                    line: tuple[np.ndarray, np.ndarray] | None = None, height: int = 400,
+                    legend: bool = True) -> go.Figure:
+    """P(class 1) as shading, the points on top, and optionally one straight line.
+
+    Parameters
+    ----------
+    xs, ys : ndarray of shape (res,)
+    P : ndarray of shape (res, res), P[i, j] at (xs[j], ys[i]), values in [0, 1]
+    data : ui.trainer.Data (raw points and the square's half-width)
+    line : (x (k,), y (k,)) of a boundary line to draw dashed, or None
+    """
+    fig = charts.figure(title=title, height=height)
+    # x0/dx instead of coordinate arrays: the same picture with two numbers per axis.
+    fig.add_trace(go.Heatmap(
+        z=_f32(P), x0=float(xs[0]), dx=float(xs[1] - xs[0]), y0=float(ys[0]), dy=float(ys[1] - ys[0]),
+        colorscale=charts.PROBABILITY, zmin=0.0, zmax=1.0, showscale=False,
+        hoverinfo="skip" if live else None,
+        hovertemplate=None if live else "x₁ = %{x:.2f}<br>x₂ = %{y:.2f}<br>P(1) = %{z:.2f}<extra></extra>",
+    ))
+    for tr in points_traces(data.Xtr, data.ytr, data.Xte, data.yte, legend=legend):
+        fig.add_trace(tr)
+    if line is not None:
+        fig.add_trace(go.Scatter(x=line[0], y=line[1], mode="lines", name="the one straight line",
+                                 line=dict(color="black", width=2, dash="dash"), hoverinfo="skip"))
+    _square(fig, data.limit, ticks=not live)
+    fig.update_yaxes(scaleanchor="x", scaleratio=1)
+    fig.update_layout(margin=dict(l=4, r=4, t=40 if title else 4, b=4), uirevision="boundary",
+                      legend=dict(font=dict(size=11)))
+    return fig
+
+
+def _thin(frame, limit: int = 400):
+    """At most `limit` rows (always the last) so the live payload stays small."""
+    if len(frame) <= limit:
+        return frame
+    idx = np.unique(np.linspace(0, len(frame) - 1, limit).round().astype(int))
+    return frame.iloc[idx]
+
+
+def curves_figure(hist, twin=None, *, height: int = 400, live: bool = True) -> go.Figure:
+    """Loss (top) and accuracy (bottom) against epoch, train solid and test dotted.
+
+    hist, twin : DataFrames with epoch, train_loss, test_loss, train_acc, test_acc
+    """
+    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.08,
+                        subplot_titles=("Loss (cross-entropy)", "Accuracy"))
+    runs = [("your network", hist, MAIN_COLOR)]
+    if twin is not None:
+        runs.insert(0, ("no hidden layer", twin, TWIN_COLOR))
+    for name, frame, color in runs:
+        frame = _thin(frame)
+        x = _f32(frame["epoch"])
+        for row, what in ((1, "loss"), (2, "acc")):
+            for split, dash in (("train", TRAIN_DASH), ("test", TEST_DASH)):
+                y = frame[f"{split}_{what}"].to_numpy(dtype=float)
+                if what == "acc":
+                    y = 100 * y
+                fig.add_trace(go.Scatter(
+                    x=x, y=_f32(y), mode="lines", line=dict(color=color, width=2, dash=dash),
+                    name=f"{name} · {split}", legendgroup=f"{name}{split}", showlegend=row == 2,
+                    hoverinfo="skip" if live else None,
+                ), row=row, col=1)
+    fig.update_layout(height=height, margin=dict(l=4, r=4, t=24, b=4), uirevision="curves",
+                      legend=dict(orientation="h", yanchor="top", y=-0.06, x=0, font=dict(size=11)),
+                      hovermode="x unified" if not live else False)
+    fig.update_yaxes(rangemode="tozero", row=1, col=1)
+    fig.update_yaxes(range=[0, 101], ticksuffix=" %", row=2, col=1)
+    fig.update_xaxes(title_text="epoch", row=2, col=1)
+    fig.update_annotations(font_size=13)
+    return fig
+
+
+def unit_maps_figure(xs, ys, H, *, titles, limit: float, folds=None, cols: int = 4,
+                     cell: int = 170) -> go.Figure:
+    """One small map per hidden unit: its output over the plane, and its fold line.
+
+    Parameters
+    ----------
+    H : ndarray of shape (units, res, res), each unit's output (after the bend)
+    titles : list of str, one per unit
+    folds : list of (x (k,), y (k,)) or None per unit, the line where the unit's sum is 0
+    """
+    units = len(H)
+    cols = max(1, min(cols, units))
+    rows = -(-units // cols)
+    fig = make_subplots(rows=rows, cols=cols, subplot_titles=titles, horizontal_spacing=0.03,
+                        vertical_spacing=0.12 / max(rows, 1) + 0.04)
+    dx, dy = float(xs[1] - xs[0]), float(ys[1] - ys[0])
+    for u in range(units):
+        r, c = u // cols + 1, u % cols + 1
+        lim = float(np.abs(H[u]).max()) or 1.0
+        fig.add_trace(go.Heatmap(
+            z=_f32(H[u]), x0=float(xs[0]), dx=dx, y0=float(ys[0]), dy=dy, colorscale=charts.DIVERGING,
+            zmid=0.0, zmin=-lim, zmax=lim, showscale=False,
+            hovertemplate=f"{titles[u].split('<')[0]}<br>x₁ = %{{x:.2f}}, x₂ = %{{y:.2f}}"
+                          "<br>output %{z:.3g}<extra></extra>",
+        ), row=r, col=c)
+        fold = folds[u] if folds else None
+        if fold is not None:
+            fig.add_trace(go.Scatter(x=fold[0], y=fold[1], mode="lines", hoverinfo="skip",
+                                     line=dict(color="black", width=1.5, dash="dash"),
+                                     showlegend=False), row=r, col=c)
+        _square(fig, limit, ticks=False, row=r, col=c)
+    for i in range(units):
+        suffix = "" if i == 0 else str(i + 1)
+        fig.layout[f"yaxis{suffix}"].update(scaleanchor=f"x{suffix}", scaleratio=1)
+    fig.update_layout(height=rows * cell + 30, margin=dict(l=4, r=4, t=40, b=4), showlegend=False)
+    fig.update_annotations(font_size=12)
+    return fig
+
+
+def regions_figure(xs, ys, ids, *, limit: float, folds=(), data=None, height: int = 420) -> go.Figure:
+    """Each linear region (one on/off pattern of the hidden units) in its own colour.
+
+    ids : ndarray of shape (res, res), int, one id per on/off pattern
+    folds : fold lines (x (k,), y (k,)) of the first-layer units, drawn thin
+    """
+    # Renumber patterns in order of first appearance, then cycle through the palette.
+    _, first, inverse = np.unique(ids.ravel(), return_index=True, return_inverse=True)
+    order = np.argsort(np.argsort(first))
+    z = (order[inverse] % len(REGION_COLORS)).reshape(ids.shape)  # (res, res)
+    k = len(REGION_COLORS)
+    scale = []
+    for i, colour in enumerate(REGION_COLORS):
+        scale += [[i / k, colour], [(i + 1) / k, colour]]
+    fig = charts.figure(height=height)
+    fig.add_trace(go.Heatmap(
+        z=z.astype(np.float32), x0=float(xs[0]), dx=float(xs[1] - xs[0]), y0=float(ys[0]),
+        dy=float(ys[1] - ys[0]), colorscale=scale, zmin=-0.5, zmax=k - 0.5, showscale=False,
+        customdata=order[inverse].reshape(ids.shape) + 1,
+        hovertemplate="x₁ = %{x:.2f}, x₂ = %{y:.2f}<br>region %{customdata}<extra></extra>",
+        opacity=0.85,
+    ))
+    for fx, fy in folds:
+        fig.add_trace(go.Scatter(x=fx, y=fy, mode="lines", hoverinfo="skip", showlegend=False,
+                                 line=dict(color="#333333", width=1)))
+    if data is not None:
+        fig.add_trace(go.Scatter(
+            x=_f32(data.Xtr[:, 0]), y=_f32(data.Xtr[:, 1]), mode="markers", hoverinfo="skip",
+            marker=dict(color=[charts.CLASS_COLORS[c] for c in data.ytr], size=4,
+                        line=dict(color="white", width=0.5)), showlegend=False))
+    _square(fig, limit, ticks=True)
+    fig.update_yaxes(scaleanchor="x", scaleratio=1)
+    fig.update_layout(margin=dict(l=4, r=4, t=4, b=4))
+    return fig
+
+
+def network_figure(params, in_labels, *, act_label: str, height: int = 360) -> go.Figure:
+    """The network as a diagram: a column of circles per layer, a line per weight.
+
+    Line width grows with |w|, blue for positive, red for negative (as on /recipe-card).
+    params : list of (W (n_in, n_out), b (n_out,))
+    """
+    sizes = [params[0][0].shape[0]] + [W.shape[1] for W, _ in params]
+    tallest = max(sizes)
+    pos = []
+    for li, size in enumerate(sizes):
+        ys = (np.arange(size) - (size - 1) / 2) * (1.0 if tallest < 12 else 12 / tallest)
+        pos.append(np.column_stack([np.full(size, float(li)), -ys]))  # (size, 2)
+    big = max(float(np.abs(W).max()) for W, _ in params) or 1.0
+    fig = charts.figure(height=height)
+    # Bin the lines by sign and thickness: a handful of traces however many weights there are.
+    bins: dict[tuple[int, int], list] = {}
+    hx, hy, htext = [], [], []
+    for li, (W, _) in enumerate(params):
+        for i in range(W.shape[0]):
+            for j in range(W.shape[1]):
+                w = float(W[i, j])
+                width = 1 + round(4 * abs(w) / big)
+                a, b = pos[li][i], pos[li + 1][j]
+                seg = bins.setdefault((int(w >= 0), width), [[], []])
+                seg[0] += [a[0], b[0], None]
+                seg[1] += [a[1], b[1], None]
+                hx.append(0.5 * (a[0] + b[0]))
+                hy.append(0.5 * (a[1] + b[1]))
+                htext.append(f"w = {w:.3f}")
+    for (positive, width), (sx, sy) in sorted(bins.items()):
+        fig.add_trace(go.Scatter(x=sx, y=sy, mode="lines", hoverinfo="skip", showlegend=False,
+                                 line=dict(color=charts.POSITIVE if positive else charts.NEGATIVE,
+                                           width=width), opacity=0.75))
+    fig.add_trace(go.Scatter(x=hx, y=hy, mode="markers", marker=dict(size=8, opacity=0),
+                             text=htext, hovertemplate="%{text}<extra></extra>", showlegend=False))
+    labels = [list(in_labels)]
+    for li in range(1, len(sizes) - 1):
+        labels.append([f"h{li}.{j + 1}" if len(sizes) > 3 else f"h{j + 1}" for j in range(sizes[li])])
+    labels.append(["P(1)"])
+    for li, (p, names) in enumerate(zip(pos, labels, strict=True)):
+        hidden = 0 < li < len(sizes) - 1
+        fig.add_trace(go.Scatter(
+            x=p[:, 0], y=p[:, 1], mode="markers+text" if len(names) <= 12 else "markers",
+            text=names, textposition="middle left" if li == 0 else "middle right",
+            marker=dict(size=22 if len(names) <= 12 else 10, color="white",
+                        line=dict(color=charts.GREY if hidden else charts.GREEN, width=2)),
+            hovertemplate="%{text}<extra></extra>", showlegend=False,
+        ))
+    names = ["inputs"] + [f"hidden {li} ({act_label})" for li in range(1, len(sizes) - 1)] + ["output"]
+    fig.update_xaxes(tickvals=list(range(len(sizes))), ticktext=names, range=[-0.6, len(sizes) - 0.4],
+                     showgrid=False, zeroline=False, side="top")
+    fig.update_yaxes(visible=False, showgrid=False, zeroline=False)
+    fig.update_layout(margin=dict(l=4, r=4, t=30, b=4))
+    return fig
+
+
+def line_across(w1: float, w2: float, b: float, limit: float):
+    """Points of w1·x1 + w2·x2 + b = 0 inside the square, or None if it misses the square."""
+    t = np.linspace(-limit, limit, 2)
+    if abs(w2) >= abs(w1):
+        if w2 == 0:
+            return None
+        x, y = t, -(w1 * t + b) / w2
+    else:
+        x, y = -(w2 * t + b) / w1, t
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    if not (np.isfinite(x).all() and np.isfinite(y).all()):
+        return None
+    # Clip to the square by sampling densely and keeping what lies inside.
+    s = np.linspace(0, 1, 201)
+    px, py = x[0] + s * (x[1] - x[0]), y[0] + s * (y[1] - y[0])
+    inside = (np.abs(px) <= limit) & (np.abs(py) <= limit)
+    if inside.sum() < 2:
+        return None
+    return px[inside][[0, -1]], py[inside][[0, -1]]
