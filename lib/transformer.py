@@ -141,7 +141,7 @@ def _norm(cfg: TransformerConfig) -> dict:
                 kind="norm")
 
 
-def _rows(cfg: TransformerConfig) -> list[dict]:
+def weight_groups(cfg: TransformerConfig) -> list[dict]:
     """One dict per weight group, in checkpoint order; block rows describe one block."""
     d, v, f = cfg.d_model, cfg.vocab_size, cfg.d_ff
     gpt = cfg.mlp == "gelu"  # GPT-2's checkpoint names; SwiGLU models use Llama's
@@ -233,7 +233,7 @@ def param_table(cfg: TransformerConfig) -> pd.DataFrame:
     problems = validate(cfg)
     if problems:
         raise ValueError("; ".join(f"{p.field}: {p.message}" for p in problems))
-    df = pd.DataFrame(_rows(cfg))
+    df = pd.DataFrame(weight_groups(cfg))
     df["per_copy"] = df["weights"] + df["biases"]
     df["copies"] = [cfg.n_layer if s == "block" else 1 for s in df["section"]]
     df["params"] = df["per_copy"] * df["copies"]
@@ -315,13 +315,20 @@ def memory_table(count: int) -> pd.DataFrame:
 
 
 def presets_table() -> pd.DataFrame:
-    """Every preset side by side: its configuration, total and where the total goes."""
+    """Every preset side by side: its configuration, its total and where the total goes.
+
+    One row per preset: the TransformerConfig fields, then params, per_block, the sums
+    embeddings, attention, mlp_params, norms, head (they add up to params), the shares
+    embedding_share and linear_share, and bf16_GB (weights in bf16, 1e9 bytes).
+    """
     rows = []
     for name, cfg in PRESETS.items():
         t = totals(cfg)
         rows.append(dict(preset=name, **{f.name: getattr(cfg, f.name) for f in fields(cfg)},
-                         params=t.total, per_block=t.per_block, embedding_share=t.embeddings / t.total,
-                         linear_share=t.linear_share, bf16_GB=memory_bytes(t.total, "bf16") / 1e9))
+                         params=t.total, per_block=t.per_block, embeddings=t.embeddings,
+                         attention=t.attention, mlp_params=t.mlp, norms=t.norms, head=t.head,
+                         embedding_share=t.embeddings / t.total, linear_share=t.linear_share,
+                         bf16_GB=memory_bytes(t.total, "bf16") / 1e9))
     return pd.DataFrame(rows)
 
 

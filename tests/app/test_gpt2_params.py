@@ -1,0 +1,181 @@
+"""/gpt2-params under AppTest: presets, sliders, the table, and bad configurations or links."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from lib.transformer import PRESETS, count_params, param_table
+from tests.app.conftest import figures, open_page
+
+
+def _metric(at, label_start: str) -> str:
+    return next(m.value for m in at.metric if m.label.startswith(label_start))
+
+
+def _table(at):
+    return at.dataframe[0].value
+
+
+def _text(at) -> str:
+    return " ".join(x.value for x in [*at.markdown, *at.caption, *at.warning, *at.latex])
+
+
+def test_defaults_are_gpt2_small():
+    at = open_page("gpt2-params")
+    assert not at.exception
+    assert _metric(at, "Parameters") == "124,439,808"
+    assert _metric(at, "In one block") == "7,087,872"
+    t = _table(at).set_index("name")
+    # The seed's per-block rows, grown into the full table.
+    assert t.loc["c_attn", "one copy"] == 1_771_776
+    assert t.loc["c_proj", "one copy"] == 590_592
+    assert t.loc["c_fc", "one copy"] == 2_362_368
+    assert t.loc["mlp c_proj", "one copy"] == 2_360_064
+    assert t.loc["c_attn", "W as in y = xW (in × out)"] == "768 × 2,304"
+    assert t.loc["c_attn", "nn.Linear stores (out × in)"] == "2,304 × 768"
+    assert t["all copies"].sum() == 124_439_808
+    assert list(t.index) == ["wte", "wpe", "ln_1", "c_attn", "c_proj", "ln_2", "c_fc", "mlp c_proj",
+                             "ln_f", "lm_head"]
+    text = _text(at)
+    assert "as published" in text
+    assert "68.3%" in text and "more than two thirds" in text
+    assert "589,824" in text and "4,718,592" in text
+
+
+def test_llama_3_8b_link_says_8030261248_and_every_row_adds_up():
+    at = open_page("gpt2-params", {"preset": "llama-3-8b"})
+    assert _metric(at, "Parameters") == "8,030,261,248"
+    t = _table(at)
+    assert t["all copies"].sum() == 8_030_261_248
+    assert {"embed_tokens", "q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj",
+            "input_layernorm", "post_attention_layernorm", "norm", "lm_head"} == set(t["name"])
+    assert t.set_index("name").loc["k_proj", "nn.Linear stores (out × in)"] == "1,024 × 4,096"
+    assert at.slider(key="layers").value == 32 and at.slider(key="kv").value == 8
+    assert at.number_input(key="vocab").value == 128256
+    # The sum in the formula uses the same numbers.
+    assert r"32 \times \underbrace{218{,}112{,}000}" in at.latex[0].value
+    assert "SwiGLU does not collapse" in _text(at)
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_every_preset_total(name):
+    at = open_page("gpt2-params", {"preset": name})
+    assert _metric(at, "Parameters") == f"{count_params(PRESETS[name]):,}"
+
+
+def test_picking_a_preset_sets_every_control():
+    at = open_page("gpt2-params")
+    at.selectbox(key="preset").set_value("qwen2.5-0.5b").run()
+    assert _metric(at, "Parameters") == "494,032,768"
+    assert at.slider(key="d").value == 896 and at.slider(key="heads").value == 14
+    assert at.toggle(key="qkvbias").value is True and at.toggle(key="bias").value is False
+    assert at.radio(key="norm").value == "rmsnorm"
+
+
+def test_a_slider_makes_a_custom_config_and_back():
+    at = open_page("gpt2-params")
+    at.slider(key="layers").set_value(24).run()
+    want = count_params(replace(PRESETS["gpt2"], n_layer=24))
+    assert _metric(at, "Parameters") == f"{want:,}"
+    text = _text(at)
+    assert "custom" in text and "layers 12 → 24" in text
+    assert _table(at).set_index("name").loc["c_fc", "copies"] == 24
+    at.button[0].click().run()  # Back to gpt2
+    assert at.slider(key="layers").value == 12
+    assert _metric(at, "Parameters") == "124,439,808"
+
+
+def test_each_switch_changes_the_table():
+    at = open_page("gpt2-params")
+    at.toggle(key="tie").set_value(False).run()
+    t = _table(at).set_index("name")
+    assert t.loc["lm_head", "all copies"] == 50257 * 768
+    at.radio(key="mlp").set_value("swiglu").run()
+    assert "gate_proj" in set(_table(at)["name"])
+    at.radio(key="norm").set_value("rmsnorm").run()
+    at.number_input(key="pos").set_value(0).run()
+    want = count_params(replace(PRESETS["gpt2"], tie_embeddings=False, mlp="swiglu", norm="rmsnorm",
+                                n_positions=0))
+    assert _metric(at, "Parameters") == f"{want:,}"
+    assert "embed_positions" not in set(_table(at)["name"])
+
+
+def test_custom_link_reproduces_the_view():
+    at = open_page("gpt2-params", {"preset": "llama-3-8b", "layers": "16", "tie": "true"})
+    want = count_params(replace(PRESETS["llama-3-8b"], n_layer=16, tie_embeddings=True))
+    assert _metric(at, "Parameters") == f"{want:,}"
+    assert "layers 32 → 16" in _text(at)
+
+
+def test_a_custom_config_equal_to_another_preset_says_so():
+    at = open_page("gpt2-params", {"preset": "llama-3-8b", "vocab": "32000"})
+    assert "mistral-7b" in _text(at)
+
+
+def test_inconsistent_config_names_the_field_and_keeps_the_last_table():
+    at = open_page("gpt2-params")
+    at.slider(key="layers").set_value(6).run()
+    good = _table(at)
+    at.slider(key="heads").set_value(10).run()  # 768 is not divisible by 10
+    assert not at.exception
+    errors = [c.value for c in at.caption if ":red[" in c.value]
+    assert any("Attention heads" in e and "10 heads" in e for e in errors)
+    assert "last valid configuration" in at.warning[0].value
+    assert _table(at).equals(good)  # the table of the 6-layer model stays
+    at.slider(key="layers").set_value(0).run()
+    errors = [c.value for c in at.caption if ":red[" in c.value]
+    assert any("Blocks (layers)" in e and "at least one block" in e for e in errors)
+    assert _table(at).equals(good)
+    at.slider(key="heads").set_value(12).run()
+    at.slider(key="layers").set_value(3).run()
+    assert not at.warning
+    assert _metric(at, "Parameters") == f"{count_params(replace(PRESETS['gpt2'], n_layer=3)):,}"
+
+
+def test_absurd_vocabulary_is_refused_with_a_message():
+    at = open_page("gpt2-params")
+    at.number_input(key="vocab").set_value(10**9).run()
+    errors = [c.value for c in at.caption if ":red[" in c.value]
+    assert any("Vocabulary" in e and "beyond any real model" in e for e in errors)
+    assert _metric(at, "Parameters") == "124,439,808"
+
+
+def test_bad_link_values_open_cleanly_with_notes():
+    at = open_page("gpt2-params", {"preset": "gpt5", "d": "abc", "vocab": "-4", "kv": "5"})
+    assert not at.exception
+    notes = " ".join(c.value for c in at.caption)
+    assert "Ignored `preset=gpt5`" in notes and "Ignored `d=abc`" in notes
+    assert "Key/value heads" in notes  # 12 heads cannot share 5 kv heads
+    assert _metric(at, "Parameters") == "124,439,808"  # the last valid table: GPT-2 small
+
+
+def test_treemap_and_presets_chart():
+    at = open_page("gpt2-params")
+    tree, bars = figures(at)
+    tm = tree["data"][0]
+    assert tm["type"] == "treemap"
+    values = dict(zip(tm["ids"], tm["values"], strict=True))
+    assert values["model"] == 124_439_808
+    assert values["block/mlp/c_fc"] == 12 * 2_362_368
+    assert "final/lm_head" not in values  # tied: no numbers of its own
+    assert [t["name"] for t in bars["data"]] == ["embeddings", "attention", "MLP", "norms", "output head"]
+    at.toggle(key="tie").set_value(False).run()
+    values = dict(zip(*(figures(at)[0]["data"][0][k] for k in ("ids", "values")), strict=True))
+    assert values["final/lm_head"] == 50257 * 768
+
+
+def test_memory_table():
+    at = open_page("gpt2-params", {"preset": "llama-3-8b"})
+    mem = at.dataframe[1].value.set_index("dtype")
+    assert mem.loc["bf16", "bytes"] == 2 * 8_030_261_248
+    assert mem.loc["int4", "bytes"] == 8_030_261_248 // 2
+
+
+def test_presets_side_by_side():
+    at = open_page("gpt2-params")
+    p = at.dataframe[2].value.set_index("preset")
+    assert list(p.index) == list(PRESETS)
+    for name, cfg in PRESETS.items():
+        assert p.loc[name, "params"] == int(param_table(cfg)["params"].sum())
