@@ -26,7 +26,7 @@ from lib.recipe import (
 from lib.storage import linear_torch, to_torch
 from ui import charts
 from ui.diagram import network_figure
-from ui.expr import dot_latex, par, plus, short, terms_text
+from ui.expr import dot_latex, dot_text, par, plus, short, terms_text
 from ui.links import bound
 from ui.slider_grid import cell_key, slider_grid, slider_row, sub
 from ui.source import show_source
@@ -157,13 +157,13 @@ with s3:
     st.header("3. The arithmetic, written out")
     st.markdown("Every output is a dot product: the inputs times one column of W, plus one bias.")
     for j in range(nout):
-        lhs = rf"\text{{{out_names[j]}}}" if story else f"y_{{{j + 1}}}"
-        st.latex(dot_latex(lhs, x, W[:, j], b[j], y[j]))
+        # Markdown, not LaTeX: a long sum wraps on a phone instead of running off the edge.
+        st.markdown(f"**{out_names[j]}** = {dot_text(x, W[:, j], b[j])} = **{short(y[j])}**")
     st.markdown("The **parameters** (numbers the layer learns) are every weight plus every bias:")
     n_params = param_count(nin, nout)
     st.latex(rf"n_{{\text{{in}}}} \times n_{{\text{{out}}}} + n_{{\text{{out}}}} = "
              rf"{nin} \times {nout} + {nout} = {n_params}")
-    m1, m2, m3 = st.columns(3)
+    m1, m2, m3 = st.columns(3, wrap=False)
     m1.metric("weights", f"{nin} × {nout} = {param_count(nin, nout, bias=False)}")
     m2.metric("biases", f"{nout}")
     m3.metric("parameters", f"{n_params}")
@@ -255,10 +255,10 @@ y_gpt2 = linear(x, W, b)                 # (nout,)
 y_torch = linear_torch(x, weight, b)     # (nout,)
 
 
-def _py(M) -> str:
-    """A matrix as a Python literal, one row per line."""
+def _py(M, indent: int = 13) -> str:
+    """A matrix as a Python literal, one row per line, rows lined up under the first."""
     rows = [", ".join(short(v) for v in row) for row in np.atleast_2d(M)]
-    return "[" + ",\n     ".join(f"[{r}]" for r in rows) + "]"
+    return "[" + (",\n" + " " * (indent + 1)).join(f"[{r}]" for r in rows) + "]"
 
 
 def _vec(v) -> str:
@@ -267,29 +267,33 @@ def _vec(v) -> str:
 
 g1, g2 = st.columns(2)
 with g1:
-    st.subheader(f"GPT-2 (Conv1D): W is {nin} × {nout}")
+    st.markdown(f"**GPT-2 (Conv1D): W is {nin} × {nout}**, rows are inputs")
     charts.show(charts.matrix_figure(W, row_labels=in_names, col_labels=out_names), key="rc_gpt2w")
-    st.code(
-        f"# weight stored (n_in, n_out) = ({nin}, {nout})\n"
-        f"W = np.array({_py(W)})\n"
-        f"b = np.array({_vec(b)})\n"
-        f"x = np.array({_vec(x)})\n"
-        f"x @ W + b    # {_vec(y_gpt2)}",
-        language="python",
-    )
 with g2:
-    st.subheader(f"PyTorch nn.Linear: weight is {nout} × {nin}")
+    st.markdown(f"**PyTorch nn.Linear: weight is {nout} × {nin}**, rows are neurons")
     charts.show(charts.matrix_figure(weight, row_labels=out_names, col_labels=in_names),
                 key="rc_torchw")
-    st.code(
-        f"layer = nn.Linear({nin}, {nout})   # weight ({nout}, {nin}), bias ({nout},)\n"
-        "with torch.no_grad():\n"
-        f"    layer.weight.copy_(torch.tensor({_py(weight)}))\n"
-        f"    layer.bias.copy_(torch.tensor({_vec(b)}))\n"
-        f"layer(torch.tensor({_vec(x)}))   # {_vec(y_torch)}\n"
-        "# = x @ layer.weight.T + layer.bias",
-        language="python",
-    )
+code_gpt2, code_torch = st.tabs(["GPT-2 style (NumPy)", "PyTorch nn.Linear"])
+code_gpt2.code(
+    f"# weight stored (n_in, n_out) = ({nin}, {nout})\n"
+    f"W = np.array({_py(W)})\n"
+    f"b = np.array({_vec(b)})\n"
+    f"x = np.array({_vec(x)})\n"
+    f"x @ W + b\n"
+    f"# {_vec(y_gpt2)}",
+    language="python",
+)
+code_torch.code(
+    f"# weight stored (n_out, n_in) = ({nout}, {nin})\n"
+    f"layer = nn.Linear({nin}, {nout})\n"
+    "with torch.no_grad():\n"
+    f"    layer.weight.copy_(torch.tensor(\n"
+    f"        {_py(weight, 8)}))\n"
+    f"    layer.bias.copy_(torch.tensor({_vec(b)}))\n"
+    f"layer(torch.tensor({_vec(x)}))\n"
+    f"# {_vec(y_torch)}, = x @ weight.T + bias",
+    language="python",
+)
 match = bool(np.allclose(y_gpt2, y_torch))
 st.caption(f"Both give y = {_vec(y_gpt2)}: {'identical' if match else 'DIFFERENT'} outputs, "
            "only the storage is transposed. Loading GPT-2 weights into nn.Linear takes one `.T`.")
@@ -352,13 +356,16 @@ r = r"\operatorname{ReLU}" if relu_on else ""
 
 
 def _neuron_tex(j: int) -> str:
-    inner = plus([*terms_text(mx, mW1[:, j], r"\cdot "), par(mb1[j])])
+    inner = plus([*terms_text(mx, mW1[:, j], r" \cdot "), par(mb1[j])])
     return rf"{r}\left({inner}\right)"
 
 
-folded = (rf"\hat y = {r}\Big({par(mW2[0, 0])} \cdot {_neuron_tex(0)} "
-          rf"+ {par(mW2[1, 0])} \cdot {_neuron_tex(1)} + {par(mb2[0])}\Big) = {short(y_hat[0])}")
-st.latex(folded)
+# One neuron per line, so the equation fits a projector and (nearly) a phone.
+st.latex(
+    rf"\begin{{aligned}}\hat y = {r}\Bigl(\,& {par(mW2[0, 0])} \cdot {_neuron_tex(0)} \\ "
+    rf"+\,& {par(mW2[1, 0])} \cdot {_neuron_tex(1)} \\ "
+    rf"+\,& {par(mb2[0])}\,\Bigr) = {short(y_hat[0])}\end{{aligned}}"
+)
 if not relu_on:
     Wc, bc = collapse(mW1, mb1, mW2, mb2)  # (3, 1), (1,)
     st.latex(dot_latex(r"\hat y = x(W W') + (bW' + b')", mx, Wc[:, 0], bc[0], float(linear(mx, Wc, bc)[0])))
@@ -366,7 +373,7 @@ if not relu_on:
             "weights and a bias. The second layer bought nothing.", icon=":material/layers_clear:")
 loss = float(squared_error(y_hat, target)[0])
 grad = float(squared_error_grad(y_hat, target)[0])
-l1, l2, l3 = st.columns(3)
+l1, l2, l3 = st.columns(3, wrap=False)
 l1.metric("prediction ŷ", short(y_hat[0]))
 l2.metric("loss (ŷ − y)²", short(loss, 4))
 l3.metric("slope 2(ŷ − y)", short(grad))
@@ -413,7 +420,7 @@ fig = charts.line_figure(
             f"random {width}-wide layers (measured)": charts.ORANGE,
             "1.5^k": charts.GREY, "0.7^k": charts.SKY}, height=380)
 fig.update_traces(mode="lines+markers", selector=dict(name=f"random {width}-wide layers (measured)"))
-fig.update_yaxes(type="log")
+fig.update_yaxes(type="log", dtick=1)  # one tick per power of ten
 charts.show(fig, key="rc_depth")
 q1, q2, q3 = st.columns(3)
 q1.metric(f"{short(scale, 2)}^{depth}", f"{sizes[-1]:.4g}")

@@ -78,16 +78,15 @@ def network_figure(weights: Sequence, node_labels: Sequence[Sequence[str]], *,
             marker=dict(size=44, color=_NODE_FILL, line=dict(color=charts.GREY, width=2)),
             name=f"layer {k}", showlegend=False, hoverinfo="skip",
         ))
-        # Names outside the circles: to the left of the inputs, to the right of the rest.
+        # Names outside the circles (a fixed pixel gap, whatever the chart's width): to the
+        # left of the inputs, to the right of everything else.
         left = k == 0
-        fig.add_trace(go.Scatter(
-            x=np.full(n, k - 0.12 if left else k + 0.12), y=ys[k], mode="text",
-            text=list(node_labels[k]), textposition="middle left" if left else "middle right",
-            showlegend=False, hoverinfo="skip", name=f"labels {k}",
-        ))
-
+        for i in range(n):
+            fig.add_annotation(x=float(k), y=float(ys[k][i]), text=str(node_labels[k][i]),
+                               showarrow=False, xanchor="right" if left else "left",
+                               xshift=-27 if left else 27, font=dict(size=13))
     span = len(weights)
-    fig.update_xaxes(visible=False, range=[-0.75, span + 0.75], fixedrange=True)
+    fig.update_xaxes(visible=False, range=[-0.9, span + 0.9], fixedrange=True)
     fig.update_yaxes(visible=False, range=[-tall / 2.0, tall / 2.0], fixedrange=True)
     fig.update_layout(margin=dict(l=4, r=4, t=4, b=4), hoverlabel=dict(align="left"))
     return fig

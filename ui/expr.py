@@ -40,3 +40,11 @@ def dot_latex(lhs: str, x: Sequence[float], w: Sequence[float], b: float | None,
     if b is not None:
         parts.append(par(b))
     return rf"{lhs} = {plus(parts)} = {short(result)}"
+
+
+def dot_text(x: Sequence[float], w: Sequence[float], b: float | None) -> str:
+    """Plain text for x·w (+ b), every product written out: '1.0 × 0.8 + 0.5 × 0.3 + 0.1'."""
+    parts = terms_text(x, w)
+    if b is not None:
+        parts.append(par(b))
+    return plus(parts)

@@ -55,7 +55,7 @@ def slider_row(default, *, prefix: str, lo: float, hi: float, step: float, help:
     labels = list(labels) if labels is not None else [sub(cell_key(prefix, j + 1))
                                                       for j in range(default.size)]
     spec = ([lead_width] if lead is not None else []) + [1.0] * default.size
-    cols = st.columns(spec, wrap=False, vertical_alignment="bottom")
+    cols = st.columns(spec, wrap=False, vertical_alignment="center")
     if lead is not None:
         cols[0].markdown(lead)
         cols = cols[1:]
@@ -96,7 +96,7 @@ def slider_grid(default, *, prefix: str, lo: float, hi: float, step: float, help
             head[j + 1].markdown(col_labels[j])
     out = np.empty((r, c))  # (r, c)
     for i in range(r):
-        cols = st.columns(spec, wrap=False, vertical_alignment="bottom")
+        cols = st.columns(spec, wrap=False, vertical_alignment="center")
         with cols[0]:
             if lead is not None:
                 lead(i)

@@ -1,0 +1,66 @@
+"""/recipe-card in Chromium: sliders move the numbers, the URL keeps them, bad links open cleanly."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.e2e.conftest import assert_clean, main_text, screenshot, wait_ready
+
+
+def _metric(page, label: str) -> str:
+    box = page.locator("[data-testid='stMetric']", has_text=label).first
+    return box.locator("[data-testid='stMetricValue']").inner_text()
+
+
+@pytest.mark.parametrize("width", ["laptop", "phone"])
+def test_opens_with_the_seed_numbers_and_is_photographed(open_page, width):
+    page = open_page("/recipe-card", width)
+    assert_clean(page)
+    text = main_text(page)
+    assert "A layer is a matrix" in text
+    assert _metric(page, "Sunrise") == "1.65" and _metric(page, "Jungle") == "-0.65"
+    assert page.locator("[data-testid='stPlotlyChart']").count() >= 6
+    screenshot(page, "recipe-card")
+
+
+def test_a_weight_slider_changes_the_output_and_the_link(open_page):
+    page = open_page("/recipe-card")
+    w11 = page.get_by_role("slider", name="w₁₁")
+    w11.focus()
+    for _ in range(2):  # 0.8 -> 1.0
+        page.keyboard.press("ArrowRight")
+    wait_ready(page)
+    page.wait_for_timeout(500)
+    assert "w11=1" in page.url
+    assert _metric(page, "Sunrise") == "1.85"   # 1.65 + 1.0 x 0.2
+    assert_clean(page)
+
+
+def test_the_diagram_hover_names_the_cell(open_page):
+    page = open_page("/recipe-card?mode=plain")
+    chart = page.locator("[data-testid='stPlotlyChart']").first
+    chart.scroll_into_view_if_needed()
+    line = chart.locator("path.js-line").first  # the first weight: w11
+    box = line.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.wait_for_timeout(400)
+    hover = page.locator(".hoverlayer").first.text_content() or ""
+    assert re.search(r"w₁₁ = 0\.80", hover) and "row 1, column 1" in hover
+
+
+def test_sizes_from_the_link_reshape_the_card(open_page):
+    page = open_page("/recipe-card?nin=5&nout=4&mode=plain")
+    assert_clean(page)
+    assert page.get_by_role("slider", name="w₅₄").count() == 1
+    assert _metric(page, "weights") == "5 × 4 = 20" and _metric(page, "parameters") == "24"
+
+
+def test_bad_link_values_open_with_defaults_and_a_note(open_page):
+    page = open_page("/recipe-card?nin=99&w11=abc&x1=50&mode=soup&w77=1.5&scale=-4")
+    assert_clean(page)
+    text = main_text(page)
+    for key in ("nin=99", "w11=abc", "x1=50", "mode=soup", "scale=-4"):
+        assert f"Ignored {key}" in text, key
+    assert _metric(page, "Sunrise") == "1.65"
