@@ -48,20 +48,29 @@ st.markdown(
 # first and are drawn into their own place further down the page.
 s1, s2, s3, s4, s5 = (st.container() for _ in range(5))
 
+with s1:
+    st.header("1. The recipe card")
+    mode = bound(st.radio, "Labels", ["story", "plain"], key="mode", horizontal=True,
+                 help="story: fruits, smoothies and yoghurt; plain: x, y and b.")
+story = mode == "story"
+# The words of the lesson in either mode: (story, plain).
+FRUIT = "fruit" if story else "input"
+SMOOTHIE = "smoothie" if story else "output"
+
 # --- 5. Sizes (controls) --------------------------------------------------------------------
 with s5:
-    st.header("5. Any size: more fruit, more smoothies")
+    st.header(f"5. Any size: more {FRUIT}s, more {SMOOTHIE}s")
     st.markdown(
-        "Nothing about the recipe needs three fruits and two smoothies. Change the sizes: the "
-        "card, the diagram and the parameter count above all follow. Re-fill the card with "
-        "random numbers or zeros."
+        f"Nothing about a layer needs three {FRUIT}s and two {SMOOTHIE}s. Change the sizes: "
+        "the card, the diagram and the parameter count above all follow. Re-fill the card "
+        "with random numbers or zeros."
     )
     c1, c2 = st.columns(2)
     with c1:
-        nin = bound(st.slider, "Inputs n_in (fruits)", 1, MAX_SIZE, 3, key="nin",
+        nin = bound(st.slider, f"Inputs n_in ({FRUIT}s)", 1, MAX_SIZE, 3, key="nin",
                     help="How many numbers go in: the rows of W.")
     with c2:
-        nout = bound(st.slider, "Outputs n_out (smoothies, neurons)", 1, MAX_SIZE, 2, key="nout",
+        nout = bound(st.slider, f"Outputs n_out ({SMOOTHIE}s, neurons)", 1, MAX_SIZE, 2, key="nout",
                      help="How many neurons, one output each: the columns of W.")
 
 
@@ -95,10 +104,6 @@ with s5:
 
 # --- 1. The recipe card ---------------------------------------------------------------------
 with s1:
-    st.header("1. The recipe card")
-    mode = bound(st.radio, "Labels", ["story", "plain"], key="mode", horizontal=True,
-                 help="story: fruits, smoothies and yoghurt; plain: x, y and b.")
-    story = mode == "story"
     in_names = FRUITS[:nin] if story else [sub(f"x{i + 1}") for i in range(nin)]
     out_names = SMOOTHIES[:nout] if story else [sub(f"y{j + 1}") for j in range(nout)]
     bias_name = "yoghurt" if story else "bias b"
@@ -171,22 +176,22 @@ with s3:
 
 # --- 4. Linearity ---------------------------------------------------------------------------
 with s4:
-    st.header("4. Double the fruit")
+    st.header(f"4. Double the {FRUIT}")
     st.markdown(
-        "A layer is *linear* in its input: multiply the fruit by k and the fruit part of every "
-        "smoothie is multiplied by k. The yoghurt does not change."
+        f"A layer is *linear* in its input: multiply the {FRUIT}s by k and the {FRUIT} part xW "
+        f"of every {SMOOTHIE} is multiplied by k. The {bias_name} does not change."
     )
     times = bound(st.slider, "Multiply the input by k", 0.0, 3.0, 2.0, 0.5, key="times",
-                  help="k: scale every input by the same factor (2 = double the fruit).")
+                  help=f"k: scale every input by the same factor (2 = double the {FRUIT}s).")
     part1, bias, y1 = scaled_parts(x, W, b, 1.0)   # (nout,) each
     partk, _, yk = scaled_parts(x, W, b, times)    # (nout,) each
     fig = charts.figure(y_title="output", height=340)
     groups = [f"{n} · x" for n in out_names] + [f"{n} · {short(times)}x" for n in out_names]
     order = [g for j in range(nout) for g in (groups[j], groups[nout + j])]
     part = dict(zip(groups, [*part1, *partk], strict=True))
-    fig.add_trace(go.Bar(x=order, y=[part[g] for g in order], name="fruit part xW",
+    fig.add_trace(go.Bar(x=order, y=[part[g] for g in order], name=f"{FRUIT} part xW",
                          marker_color=charts.ORANGE,
-                         hovertemplate="%{x}<br>fruit part %{y:.3f}<extra></extra>"))
+                         hovertemplate=f"%{{x}}<br>{FRUIT} part %{{y:.3f}}<extra></extra>"))
     fig.add_trace(go.Bar(x=order, y=[bias[j] for j in range(nout) for _ in (0, 1)],
                          name=f"{bias_name} (b)", marker_color=charts.GREY,
                          hovertemplate="%{x}<br>bias %{y:.3f}<extra></extra>"))
@@ -194,8 +199,8 @@ with s4:
     charts.show(fig, key="rc_linearity")
     table = pd.DataFrame({
         "output": out_names,
-        "fruit part xW": part1,
-        f"fruit part with {short(times)}x": partk,
+        f"{FRUIT} part xW": part1,
+        f"{FRUIT} part with {short(times)}x": partk,
         "bias b": bias,
         "y with x": y1,
         f"y with {short(times)}x": yk,
@@ -203,7 +208,7 @@ with s4:
     st.dataframe(table, hide_index=True, width="stretch",
                  column_config={c: st.column_config.NumberColumn(format="%.3f")
                                 for c in table.columns[1:]})
-    st.caption(f"The fruit part is exactly {short(times)} times as big; y is not, because the "
+    st.caption(f"The {FRUIT} part is exactly {short(times)} times as big; y is not, because the "
                "bias stays put. With no bias, a layer would scale all the way through.")
 
 # --- 5. Sizes (what follows them) -----------------------------------------------------------
