@@ -60,7 +60,7 @@ def flatten(params):
     return np.concatenate([np.vstack([W, b[None, :]]).ravel() for W, b in params])
 
 
-def init_params(sizes, seed, bias=BIAS_INIT):
+def init_params(sizes, seed, bias=None):
     """Initial weights: He-scaled normal weights, small positive hidden biases.
 
     Parameters
@@ -69,8 +69,8 @@ def init_params(sizes, seed, bias=BIAS_INIT):
         Layer widths, e.g. [2, 8, 1]; the last must be 1.
     seed : int
         The same seed gives the same weights.
-    bias : float
-        Initial bias of every hidden unit (the output bias starts at 0). All-zero biases
+    bias : float, optional
+        Initial bias of every hidden unit (None = BIAS_INIT) (the output bias starts at 0). All-zero biases
         leave every ReLU fold line through the origin, and some seeds then get stuck.
 
     Returns
@@ -80,6 +80,7 @@ def init_params(sizes, seed, bias=BIAS_INIT):
     sizes = [int(s) for s in sizes]
     if len(sizes) < 2 or min(sizes) < 1 or sizes[-1] != 1:
         raise ValueError("sizes must be [n_in, hidden..., 1] with every width >= 1")
+    bias = BIAS_INIT if bias is None else float(bias)
     rng = np.random.default_rng(seed)
     flat = np.empty(param_total(sizes))
     params = layer_views(flat, sizes)
