@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui.nav import LESSONS
+from ui.nav import LESSONS, facts
 
 st.title("Layer Lab")
 st.markdown(
@@ -13,9 +13,10 @@ st.markdown(
     "page's address reproduces what you see, so a link is a ready-made slide."
 )
 
+numbers = facts()
 cols = st.columns(3)
 for i, lesson in enumerate(LESSONS):
     with cols[i % 3].container(border=True, height="stretch"):
         st.page_link(lesson.file, label=f"**{lesson.title}**", icon=lesson.icon)
         st.caption(f"`/{lesson.url_path}`")
-        st.write(lesson.blurb)
+        st.write(lesson.blurb.format(**numbers))

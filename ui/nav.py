@@ -15,7 +15,7 @@ class Lesson:
     title: str
     icon: str       # a Material icon, which headless browsers draw without emoji fonts
     section: str    # the navigation group
-    blurb: str      # one sentence for the home page card
+    blurb: str      # one sentence for the home page card; {names} are filled by facts()
 
     @property
     def file(self) -> str:
@@ -35,7 +35,7 @@ LESSONS: list[Lesson] = [
            "Income tax is a sum of ramps; so is any curve, and so is a ring carved "
            "out of the plane."),
     Lesson("gpt2-params", "GPT-2's parameters", ":material/table_chart:", "Inside GPT-2",
-           "Where every one of GPT-2 small's parameters lives, beside Llama, "
+           "Where all {gpt2_params:,} numbers of GPT-2 small live, beside Llama, "
            "Mistral and Qwen, counted exactly."),
     Lesson("gpt2-mlp", "GPT-2's MLP block", ":material/account_tree:", "Inside GPT-2",
            "Five tokens through W1, GELU and W2, step by step, and the same block "
@@ -43,3 +43,10 @@ LESSONS: list[Lesson] = [
     Lesson("trainer", "Live trainer", ":material/model_training:", "Train one",
            "Watch a tiny network learn a boundary that no straight line can draw."),
 ]
+
+
+def facts() -> dict[str, object]:
+    """Numbers the blurbs quote, computed by lib (never typed into prose)."""
+    from lib.transformer import PRESETS, count_params
+
+    return {"gpt2_params": count_params(PRESETS["gpt2"])}

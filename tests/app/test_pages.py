@@ -20,3 +20,12 @@ def test_home_links_every_lesson():
     links = [el.proto.page for el in at.get("page_link")]
     for lesson in LESSONS:
         assert lesson.url_path in links
+
+
+def test_home_quotes_gpt2s_count_as_computed():
+    from lib.transformer import PRESETS, count_params
+
+    at = open_page("")
+    text = " ".join(m.value for m in at.markdown)
+    assert f"{count_params(PRESETS['gpt2']):,}" in text
+    assert "{" not in text  # every placeholder filled
