@@ -40,11 +40,11 @@ st.markdown(
 
 # --- 1. The configuration -------------------------------------------------------------
 st.header("Pick a model")
-top = st.columns([2, 3], vertical_alignment="bottom")
+top = st.columns([3, 2], vertical_alignment="bottom")
 with top[0]:
     preset = bound(st.selectbox, "Preset", list(PRESETS), key="preset", on_change=ui.load_preset,
                    help="A published model's configuration: picking one sets every control below.")
-status = top[1].empty()
+back, status = top[1].empty(), st.empty()
 base = PRESETS[preset]
 with st.container(border=True):
     cfg, slots = ui.config_controls(base)
@@ -57,43 +57,49 @@ if not problems:
     st.session_state[LAST_VALID] = cfg
 shown = st.session_state.get(LAST_VALID, base) if problems else cfg
 
-changed = ui.differences(cfg, base)
-with status:
+
+def describe(c) -> str:
+    """'gpt2 as published' or 'custom from gpt2: layers 12 → 6'."""
+    changed = ui.differences(c, base)
     if not changed:
-        st.markdown(f":green-badge[:material/check: {preset}] as published in its config.json.")
-    else:
-        same = matching_preset(cfg)
-        c = st.columns([3, 1], vertical_alignment="center")
-        c[0].markdown(f":orange-badge[:material/tune: custom] from **{preset}**: " + ", ".join(changed)
-                      + (f" (that is **{same}**)" if same else ""))
-        c[1].button(f"Back to {preset}", on_click=ui.load_preset, args=(preset,),
-                    icon=":material/restart_alt:", help="Set every control to the preset's values.")
+        return f"**{preset}** as published in its config.json"
+    same = matching_preset(c)
+    return f"custom from **{preset}**: " + ", ".join(changed) + (f" (that is **{same}**)" if same else "")
+
+
+if cfg == base:
+    status.markdown(f":green-badge[:material/check: preset] {describe(cfg)}.")
+else:
+    status.markdown(f":orange-badge[:material/tune: custom] {describe(cfg).removeprefix('custom ')}.")
+    back.button(f"Back to {preset}", on_click=ui.load_preset, args=(preset,), icon=":material/restart_alt:",
+                help="Set every control to the preset's values.", width="stretch")
 
 if problems:
     fields = ", ".join(f"**{ui.BY_ATTR[p.field].label}**" for p in problems)
     st.warning(f"Not a model yet: fix {fields} above. Until then everything below shows the last "
-               "valid configuration.", icon=":material/warning:")
+               f"valid configuration, {describe(shown)}.", icon=":material/warning:")
 
 table, tot = _table(shown)
 
 # --- 2. The headline ------------------------------------------------------------------
 st.header("How many numbers")
-m = st.columns(4)
-m[0].metric("Parameters", f"{tot.total:,}",
-            help="Equal to Hugging Face's model.num_parameters() for the same configuration.")
-m[1].metric("In one block", f"{tot.per_block:,}", help="Attention, MLP and two norms of one block.")
-m[2].metric(f"In all {shown.n_layer} blocks", f"{tot.blocks:,}", f"{tot.blocks / tot.total:.1%} of the model",
-            delta_color="off", delta_arrow="off")
-m[3].metric("In the embeddings", f"{tot.embeddings:,}", f"{tot.embeddings / tot.total:.1%} of the model",
-            delta_color="off", delta_arrow="off")
-st.latex(ui.sum_latex(table, shown.n_layer, tot.per_block, tot.total))
+row1, row2 = st.columns(2), st.columns(2)
+row1[0].metric("Parameters", f"{tot.total:,}",
+               help="Equal to Hugging Face's model.num_parameters() for the same configuration.")
+row1[1].metric("In one block", f"{tot.per_block:,}", help="Attention, MLP and two norms of one block.")
+row2[0].metric(f"In all {shown.n_layer} blocks", f"{tot.blocks:,}", f"{tot.blocks / tot.total:.1%} of the model",
+               delta_color="off", delta_arrow="off")
+row2[1].metric("In the embeddings", f"{tot.embeddings:,}", f"{tot.embeddings / tot.total:.1%} of the model",
+               delta_color="off", delta_arrow="off")
+st.markdown("Every row of the table below, added up: " + ui.sum_markdown(table, shown.n_layer, tot.per_block,
+                                                                          tot.total))
 
 # --- 3. The table ---------------------------------------------------------------------
 st.header("Where every number lives")
 gpt_names = shown.mlp == "gelu"
 st.markdown(
-    "One row per weight group, named as in the checkpoint. Rows marked *every block* exist once "
-    "per block, so their last count is one copy times the number of blocks. The two shape "
+    "One row per weight group, named as in the checkpoint. Rows whose tensor has `{i}` in its name "
+    "exist once in every block, so *all copies* is one copy times the number of blocks. The two shape "
     "columns are the same matrix stored two ways: the maths writes **y = xW** with W of shape "
     "(in × out), "
     + ("which is how GPT-2's checkpoint stores it (its layers are `Conv1D`); "

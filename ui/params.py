@@ -27,7 +27,7 @@ class Field:
 
 
 FIELDS: list[Field] = [
-    Field("d_model", "d", "d_model: numbers per token",
+    Field("d_model", "d", "Width (d_model)",
           "Width of the residual stream: every token is this many numbers between blocks."),
     Field("n_layer", "layers", "Blocks (layers)", "How many transformer blocks, each with its own weights."),
     Field("n_head", "heads", "Attention heads", "Query heads; each head works on d_model / heads numbers."),
@@ -35,14 +35,14 @@ FIELDS: list[Field] = [
           "Fewer than the heads is grouped-query attention: groups of query heads share keys and values."),
     Field("d_ff", "ff", "MLP width (d_ff)", "The MLP's hidden width; GPT-2 uses 4 × d_model."),
     Field("vocab_size", "vocab", "Vocabulary (tokens)", "Rows of the token embedding table."),
-    Field("n_positions", "pos", "Learned positions (0 = none)",
+    Field("n_positions", "pos", "Position table (0 = none)",
           "Rows of a learned position table (GPT-2: 1,024). Llama-style models use RoPE instead: 0."),
     Field("mlp", "mlp", "MLP", "gelu: up, GELU, down (GPT-2). swiglu: SiLU(gate) × up, then down (Llama)."),
     Field("norm", "norm", "Norm", "layernorm learns a scale and a shift per number; rmsnorm only a scale."),
-    Field("qkv_bias", "qkvbias", "Biases on q, k, v", "A bias on the query, key and value projections."),
-    Field("bias", "bias", "Biases on the other linear layers",
+    Field("qkv_bias", "qkvbias", "q, k, v biases", "A bias on the query, key and value projections."),
+    Field("bias", "bias", "Other linear biases",
           "A bias on the attention output and on every MLP layer (GPT-2 has them, Llama does not)."),
-    Field("tie_embeddings", "tie", "Tie lm_head to the embedding",
+    Field("tie_embeddings", "tie", "Tied lm_head",
           "The output layer reuses the token embedding matrix, so it adds no parameters."),
 ]
 BY_ATTR = {f.attr: f for f in FIELDS}
@@ -79,7 +79,8 @@ def config_controls(base: TransformerConfig) -> tuple[TransformerConfig, dict]:
         with col:
             if f.attr in SLIDERS:
                 lo, hi, step = SLIDERS[f.attr]
-                v = bound(st.slider, f.label, lo, hi, default, step, key=f.key, help=f.help)
+                v = bound(st.slider, f.label, lo, hi, default, step, key=f.key, help=f.help,
+                          format="localized")
             elif f.attr in ("vocab_size", "n_positions"):
                 v = bound(st.number_input, f.label, min_value=0 if f.attr == "n_positions" else 1,
                           value=default, step=1, format="%d", key=f.key, help=f.help)
@@ -92,13 +93,13 @@ def config_controls(base: TransformerConfig) -> tuple[TransformerConfig, dict]:
             slots[f.attr] = st.empty()
         values[f.attr] = int(v) if isinstance(v, float) else v
 
-    c1, c2, c3 = st.columns(3, gap="large")
-    for f in FIELDS[:4]:
-        widget(f, c1)
-    for f in FIELDS[4:7]:
-        widget(f, c2)
-    for f in FIELDS[7:]:
-        widget(f, c3)
+    # Sizes on the left, table sizes and switches on the right: two columns stay readable
+    # from a phone (stacked) to a projector.
+    left, right = st.columns(2, gap="large")
+    for f in FIELDS[:5]:
+        widget(f, left)
+    for f in FIELDS[5:]:
+        widget(f, right)
     return TransformerConfig(**values), slots
 
 
@@ -121,17 +122,16 @@ def table_view(t: pd.DataFrame) -> None:
     """param_table's rows as a readable dataframe: names, both shapes, counts, share."""
     view = pd.DataFrame({
         "name": t["name"],
-        "where": t["section"].map({"embeddings": "embeddings", "block": "every block", "final": "after"}),
-        "tensor": t["tensor"],
-        "what it does": t["role"],
         "W as in y = xW (in × out)": t["shape"].map(shape_text),
         "nn.Linear stores (out × in)": t["shape_torch"].map(shape_text),
-        "weights": t["weights"],
-        "biases": t["biases"],
         "one copy": t["per_copy"],
         "copies": t["copies"],
         "all copies": t["params"],
-        "share": t["share"],
+        "share": 100 * t["share"],
+        "weights": t["weights"],
+        "biases": t["biases"],
+        "tensor": t["tensor"],
+        "what it does": t["role"],
     })
     n = "%,d"
     st.dataframe(
@@ -140,11 +140,9 @@ def table_view(t: pd.DataFrame) -> None:
         column_config={
             "name": st.column_config.TextColumn("name", pinned=True,
                                                 help="The group's name in the checkpoint."),
-            "where": st.column_config.TextColumn("where",
-                                                 help="Before the blocks, in every block, or after."),
             "tensor": st.column_config.TextColumn(
                 "checkpoint tensor", help="Prefix of the tensor names in the checkpoint; {i} is the block."),
-            "what it does": st.column_config.TextColumn("what it does", width="medium"),
+            "what it does": st.column_config.TextColumn("what it does", width="large"),
             "W as in y = xW (in × out)": st.column_config.TextColumn(
                 "shape, x W (in × out)", help="As the maths and GPT-2's Conv1D checkpoint store it."),
             "nn.Linear stores (out × in)": st.column_config.TextColumn(
@@ -157,26 +155,21 @@ def table_view(t: pd.DataFrame) -> None:
                                                     help="One per block for block rows."),
             "all copies": st.column_config.NumberColumn("all copies", format=n,
                                                         help="One copy × copies: adds up to the total."),
-            "share": st.column_config.ProgressColumn("share", format="percent", min_value=0.0, max_value=1.0,
-                                                     help="Of all the model's parameters."),
+            "share": st.column_config.ProgressColumn("share", format="%.1f%%", min_value=0.0, max_value=100.0,
+                                                     help="Of all the model's parameters.", width="small"),
         },
     )
 
 
-def sum_latex(t: pd.DataFrame, n_layer: int, per_block: int, total: int) -> str:
+def sum_markdown(t: pd.DataFrame, n_layer: int, per_block: int, total: int) -> str:
     """The total as a sum of the table's rows: wte + wpe + n_layer × (one block) + ln_f (+ lm_head)."""
-    def tt(s: str) -> str:
-        return r"\text{" + s.replace("_", r"\_") + "}"
+    def term(r) -> str:
+        return f"{r.params:,} ({r.name})".replace("_", "\\_")  # no underscore pairs read as italics
 
-    def num(v: int) -> str:
-        return f"{v:,}".replace(",", "{,}")
-
-    terms = [f"\\underbrace{{{num(r.params)}}}_{{{tt(r.name)}}}"
-             for r in t.itertuples() if r.section != "block" and r.params]
-    block = f"{n_layer} \\times \\underbrace{{{num(per_block)}}}_{{\\text{{one block}}}}"
-    pos = 2 if len(terms) > 1 and t.iloc[1]["section"] == "embeddings" else 1
-    terms.insert(min(pos, len(terms)), block)
-    return " + ".join(terms) + f" = {num(total)}"
+    terms = [term(r) for r in t.itertuples() if r.section == "embeddings" and r.params]
+    terms.append(f"{n_layer} × {per_block:,} (one block)")
+    terms += [term(r) for r in t.itertuples() if r.section == "final" and r.params]
+    return f"**{total:,}** = " + " + ".join(terms)
 
 
 def treemap_figure(t: pd.DataFrame, n_layer: int) -> go.Figure:
@@ -214,6 +207,7 @@ def treemap_figure(t: pd.DataFrame, n_layer: int) -> go.Figure:
         textinfo="label+value+percent root", texttemplate="%{label}<br>%{value:,}<br>%{percentRoot:.1%}",
         hovertemplate="%{label}<br>%{value:,} parameters<br>%{percentRoot:.2%} of the model<extra></extra>",
         tiling=dict(pad=2), pathbar=dict(visible=True), root=dict(color="rgba(0,0,0,0)"),
+        textfont=dict(size=15), insidetextfont=dict(color="white"),
     ))
     fig.update_layout(margin=dict(l=0, r=0, t=30, b=0))
     return fig
@@ -229,7 +223,7 @@ def presets_figure(p: pd.DataFrame) -> go.Figure:
             marker_color=GROUP_COLORS[g], customdata=p[col],
             hovertemplate="%{y}: %{customdata:,} in " + GROUP_LABELS[g] + " (%{x:.1%})<extra></extra>",
         ))
-    fig.update_layout(barmode="stack")
+    fig.update_layout(barmode="stack", legend=dict(traceorder="normal"))
     fig.update_xaxes(tickformat=".0%", range=[0, 1], zeroline=False)
     fig.update_yaxes(autorange="reversed", zeroline=False)
     return fig

@@ -1,0 +1,77 @@
+"""/gpt2-params in Chromium: presets and sliders change the count, links reproduce it, bad links open cleanly."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+import pytest
+
+from lib.transformer import PRESETS, count_params
+from tests.e2e.conftest import assert_clean, main_text, screenshot, wait_ready
+
+
+def _settle(page):
+    wait_ready(page)
+    page.wait_for_timeout(600)
+
+
+@pytest.mark.parametrize("width", ["laptop", "phone"])
+def test_opens_with_gpt2_small_and_screenshots(open_page, width):
+    page = open_page("/gpt2-params", width)
+    assert_clean(page)
+    text = main_text(page)
+    assert "124,439,808" in text and "7,087,872" in text
+    assert page.locator("[data-testid='stDataFrame']").count() == 3
+    assert page.locator("[data-testid='stPlotlyChart']").count() == 2
+    screenshot(page, "gpt2-params")
+
+
+@pytest.mark.parametrize("width", ["laptop", "phone"])
+def test_llama_3_8b_link(open_page, width):
+    page = open_page("/gpt2-params?preset=llama-3-8b", width)
+    assert_clean(page)
+    text = main_text(page)
+    assert "8,030,261,248" in text and "218,112,000" in text
+    screenshot(page, "gpt2-params-llama-3-8b")
+
+
+def test_a_slider_makes_a_custom_model(open_page):
+    page = open_page("/gpt2-params")
+    slider = page.get_by_role("slider").nth(1)  # Blocks (layers)
+    slider.focus()
+    for _ in range(4):
+        page.keyboard.press("ArrowRight")
+    _settle(page)
+    assert "layers=16" in page.url
+    text = main_text(page)
+    assert f"{count_params(replace(PRESETS['gpt2'], n_layer=16)):,}" in text
+    assert "custom" in text and "layers 12 → 16" in text
+    assert_clean(page)
+    # Back to the preset: the link is clean again.
+    page.get_by_role("button", name=re.compile("Back to gpt2")).click()
+    _settle(page)
+    assert "layers=" not in page.url
+    assert "124,439,808" in main_text(page)
+
+
+def test_picking_a_preset_replaces_custom_values(open_page):
+    page = open_page("/gpt2-params?layers=16")
+    page.locator("[data-testid='stSelectbox']").first.click()
+    page.get_by_role("option", name="mistral-7b").click()
+    _settle(page)
+    assert "preset=mistral-7b" in page.url and "layers=" not in page.url
+    text = main_text(page)
+    assert "7,241,732,096" in text and "custom" not in text.split("How many numbers")[0]
+    assert_clean(page)
+
+
+def test_inconsistent_config_and_bad_link_open_cleanly(open_page):
+    page = open_page("/gpt2-params?preset=gpt5&heads=10&kv=10&vocab=abc&layers=6")
+    assert_clean(page)
+    text = main_text(page)
+    assert "Ignored preset=gpt5" in text and "Ignored vocab=abc" in text
+    assert "cannot be split evenly into 10 heads" in text
+    assert "last valid configuration" in text
+    assert "124,439,808" in text  # nothing valid yet in this session: the preset's table
+    screenshot(page, "gpt2-params-invalid")
