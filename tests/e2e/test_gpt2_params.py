@@ -1,4 +1,4 @@
-"""/gpt2-params in Chromium: presets and sliders change the count, links reproduce it, bad links open cleanly."""
+"""/gpt2-params in Chromium: presets and sliders change the count, links reproduce it, bad links are safe."""
 
 from __future__ import annotations
 
