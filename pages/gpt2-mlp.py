@@ -36,24 +36,46 @@ def _shape(M) -> str:
     return f"{M.shape[0]} × {M.shape[1]}"
 
 
-c1, c2, c3 = st.columns([2, 2, 1], vertical_alignment="bottom")
+def _n(v: int) -> str:
+    return f"{v:,}".replace(",", "{,}")  # a thousands comma that LaTeX does not space out
+
+
+def _p(v: float, digits: int) -> str:
+    """A factor in a written-out sum: negatives in brackets, with a true minus sign."""
+    s = f"{abs(v):.{digits}f}"
+    return f"(−{s})" if v < 0 else s
+
+
+def _matrix(M, rows, cols, caption: str) -> None:
+    """A computed matrix with its name and shape above it (a plotly title would sit on the labels)."""
+    st.markdown(f"**{caption}** · shape {_shape(M)}")
+    fig = charts.matrix_figure(M, row_labels=rows, col_labels=cols, fmt=".3f")
+    fig.update_traces(textfont=dict(size=13))
+    charts.show(fig)
+
+
+c1, c2, c3, c4 = st.columns([2, 2, 2, 2], vertical_alignment="bottom")
 with c1:
     act_name = bound(st.selectbox, "GELU", list(ffn.GELUS), key="act",
                      help="gelu: the exact x·Φ(x), with erf; gelu_tanh: the tanh formula GPT-2's own code uses.")
 with c2:
-    use_bias = bound(st.toggle, "Add biases b₁ and b₂", False, key="bias",
-                     help="GPT-2's MLP has biases; the worked example has none (all zero).")
+    tok = bound(st.selectbox, "Follow token", list(range(1, N_TOK + 1)), key="tok",
+                help="The token whose arithmetic and path are spelled out below.")
 with c3:
+    use_bias = bound(st.toggle, "Add biases b₁, b₂", False, key="bias",
+                     help="GPT-2's MLP has biases; the worked example has none (all zero).")
+with c4:
     st.button("Reset matrices", on_click=_reset_all, icon=":material/restart_alt:", width="stretch",
               help="Back to the worked example's numbers.")
 act = ffn.gelu_act(act_name)
+i = tok - 1
 
 # The editors come first in each step and the results after them, but every result needs
 # all the matrices: draw the editors, keep a slot for each result, fill the slots at the end.
 st.header("1. Widen: z = x W₁" + (" + b₁" if use_bias else ""))
 st.markdown("Each token's three numbers become six: hidden unit j adds up the token's features "
             "weighted by column j of W₁.")
-a, b, slot_pre = st.columns([3, 4, 5])
+a, b = st.columns([2, 3])
 with a:
     x = matrix_input("x", ffn.SEED_X, key="x", row_labels=TOKENS, col_labels=FEATURES,
                      help="one row per token (GPT-2 feeds the block its LayerNorm output)")
@@ -62,18 +84,19 @@ with b:
                       help="column j holds hidden unit j's weights")
     b1 = (matrix_input("b₁", np.zeros(D_FF), key="b1", row_labels=["b₁"], col_labels=HIDDEN, fmt="%.1f",
                        help="one bias per hidden unit") if use_bias else None)
+slot_pre, slot_sum = st.columns([3, 2])
 
 st.header("2. Bend: h = GELU(z)")
 st.markdown("GELU goes over every hidden number on its own. A positive z passes almost "
             "unchanged; a negative z is squashed towards zero, and a very negative one to "
             "nearly nothing. A unit whose z is positive is **on** for this token.")
 st.latex(act.latex)
-slot_curve, slot_post = st.columns([5, 5])
+slot_post, slot_curve = st.columns([1, 1])
 
 st.header("3. Narrow: y = h W₂" + (" + b₂" if use_bias else ""))
 st.markdown("Six numbers back to three: each output feature adds up the bent hidden units "
             "weighted by a column of W₂. This y is added to the token's residual stream.")
-a, slot_out = st.columns([5, 5])
+a, slot_out = st.columns([2, 3])
 with a:
     W2 = matrix_input("W₂", ffn.SEED_W2, key="w2", row_labels=HIDDEN, col_labels=FEATURES, fmt="%.1f",
                       help="column k holds output feature k's weights")
@@ -82,28 +105,31 @@ with a:
 
 steps = ffn.ffn(x, W1, W2, b1, b2, act_name)   # pre, post (5, 6); out (5, 3)
 with slot_pre:
-    charts.show(charts.matrix_figure(steps.pre, row_labels=TOKENS, col_labels=HIDDEN, fmt=".3f",
-                                     title=f"z, before GELU ({_shape(steps.pre)})"))
-with slot_curve:
-    charts.show(ffn_view.bend_figure(steps.pre, steps.post, act_name))
+    _matrix(steps.pre, TOKENS, HIDDEN, "z = x W₁" + (" + b₁" if use_bias else "") + ", before GELU")
+with slot_sum:
+    terms = " + ".join(f"{_p(v, 2)} × {_p(w, 2)}" for v, w in zip(x[i], W1[:, 0], strict=True))
+    bias = f" + {_p(b1[0], 2)}" if use_bias else ""
+    st.markdown(f"**One cell by hand**: token {tok}, unit h1 is row {tok} of x times column 1 of W₁:")
+    st.markdown(f"{terms}{bias} = **{steps.pre[i, 0]:.3f}**")
+    st.caption("The other 29 cells are the same sum with another row of x or another column of W₁.")
 with slot_post:
-    charts.show(charts.matrix_figure(steps.post, row_labels=TOKENS, col_labels=HIDDEN, fmt=".3f",
-                                     title=f"h = GELU(z) ({_shape(steps.post)})"))
+    _matrix(steps.post, TOKENS, HIDDEN, "h = GELU(z)")
     on = ffn.units_on(steps.pre)
     st.caption(f"{int(on.sum())} of {on.size} hidden values are on (z > 0); "
                f"the other {on.size - int(on.sum())} are squashed towards zero.")
+with slot_curve:
+    st.markdown("**Every z of the table on the GELU curve**")
+    charts.show(ffn_view.bend_figure(steps.pre, steps.post, act_name))
 with slot_out:
-    charts.show(charts.matrix_figure(steps.out, row_labels=TOKENS, col_labels=FEATURES, fmt=".3f",
-                                     title=f"y, the block's output ({_shape(steps.out)})"))
+    _matrix(steps.out, TOKENS, FEATURES, "y = h W₂" + (" + b₂" if use_bias else "") + ", the block's output")
 st.caption(f"Shapes: x {_shape(steps.x)} · W₁ {_shape(W1)} → z {_shape(steps.pre)} → GELU → "
            f"h {_shape(steps.post)} · W₂ {_shape(W2)} → y {_shape(steps.out)}.")
 show_source(ffn.ffn)
 
 # --- One token's path ------------------------------------------------------------------------
 st.header("One token's path")
-tok = bound(st.selectbox, "Token", list(range(1, N_TOK + 1)), key="tok",
-            help="Follow one row of x through the block; the other tokens never touch it.")
-i = tok - 1
+st.markdown(f"Token {tok} (pick another under *Follow token* at the top) on its own: its six "
+            "hidden values before and after the bend. The other tokens never touch it.")
 gate = ffn.gate(steps.pre[i], act_name)                      # (6,)
 on_i = ffn.units_on(steps.pre[i])                            # (6,)
 left, right = st.columns([3, 2])
@@ -160,27 +186,27 @@ if checking:
                   help="Empty all three text boxes.")
     titles = {"pre": f"z, before GELU ({_shape(steps.pre)})", "post": f"GELU(z) ({_shape(steps.post)})",
               "out": f"y, the output ({_shape(steps.out)})"}
-    cols = st.columns(3)
-    hand = {}
-    for col, name in zip(cols, ffn.TABLES, strict=True):
-        with col:
+    hand, slots = {}, {}
+    for name in ffn.TABLES:
+        a, slots[name] = st.columns([2, 3])
+        with a:
             hand[name] = ffn_view.table_input(titles[name], name, getattr(steps, name).shape,
                                               help=f"Your {titles[name]} table, one row per token.")
     checks = ffn.check_steps(hand, x, W1, W2, b1, b2, act_name, tol)
-    for col, name in zip(cols, ffn.TABLES, strict=True):
-        with col:
+    for name in ffn.TABLES:
+        with slots[name]:
             if name not in checks:
-                st.caption("Paste a table above to check it.")
+                st.caption("Paste a table to check it against the computed one.")
                 continue
             ck = checks[name]
-            charts.show(ffn_view.check_figure(ck, TOKENS, LABELS[name]))
             if ck.n_wrong == 0:
                 st.success(f"All {ck.wrong.size} cells within {tol:g}.", icon=":material/check_circle:")
             else:
                 worst, r, k = ck.worst
-                st.error(f"{ck.n_wrong} of {ck.wrong.size} cells off by more than {tol:g} "
+                st.warning(f"{ck.n_wrong} of {ck.wrong.size} cells off by more than {tol:g} "
                          f"({ck.n_slips} new in this step); the largest, {worst:.3f}, at "
                          f"{TOKENS[r]}, {LABELS[name][k]}.", icon=":material/rule:")
+            charts.show(ffn_view.check_figure(ck, TOKENS, LABELS[name]))
 
 # --- The real size ---------------------------------------------------------------------------
 st.header("The real size: 768 → 3,072 → 768")
@@ -205,11 +231,15 @@ with d:
 
 bend = ffn_view.real_bend(int(seed), init, act_name, float(ratio))
 sh = bend["shapes"]
+
 st.latex(
-    rf"x\,({sh['x'][0]}\times{sh['x'][1]:,})\;\cdot\;W_1\,({bend['W1'][0]:,}\times{bend['W1'][1]:,})"
-    rf"\;\to\;z\,({sh['pre'][0]}\times{sh['pre'][1]:,})\;\xrightarrow{{\text{{GELU}}}}\;"
-    rf"h\,({sh['post'][0]}\times{sh['post'][1]:,})\;\cdot\;W_2\,({bend['W2'][0]:,}\times{bend['W2'][1]:,})"
-    rf"\;\to\;y\,({sh['out'][0]}\times{sh['out'][1]:,})".replace(",", "{,}")
+    r"\begin{aligned}"
+    rf"z &= x\,W_1 &&({_n(sh['x'][0])}\times{_n(sh['x'][1])})\,({_n(bend['W1'][0])}\times{_n(bend['W1'][1])})"
+    rf" \to ({_n(sh['pre'][0])}\times{_n(sh['pre'][1])})\\"
+    rf"h &= \operatorname{{GELU}}(z) &&({_n(sh['post'][0])}\times{_n(sh['post'][1])})\\"
+    rf"y &= h\,W_2 &&({_n(sh['post'][0])}\times{_n(sh['post'][1])})\,({_n(bend['W2'][0])}\times{_n(bend['W2'][1])})"
+    rf" \to ({_n(sh['out'][0])}\times{_n(sh['out'][1])})"
+    r"\end{aligned}"
 )
 
 st.subheader("GELU pushes part of the hidden layer near zero")
@@ -236,15 +266,16 @@ st.markdown(
 
 st.subheader("Without the GELU, the block is one 768 × 768 matrix")
 col = ffn_view.real_collapse(int(seed), init, act_name)
-m1, m2, m3 = st.columns(3)
+m1, m2, m3, m4 = st.columns(4)
 m1.metric("Weights in W₁ and W₂", f"{col['two_params']:,}")
 m2.metric(f"Weights in W₁W₂ ({col['W_shape'][0]} × {col['W_shape'][1]})", f"{col['one_params']:,}")
-m3.metric("Largest difference, no GELU", f"{col['linear_gap']:.1e}",
+m3.metric("Largest gap, no GELU", f"{col['linear_gap']:.1e}",
           help="max |(x W₁) W₂ − x (W₁W₂)| over all outputs: rounding error only")
+m4.metric("Largest gap, with GELU", f"{col['gelu_gap']:.3g}",
+          help="max |GELU(x W₁) W₂ − x (W₁W₂)|: what the bend changes")
 st.markdown(
-    f"Without the bend, the two matrices give the same outputs as the single matrix W₁W₂ "
-    f"(largest difference {col['linear_gap']:.1e}, rounding error), which has "
-    f"{col['one_params'] / col['two_params']:.0%} as many weights. With GELU the outputs differ from "
-    f"it by up to {col['gelu_gap']:.3g}: the bend is what the 3,072 hidden units are for."
+    "Without the bend the two matrices give the same outputs as the single matrix W₁W₂, up to "
+    f"rounding, and W₁W₂ has {col['one_params'] / col['two_params']:.1%} as many weights. With GELU "
+    "the outputs part ways with it: the bend is what the 3,072 hidden units are for."
 )
 show_source(ffn.collapse_gap)

@@ -18,15 +18,15 @@ from ui.links import bound
 
 # Cell states in the checker: right, wrong because an earlier table was, wrong in this step.
 OK, CARRIED, SLIP = 0, 1, 2
-STATE_COLORS = {OK: "#cfe9dd", CARRIED: charts.ORANGE, SLIP: charts.VERMILLION}
-STATE_NAMES = {OK: "right", CARRIED: "carried from an earlier table", SLIP: "slip in this step"}
+STATE_COLORS = {OK: "#cfe9dd", CARRIED: charts.ORANGE, SLIP: charts.VERMILLION}  # green tint, amber, red
+STATE_NAMES = {OK: "right", CARRIED: "carried over", SLIP: "slip in this step"}
 
 
 def format_table(M, digits: int = 3) -> str:
     """A matrix in the seed's Python-list form, one row a line (what the checker accepts)."""
     M = np.atleast_2d(np.asarray(M, dtype=float))
-    rows = [", ".join(f"{v: .{digits}f}" for v in row) for row in M]
-    return "[\n" + ",\n".join(f"  [{r}]" for r in rows) + "\n]"
+    rows = ["[" + ", ".join(f"{v: .{digits}f}" for v in row) + "]" for row in M]
+    return "[" + ",\n ".join(rows) + "]"
 
 
 def digits_for(tol: float) -> int:
@@ -85,6 +85,12 @@ def check_figure(check: ffn.Check, row_labels, col_labels, *, title: str | None 
     fig.data[0].hovertemplate = fig.data[0].hovertemplate.replace("%{z}", "%{text}")
     fig.update_yaxes(autorange="reversed", zeroline=False, showgrid=False)
     fig.update_xaxes(side="top", zeroline=False, showgrid=False)
+    # A legend for the three colours, under the cells (the column labels are on top).
+    legend = "   ".join(f"<span style='color:{STATE_COLORS[k]}'>■</span> {STATE_NAMES[k]}"
+                          for k in (OK, CARRIED, SLIP))
+    fig.add_annotation(text=legend, xref="paper", yref="paper", x=0.0, xanchor="left", y=0.0,
+                       yshift=-6, yanchor="top", showarrow=False, font=dict(size=12))
+    fig.update_layout(margin=dict(b=34))
     return fig
 
 

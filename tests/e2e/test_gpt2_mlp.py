@@ -1,0 +1,73 @@
+"""/gpt2-mlp in Chromium: controls change the output, the checker flags the seed's slips,
+a bad link opens cleanly, and screenshots at laptop and phone widths."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.conftest import assert_clean, main_text, screenshot, wait_ready
+
+
+@pytest.fixture(autouse=True)
+def _app_ran_once(open_page):
+    """Load / first: until app.py's st.navigation has run once, a fresh server serves a
+    directly visited page file the old pages/ way (no wide layout, a file-name sidebar)."""
+    open_page("/")
+
+
+def _chart_text(page, n: int) -> str:
+    """The cell texts plotly drew in the n-th chart."""
+    chart = page.locator("[data-testid='stPlotlyChart']").nth(n)
+    return " ".join(chart.locator("text").all_text_contents())
+
+
+def test_the_gelu_switch_changes_the_hidden_table(open_page):
+    page = open_page("/gpt2-mlp")
+    before = _chart_text(page, 1)  # h = GELU(z), one number per cell
+    assert "h = GELU(z) · shape 5 × 6" in main_text(page)
+    assert "0.602" in before  # GELU(0.772), exact
+    page.locator("[data-testid='stSelectbox']").first.click()
+    page.get_by_role("option", name="gelu_tanh").click()
+    wait_ready(page)
+    assert "act=gelu_tanh" in page.url
+    assert _chart_text(page, 1) != before
+    assert_clean(page)
+
+
+def test_token_slider_moves_only_one_output_row(open_page):
+    page = open_page("/gpt2-mlp?poke=5")
+    text = main_text(page)
+    assert "Token 5 got a fresh input row" in text
+    assert "every other output row by 0." in text
+    assert_clean(page)
+
+
+def test_checker_flags_the_seed_slips(open_page):
+    page = open_page("/gpt2-mlp?check=true")
+    page.get_by_role("button", name="Load the seed's hand-worked tables").click()
+    wait_ready(page)
+    text = main_text(page)
+    assert "13 of 30 cells off by more than 0.001" in text
+    assert "15 of 15 cells off by more than 0.001 (15 new in this step)" in text
+    assert "pre=" in page.url
+    assert_clean(page)
+
+
+def test_bad_link_opens_with_defaults_and_notes(open_page):
+    page = open_page("/gpt2-mlp?act=relu&tok=9&x=1,2&check=true&pre=1,2;x&init=huge&near=7")
+    assert_clean(page)
+    text = main_text(page)
+    assert "Ignored act=relu" in text
+    assert "Ignored tok=9" in text
+    assert "Ignored x=1,2" in text
+    assert "is not a number" in text
+    assert "z, before GELU" in text
+
+
+@pytest.mark.parametrize("width", ["laptop", "phone"])
+def test_screenshots(open_page, width):
+    page = open_page("/gpt2-mlp?check=true", width=width)
+    page.get_by_role("button", name="Load the seed's hand-worked tables").click()
+    wait_ready(page)
+    assert_clean(page)
+    screenshot(page, "gpt2-mlp")
