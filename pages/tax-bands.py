@@ -31,7 +31,7 @@ st.markdown(
 st.latex(r"\text{tax}(I) = \sum_k (r_k - r_{k-1})\,\operatorname{ReLU}(I - t_k),\qquad r_{-1} = 0")
 
 PRESET_KEYS = list(tax.PRESETS)
-left, right = st.columns([2, 3], gap="large")
+left, right = st.columns(2, gap="large")
 with left:
     preset_key = bound(st.selectbox, "Preset schedule", PRESET_KEYS, index=PRESET_KEYS.index("uk-2024"),
                        key="preset", help="Start from a made-up schedule or a real one; edit the table below.")
@@ -39,7 +39,8 @@ with left:
     thresholds, rates, edited = schedule_input(preset)
     st.button("Back to the preset", on_click=reset_schedule, args=(preset,), icon=":material/restart_alt:",
               disabled=not edited, help="Forget your edits to the table and use the preset's bands again.")
-    st.caption("Add a band with the + under the table, remove one by ticking its row and pressing the bin.")
+    st.caption("Type in the empty last row to add a band; to remove one, tick its row at the left and "
+               "press the bin above the table.")
 with right:
     st.markdown(f"**{preset.label}**")
     st.markdown(f"- **Year:** {preset.year}\n- **Source:** {preset.source}\n"
@@ -49,25 +50,30 @@ with right:
                 "started from, not your schedule.", icon=":material/edit:")
 
 cur = preset.currency
-steps = tax.rate_steps(rates)
-terms = []
-for t_k, s_k in zip(thresholds, steps, strict=True):
-    if s_k == 0:
-        continue
-    sign = "-" if s_k < 0 else "+"
-    terms.append(rf"{sign} {abs(s_k):.4g}\,\operatorname{{ReLU}}(I - {t_k:,.10g})".replace(",", "{,}"))
-formula = " ".join(terms).lstrip("+ ") if terms else "0"
-st.markdown("With this schedule (rates as fractions, each term one ramp):")
+steps = tax.rate_steps(rates)                                      # (k,) each ramp's rate step
+live = steps != 0                                                  # a zero step draws no ramp
+
+
+def _tex_amount(v: float) -> str:
+    return f"{v:,.10g}".replace(",", "{,}")  # thousands separators that KaTeX does not space out
+
+
+terms = [rf"{'-' if s_k < 0 else '+'} {abs(s_k):.4g}\,\operatorname{{ReLU}}(I - {_tex_amount(t_k)})"
+         for t_k, s_k in zip(thresholds[live], steps[live], strict=True)]
+formula = " ".join(terms).removeprefix("+ ") if terms else "0"
+st.markdown("With this schedule, rates as fractions, one term per ramp:")
 st.latex(r"\text{tax}(I) = " + formula)
 
-top = tax.chart_top(thresholds)
+i1, _ = st.columns([1, 2])
+with i1:
+    income = bound(st.number_input, f"An income to follow ({cur or 'units'})", 0.0, 1e9, 60_000.0, 1_000.0,
+                   key="income", format="%.0f", help="One income, traced through every band and every ramp below.")
+top = tax.chart_top(thresholds, income)
 income_axis = np.linspace(0.0, top, 801)                          # (801,)
-ramp_values = tax.ramps(income_axis, thresholds, rates)           # (801, k)
+ramp_values = tax.ramps(income_axis, thresholds, rates)[:, live]  # (801, ramps drawn)
 total = tax.relu_tax(income_axis, thresholds, rates)              # (801,)
-names = [f"ramp at {money(t_k, cur)}: {100 * s_k:+.4g} %" for t_k, s_k in zip(thresholds, steps, strict=True)]
+names = [f"{money(t_k, cur)}: {100 * s_k:+.4g} %" for t_k, s_k in zip(thresholds[live], steps[live], strict=True)]
 
-income = bound(st.number_input, f"An income to follow ({cur or 'units'})", 0.0, 1e9, 60_000.0, 1_000.0,
-               key="income", format="%.0f", help="One income, traced through every band and every ramp below.")
 c1, c2 = st.columns(2)
 with c1:
     st.subheader("Each ramp on its own")
@@ -101,38 +107,35 @@ m1.metric("Tax, band by band", money(band_total, cur, 2))
 m2.metric("Tax, sum of ramps", money(relu_total, cur, 2))
 m3.metric("Effective rate", f"{100 * tax.effective_rate(income, thresholds, rates):.2f} %")
 m4.metric("Marginal rate", f"{100 * tax.marginal_rate(income, thresholds, rates):.2f} %")
-t1, t2 = st.columns(2)
-with t1:
-    st.markdown("**Band by band**, as a tax form does it: rate × income in the band.")
-    st.dataframe(pd.DataFrame({
-        "band": [f"{money(a, cur)} to {money(b, cur) if np.isfinite(b) else 'the top'}"
-                 for a, b in zip(bands["from"], bands["to"], strict=True)],
-        "rate (%)": 100 * bands["rate"],
-        "income in band": bands["in_band"],
-        "tax": bands["tax"],
-    }), hide_index=True, width="stretch", column_config={
-        "rate (%)": st.column_config.NumberColumn(format="%.2f"),
-        "income in band": st.column_config.NumberColumn(format="localized"),
-        "tax": st.column_config.NumberColumn(format="%.2f"),
-    })
-with t2:
-    st.markdown("**Ramp by ramp**, as the ReLU sum does it: step × ReLU(income − threshold).")
-    st.dataframe(pd.DataFrame({
-        "threshold": by_ramp["threshold"],
-        "rate step (%)": 100 * by_ramp["step"],
-        "ReLU(income − threshold)": by_ramp["relu"],
-        "ramp": by_ramp["ramp"],
-    }), hide_index=True, width="stretch", column_config={
-        "threshold": st.column_config.NumberColumn(format="localized"),
-        "rate step (%)": st.column_config.NumberColumn(format="%+.2f"),
-        "ReLU(income − threshold)": st.column_config.NumberColumn(format="localized"),
-        "ramp": st.column_config.NumberColumn(format="%.2f"),
-    })
+st.markdown("**Band by band**, as a tax form does it: each band's rate × the income that falls in it.")
+st.dataframe(pd.DataFrame({
+    "band": [f"{money(lo, cur)} to {money(hi, cur) if np.isfinite(hi) else 'the top'}"
+             for lo, hi in zip(bands["from"], bands["to"], strict=True)],
+    "rate (%)": 100 * bands["rate"],
+    "income in band": bands["in_band"],
+    "tax": bands["tax"],
+}), hide_index=True, width="stretch", column_config={
+    "rate (%)": st.column_config.NumberColumn(format="%.2f"),
+    "income in band": st.column_config.NumberColumn(format="localized"),
+    "tax": st.column_config.NumberColumn(format="%.2f"),
+})
+st.markdown("**Ramp by ramp**, as the ReLU sum does it: each ramp's rate step × ReLU(income − threshold).")
+st.dataframe(pd.DataFrame({
+    "threshold": by_ramp["threshold"],
+    "rate step (%)": 100 * by_ramp["step"],
+    "ReLU(income − threshold)": by_ramp["relu"],
+    "ramp": by_ramp["ramp"],
+}), hide_index=True, width="stretch", column_config={
+    "threshold": st.column_config.NumberColumn(format="localized"),
+    "rate step (%)": st.column_config.NumberColumn(format="%+.2f"),
+    "ReLU(income − threshold)": st.column_config.NumberColumn(format="localized"),
+    "ramp": st.column_config.NumberColumn(format="%.2f"),
+})
+gap = abs(band_total - relu_total)
 st.markdown(
     f"The rows differ, the totals agree: **{money(band_total, cur, 2)}** band by band and "
-    f"**{money(relu_total, cur, 2)}** from the ramps (they differ by "
-    f"{abs(band_total - relu_total):.1e}, rounding error). No single straight line through the origin "
-    "could match this schedule; a handful of ramps does it exactly."
+    f"**{money(relu_total, cur, 2)}** from the ramps "
+    + ("(exactly equal)." if gap == 0 else f"(apart by {gap:.1e}, floating-point rounding).")
 )
 show_source(tax.relu_tax, tax.marginal_rate, tax.band_breakdown)
 
@@ -249,7 +252,7 @@ for j, col in enumerate(cols):
     with col:
         charts.show(ramps.plane_figure(
             axis, h[:, j].reshape(m, m), title=f"unit {j + 1}: " + ("ReLU(z)" if relu_on else "z"),
-            segments=[] if seg is None else [seg], zlim=unit_lim, height=300))
+            segments=[] if seg is None else [seg], zlim=unit_lim, height=280, showscale=False))
 st.caption(
     "Blue: the unit's value; dashed: its fold line. " +
     ("White on one side of the fold: the unit is off there (ReLU turned its negative values into 0)."
@@ -267,30 +270,37 @@ with o1:
     st.caption("Black line: the decision boundary, where the output is 0. Colours saturate at the "
                "scale shown, so the boundary region stays readable.")
 with o2:
-    st.latex(r"\text{output} = " + (r"\operatorname{ReLU}(xW_1 + b_1)" if relu_on else r"(xW_1 + b_1)")
-             + r"\,W_2 + b_2")
-    st.latex(rf"W_1 = {bmatrix(net.W1, 2)},\; b_1 = {bmatrix(net.b1, 2)}")
-    st.latex(rf"W_2 = {bmatrix(net.W2, 2)},\; b_2 = {bmatrix(net.b2, 2)}")
     st.metric("Points classified correctly", f"{100 * acc:.1f} %")
     W, b = collapse(net.W1, net.b1, net.W2, net.b2)                # (2, 1), (1,)
     if relu_on:
-        st.success("Three ramps rising outwards in different directions leave the middle as the only "
-                   "place where the output stays above 0: a closed region around the disc.",
+        st.success("Each unit is off on one side of its fold line. Weighted and added, the three bent "
+                   "ramps leave one closed region where the output stays above 0, around the disc.",
                    icon=":material/check_circle:")
     else:
-        st.markdown("Without the bend the two layers are one linear layer, W = W₁W₂ and b = b₁W₂ + b₂:")
-        st.latex(rf"W = {bmatrix(W, 3)},\quad b = {bmatrix(b, 3)}")
         dist = ring.line_distance(W[:, 0], float(b[0]))
         if not np.isfinite(dist):
             where = ("W is zero: the three directions cancel exactly, so the collapsed layer is a constant and "
                      "every point gets the same answer. There is no boundary at all.")
         elif ring.line_in_box(W[:, 0], float(b[0])) is None:
-            where = (f"Its boundary xW + b = 0 is one straight line, {dist:.2f} from the centre: outside this "
+            where = (f"The boundary xW + b = 0 is one straight line, {dist:.2f} from the centre: outside this "
                      "chart, so every point shown gets the same answer.")
         else:
-            where = (f"Its boundary xW + b = 0 is one straight line, {dist:.2f} from the centre. "
+            where = (f"The boundary xW + b = 0 is one straight line, {dist:.2f} from the centre. "
                      "A line cannot go round the disc.")
         st.warning(where, icon=":material/horizontal_rule:")
     st.caption(f"The best any straight line can do on these points is {100 * _best_line():.1f} % "
                "(every direction and cut tried).")
+
+st.markdown("The weights, the same in both views:" if relu_on else
+            "The same weights, with no bend between the layers:")
+st.latex(r"\text{output} = " + (r"\operatorname{ReLU}(xW_1 + b_1)" if relu_on else r"(xW_1 + b_1)")
+         + r"\,W_2 + b_2")
+k1, k2 = st.columns(2)
+k1.latex(rf"W_1 = {bmatrix(net.W1, 2)}")
+k1.latex(rf"b_1 = {bmatrix(net.b1, 2)}")
+k2.latex(rf"W_2 = {bmatrix(net.W2, 2)}")
+k2.latex(rf"b_2 = {bmatrix(net.b2, 2)}")
+if not relu_on:
+    st.markdown("Two linear layers are one: **W = W₁W₂** and **b = b₁W₂ + b₂**, the collapsed single layer.")
+    st.latex(rf"W = W_1W_2 = {bmatrix(W, 3)},\qquad b = b_1W_2 + b_2 = {bmatrix(b, 3)}")
 show_source(ring.forward, ring.train_ring)

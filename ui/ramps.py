@@ -61,6 +61,7 @@ def stacked_figure(x, ramps, names, *, income=None, x_title="income", y_title="t
             line=dict(color=ramp_color(k), width=1.5), fillcolor=_alpha(ramp_color(k), 0.45),
             hovertemplate=f"up to {name}<br>income %{{x:,.0f}}<br>tax %{{y:,.2f}}<extra></extra>"))
         below = top
+    fig.update_layout(legend_traceorder="normal")  # first ramp first, as in the table
     _income_marker(fig, income)
     return fig
 
@@ -136,7 +137,8 @@ def error_figure(units, series: dict, *, current: int | None = None, height=300)
 
 
 def plane_figure(axis, values, *, title: str, segments=(), points=None, contour: bool = False,
-                 colorbar_title: str | None = None, height=320, zlim: float | None = None) -> go.Figure:
+                 colorbar_title: str | None = None, height=320, zlim: float | None = None,
+                 showscale: bool = True) -> go.Figure:
     """A value over the plane as a heatmap, with fold lines (dashed segments), optionally the
     zero contour (the decision boundary) and the data points (one trace per class).
 
@@ -145,6 +147,7 @@ def plane_figure(axis, values, *, title: str, segments=(), points=None, contour:
     lim = zlim if zlim is not None else float(np.max(np.abs(values))) or 1.0
     fig = charts.heatmap_figure(values, axis, axis, title=title, zmin=-lim, zmax=lim,
                                 colorbar_title=colorbar_title, height=height)
+    fig.update_traces(showscale=showscale)
     if contour:
         fig.add_trace(go.Contour(
             z=np.asarray(values, dtype=np.float32), x=axis, y=axis, showscale=False,
@@ -164,6 +167,8 @@ def plane_figure(axis, values, *, title: str, segments=(), points=None, contour:
             x=seg[:, 0], y=seg[:, 1], mode="lines", name="fold line" if i == 0 else None,
             showlegend=False, line=dict(color="black", width=2.5, dash="dash"),
             hovertemplate="fold line: the unit switches on here<extra></extra>"))
-    fig.update_xaxes(range=[float(axis[0]), float(axis[-1])], zeroline=False)
-    fig.update_yaxes(range=[float(axis[0]), float(axis[-1])], zeroline=False)
+    # constrain="domain": keep the square aspect by shrinking the plot, not by widening the range
+    fig.update_xaxes(range=[float(axis[0]), float(axis[-1])], zeroline=False, constrain="domain")
+    fig.update_yaxes(range=[float(axis[0]), float(axis[-1])], zeroline=False, constrain="domain")
+    fig.update_layout(legend=dict(y=-0.12, yanchor="top"))  # under the plot, clear of the title
     return fig

@@ -54,10 +54,10 @@ def schedule_input(preset: Schedule, *, key: str = "bands") -> tuple[np.ndarray,
         hide_index=True, width="stretch",
         column_config={
             "threshold": st.column_config.NumberColumn(
-                f"band starts at ({preset.currency or 'income'})", format="localized", step=1.0,
+                f"threshold ({preset.currency or 'income'})", format="localized", step=1.0,
                 help="Income above this amount (and below the next threshold) is taxed at this row's rate."),
             "rate": st.column_config.NumberColumn(
-                "marginal rate (%)", format="%.2f", step=0.5,
+                "rate (%)", format="%.2f", step=0.5,
                 help="Percent taken from each extra unit of income in this band, 0 to 100."),
         },
     )

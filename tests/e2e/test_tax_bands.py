@@ -1,0 +1,83 @@
+"""/tax-bands in Chromium: the page opens and is photographed, controls change what is drawn,
+the schedule editor refuses a bad edit with one line, and bad links open cleanly."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.conftest import assert_clean, main_text, screenshot, wait_ready
+
+
+def _metric(page, label: str) -> str:
+    box = page.locator("[data-testid='stMetric']", has_text=label).first
+    return box.locator("[data-testid='stMetricValue']").inner_text()
+
+
+@pytest.mark.parametrize("width", ["laptop", "phone"])
+def test_opens_and_is_photographed(open_page, width):
+    page = open_page("/tax-bands", width)
+    assert_clean(page)
+    text = main_text(page)
+    for words in ("Sums of ReLUs", "HMRC", "2024/25", "Cybenko (1989)", "Hornik (1991)", "fold line"):
+        assert words in text
+    assert page.locator("[data-testid='stPlotlyChart']").count() >= 9
+    screenshot(page, "tax-bands")
+
+
+def test_bend_off_collapses_to_one_line_and_is_photographed(open_page):
+    page = open_page("/tax-bands?bend=identity")
+    assert_clean(page)
+    text = main_text(page)
+    assert "W = W₁W₂" in text and "one straight line" in text
+    page.locator("[data-testid='stHeading']", has_text="The output").scroll_into_view_if_needed()
+    screenshot(page, "tax-bands-identity")
+
+
+def test_the_income_control_changes_the_breakdown(open_page):
+    page = open_page("/tax-bands")
+    before = _metric(page, "Tax, band by band")
+    box = page.get_by_role("spinbutton", name="An income to follow (£)")
+    box.fill("150000")
+    box.press("Enter")
+    wait_ready(page)
+    page.wait_for_timeout(500)
+    assert "income=150000" in page.url
+    after = _metric(page, "Tax, band by band")
+    assert after != before and after == _metric(page, "Tax, sum of ramps")
+    assert_clean(page)
+
+
+def test_the_ramp_slider_changes_the_fit(open_page):
+    page = open_page("/tax-bands")
+    before = _metric(page, "Root-mean-square error")
+    slider = page.get_by_role("slider").first  # "Number of ramps"
+    slider.focus()
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    wait_ready(page)
+    page.wait_for_timeout(500)
+    assert "units=9" in page.url
+    assert _metric(page, "Root-mean-square error") != before
+    assert_clean(page)
+
+
+def test_a_preset_from_the_link_and_bands_in_the_link(open_page):
+    page = open_page("/tax-bands?preset=us-2024")
+    assert "Revenue Procedure 2023-34" in main_text(page)
+    page = open_page("/tax-bands?bands=0:0,10000:50&income=30000")
+    assert_clean(page)
+    assert _metric(page, "Tax, band by band") == "£10,000.00"
+    assert "You have edited the bands" in main_text(page)
+
+
+def test_bad_links_open_cleanly_with_notes(open_page):
+    page = open_page("/tax-bands?bands=0:0,5000:20,3000:40&preset=nowhere&units=abc&bend=sideways"
+                     "&income=lots&seed=-4")
+    assert_clean(page)
+    text = main_text(page)
+    assert "Ignored bands=0:0,5000:20,3000:40" in text and "must go up" in text
+    assert "Ignored preset=nowhere" in text
+    assert "Ignored units=abc" in text
+    assert "Ignored bend=sideways" in text
+    assert _metric(page, "Tax, band by band") == "£11,432.00"  # uk-2024 at the default £60,000
+    screenshot(page, "tax-bands-bad-link")
