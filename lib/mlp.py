@@ -43,21 +43,31 @@ def param_total(sizes):
 def layer_views(flat, sizes):
     """(W, b) views into one flat parameter vector.
 
-    Layer k occupies (n_in + 1) * n_out consecutive numbers: the rows of W, then b as one more
-    row, so ``flat[o:o + (n_in + 1) * n_out].reshape(n_in + 1, n_out)`` is W with b stacked
-    under it (the "augmented" matrix that multiplies [h, 1]).
+    Layer k occupies (n_in + 1) * n_out consecutive numbers laid out as the matrix
+    ``A = [W.T | b]`` of shape (n_out, n_in + 1): one row per unit, its weights then its bias
+    (PyTorch's nn.Linear weight with the bias as one more column). The trainer multiplies
+    A by the layer's input with a row of ones under it, so one matmul adds the bias too.
+    Writing to the returned W or b writes into `flat`.
+
+    Returns
+    -------
+    list of (W (n_in, n_out), b (n_out,)), strided views into flat
     """
+    return [(A[:, :-1].T, A[:, -1]) for A in augmented_views(flat, sizes)]
+
+
+def augmented_views(flat, sizes):
+    """The matrices [W.T | b], each (n_out, n_in + 1), as views into flat (see layer_views)."""
     out, o = [], 0
     for a, b in pairwise(sizes):
-        A = flat[o:o + (a + 1) * b].reshape(a + 1, b)                          # (n_in + 1, n_out)
-        out.append((A[:-1], A[-1]))                                            # W (n_in, n_out), b (n_out,)
+        out.append(flat[o:o + (a + 1) * b].reshape(b, a + 1))                 # (n_out, n_in + 1)
         o += (a + 1) * b
     return out
 
 
 def flatten(params):
-    """The parameters as one vector, in the layout of layer_views."""
-    return np.concatenate([np.vstack([W, b[None, :]]).ravel() for W, b in params])
+    """The parameters (or gradients) as one vector, in the layout of layer_views."""
+    return np.concatenate([np.column_stack([np.asarray(W).T, np.asarray(b)]).ravel() for W, b in params])
 
 
 def init_params(sizes, seed, bias=None):

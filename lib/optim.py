@@ -1,10 +1,11 @@
 """Optimisers on one flat parameter vector: SGD, momentum, Adam, as PyTorch defines them.
 
-Each optimiser updates ``w`` in place from a gradient ``g`` (both 1-D, same length) and
-allocates nothing per step: at a few dozen parameters the cost of a step is the number of
-NumPy calls, so each update is a handful of in-place ufuncs on preallocated buffers.
-``scale`` multiplies the gradient first; the trainer passes 1/batch there so it can hand
-over a summed, not averaged, gradient without an extra pass.
+Each optimiser owns a gradient buffer ``g`` (1-D, one number per parameter) that the
+trainer's backward pass writes into, and updates the weights ``w`` in place with no
+allocation: at a few dozen parameters the cost of a step is the number of NumPy calls,
+so each update is a handful of in-place ufuncs on preallocated buffers. ``scale``
+multiplies the gradient first; the trainer hands over a summed gradient and
+scale = 1/batch, which Adam folds into its constants at no cost.
 """
 
 from __future__ import annotations
@@ -12,36 +13,49 @@ from __future__ import annotations
 import numpy as np
 
 
-class SGD:
+class Optimizer:
+    """Shared plumbing: the gradient buffer and the step counter."""
+
+    name = ""
+
+    def __init__(self, size, lr):
+        self.size = int(size)
+        self.lr = float(lr)
+        self.g = np.zeros(self.size)                                           # (P,) gradient in
+        self.t = 0                                                             # steps taken
+
+    def step(self, w, g=None, scale=1.0):
+        """Update w (P,) in place from the gradient g (P,) (default: the buffer self.g) times scale."""
+        if g is not None and g is not self.g:
+            self.g[:] = g  # never scribble on the caller's array
+        self.t += 1
+        self._update(w, self.g, float(scale))
+
+
+class SGD(Optimizer):
     """w <- w - lr * g."""
 
     name = "sgd"
 
-    def __init__(self, size, lr=0.03):
-        self.lr = float(lr)
-        self.t = 0
-
-    def step(self, w, g, scale=1.0):
-        self.t += 1
+    def _update(self, w, g, scale):
         g *= self.lr * scale
         w -= g
 
 
-class Momentum:
-    """Heavy ball, PyTorch's form: v <- mu v + g; w <- w - lr v."""
+class Momentum(Optimizer):
+    """Heavy ball, PyTorch's form: v <- mu v + g (v = g on the first step); w <- w - lr v."""
 
     name = "momentum"
 
-    def __init__(self, size, lr=0.03, mu=0.9):
-        self.lr, self.mu = float(lr), float(mu)
-        self.v = np.zeros(size)
-        self.t = 0
+    def __init__(self, size, lr, mu=0.9):
+        super().__init__(size, lr)
+        self.mu = float(mu)
+        self.v = np.zeros(self.size)                                           # (P,) velocity
 
-    def step(self, w, g, scale=1.0):
-        self.t += 1
+    def _update(self, w, g, scale):
         if scale != 1.0:
             g *= scale
-        if self.t == 1:  # PyTorch starts the velocity at the first gradient
+        if self.t == 1:
             self.v[:] = g
         else:
             self.v *= self.mu
@@ -50,59 +64,55 @@ class Momentum:
         w -= g
 
 
-class Adam:
+class Adam(Optimizer):
     """Adam (Kingma and Ba, 2015) with PyTorch's defaults and bias correction.
 
-    m <- b1 m + (1 - b1) g;  v <- b2 v + (1 - b2) g²;
+    m <- b1 m + (1 - b1) g;   v <- b2 v + (1 - b2) g²;
     w <- w - lr / (1 - b1^t) * m / (sqrt(v / (1 - b2^t)) + eps).
     """
 
     name = "adam"
 
-    def __init__(self, size, lr=0.03, beta1=0.9, beta2=0.999, eps=1e-8):
-        self.lr, self.beta1, self.beta2, self.eps = float(lr), float(beta1), float(beta2), float(eps)
-        self.size = int(size)
-        # m and v side by side, so one multiply-add updates both: mv <- B * mv + C * [g, g²].
-        self.mv = np.zeros(2 * self.size)                                      # (2P,)
-        self.gg = np.zeros(2 * self.size)                                      # (2P,) [g, g²]
-        self.B = np.repeat([self.beta1, self.beta2], self.size)                # (2P,)
-        self.C = np.empty(2 * self.size)                                       # (2P,)
+    def __init__(self, size, lr, beta1=0.9, beta2=0.999, eps=1e-8):
+        super().__init__(size, lr)
+        self.beta1, self.beta2, self.eps = float(beta1), float(beta2), float(eps)
+        P = self.size
+        # m and v side by side, so one multiply and one add update both: mv <- B mv + C [g, g²].
+        self.mv = np.zeros(2 * P)                                              # (2P,) [m, v]
+        self.gg = np.zeros(2 * P)                                              # (2P,) [g, g²]
+        self.g = self.gg[:P]                                                   # the backward pass writes here
+        self.B = np.repeat([self.beta1, self.beta2], P)                        # (2P,)
+        self.C = np.empty(2 * P)                                               # (2P,)
+        self.tmp = np.empty(P)                                                 # (P,)
         self._scale = None
-        self.tmp = np.empty(self.size)                                         # (P,)
-        self.t = 0
 
-    def _set_scale(self, scale):
-        # Fold the gradient's scale into C: (1 - b1) * s * g and (1 - b2) * s² * g².
-        self.C[:self.size] = (1.0 - self.beta1) * scale
-        self.C[self.size:] = (1.0 - self.beta2) * scale * scale
-        self._scale = scale
-
-    def step(self, w, g, scale=1.0):
-        if scale != self._scale:
-            self._set_scale(scale)
-        self.t += 1
+    def _update(self, w, g, scale):
         P, gg, mv, tmp = self.size, self.gg, self.mv, self.tmp
-        gg[:P] = g
+        if scale != self._scale:
+            # Fold the gradient's scale s into C: (1 - b1) s g and (1 - b2) s² g².
+            self.C[:P] = (1.0 - self.beta1) * scale
+            self.C[P:] = (1.0 - self.beta2) * scale * scale
+            self._scale = scale
         np.square(g, out=gg[P:])
         gg *= self.C
         mv *= self.B
         mv += gg
         bc1 = 1.0 - self.beta1 ** self.t
-        bc2 = 1.0 - self.beta2 ** self.t
-        # lr/bc1 * m / (sqrt(v)/sqrt(bc2) + eps) = (lr sqrt(bc2)/bc1) * m / (sqrt(v) + eps sqrt(bc2))
+        root_bc2 = (1.0 - self.beta2 ** self.t) ** 0.5
+        # lr/bc1 * m / (sqrt(v)/sqrt(bc2) + eps) = (lr sqrt(bc2) / bc1) * m / (sqrt(v) + eps sqrt(bc2))
         np.sqrt(mv[P:], out=tmp)
-        tmp += self.eps * bc2 ** 0.5
+        tmp += self.eps * root_bc2
         np.divide(mv[:P], tmp, out=tmp)
-        tmp *= self.lr * bc2 ** 0.5 / bc1
+        tmp *= self.lr * root_bc2 / bc1
         w -= tmp
 
 
 OPTIMIZERS: dict[str, type] = {"sgd": SGD, "momentum": Momentum, "adam": Adam}
 
 OPTIMIZER_INFO: dict[str, str] = {
-    "sgd": "Plain gradient descent: a step of lr times the gradient.",
-    "momentum": "Gradient descent with a running velocity (0.9): rolls through flat stretches.",
-    "adam": "Adam: a per-weight step size from running averages of the gradient and its square.",
+    "sgd": "Plain gradient descent: each step moves every weight by lr times its gradient.",
+    "momentum": "Gradient descent with a running velocity (0.9): it rolls through flat stretches.",
+    "adam": "Adam: a step size per weight from running averages of the gradient and its square.",
 }
 
 
@@ -110,4 +120,4 @@ def make_optimizer(name, size, lr):
     """A fresh optimiser (zero moments) for a flat vector of `size` parameters."""
     if name not in OPTIMIZERS:
         raise ValueError(f"unknown optimiser {name!r}; choose one of {', '.join(OPTIMIZERS)}")
-    return OPTIMIZERS[name](size, lr=lr)
+    return OPTIMIZERS[name](size, lr)

@@ -13,15 +13,16 @@ import time
 from dataclasses import asdict, dataclass, fields
 
 import numpy as np
+from scipy.special import expit
 
 from lib.activations import ACTIVATIONS
 from lib.mlp import (
+    augmented_views,
     bce,
     flatten,
     forward,
     init_params,
     layer_views,
-    loss_and_grads,
     param_total,
     predict_proba,
 )
@@ -57,6 +58,142 @@ def check_config(cfg):
         raise ValueError("L2 must be a number >= 0")
 
 
+# --- the fast path -------------------------------------------------------------------------
+# At 400 points and 33 weights the arithmetic is nothing; what costs is the number of NumPy
+# calls and allocations. So the engine keeps every array of a pass preallocated, writes
+# with out=, lays activations out as (units, points) so each layer is one contiguous matmul
+# with the bias folded in (a row of ones under every layer's input), and for ReLU builds the
+# 0/1 mask from the sign bit instead of a boolean array (which would cost a slow cast).
+# lib.mlp is the readable reference; tests hold the two equal.
+
+_ONE_BITS = np.array(1.0).view(np.int64)  # the bit pattern of 1.0
+
+
+class Workspace:
+    """Preallocated buffers for a pass over m points through a network of the given widths.
+
+    Attributes
+    ----------
+    XT : (n_in + 1, m) the input, one point per column, with a row of ones at the bottom
+    s : (1, m) 1 - 2y: +1 for class 0, -1 for class 1
+    Z : per hidden layer, (units, m) sums before the bend
+    H : per hidden layer, (units + 1, m) after the bend, with a row of ones at the bottom
+    D : per hidden layer, (units, m) the bend's derivative at Z
+    """
+
+    def __init__(self, sizes, m):
+        self.m = m = int(m)
+        self.XT = np.ones((sizes[0] + 1, m))                                   # (n_in + 1, m)
+        self.s = np.empty((1, m))                                              # (1, m)
+        hidden = sizes[1:-1]
+        self.Z = [np.empty((u, m)) for u in hidden]                            # (u, m) each
+        self.H = [np.ones((u + 1, m)) for u in hidden]                         # (u + 1, m) each
+        self.D = [np.empty((u, m)) for u in hidden]                            # (u, m) each
+        self.S = [np.empty((u, m), dtype=np.int64) for u in hidden]            # (u, m) sign scratch
+        self.dH = [np.empty((u, m)) for u in hidden]                           # (u, m) each
+        self.z = np.empty((1, m))                                              # (1, m) logits
+        self.t = np.empty((1, m))                                              # (1, m) 2 (p - y)
+        self.L = np.empty((1, m))                                              # (1, m) per-point loss
+        self.XTt = np.empty_like(self.XT)                                      # (n_in + 1, m)
+
+    def load(self, XT, s):
+        """Copy data in: XT (n_in + 1, m) with its ones row, s (1, m)."""
+        self.XT[:] = XT
+        self.s[:] = s
+
+
+def _bend_forward(name, f, Z, Hv, D, S):
+    """Hv = f(Z) and D = f'(Z), in place; D is None afterwards for the identity (nothing to multiply)."""
+    if name == "relu":
+        # mask = 1.0 where Z >= 0: invert the bits, shift the (now inverted) sign bit across the
+        # word, keep the bits of 1.0. Three integer ops on the float's bits, no bool array.
+        Zi = Z.view(np.int64)
+        np.invert(Zi, out=S)
+        np.right_shift(S, 63, out=S)
+        np.bitwise_and(S, _ONE_BITS, out=D.view(np.int64))
+        np.multiply(Z, D, out=Hv)
+        return D
+    if name == "identity":
+        np.copyto(Hv, Z)
+        return None
+    if name == "tanh":
+        np.tanh(Z, out=Hv)
+        np.square(Hv, out=D)
+        np.subtract(1.0, D, out=D)                                             # tanh' = 1 - tanh²
+        return D
+    if name == "sigmoid":
+        expit(Z, out=Hv)
+        np.subtract(1.0, Hv, out=D)
+        D *= Hv                                                                # sigma' = sigma (1 - sigma)
+        return D
+    Hv[:] = f.fn(Z)
+    D[:] = f.grad(Z)
+    return D
+
+
+def kernel(ws, A, G, act, with_loss=False):
+    """One forward and backward pass over the workspace's points; the summed gradient goes into G.
+
+    Parameters
+    ----------
+    ws : Workspace, data loaded
+    A : list of (n_out, n_in + 1) views [W.T | b] into the weights (lib.mlp.augmented_views)
+    G : list of the same shapes, views into the gradient buffer; receives
+        2 * sum over points of dloss_i/dparams (the factor 2 and the 1/m are left to the
+        optimiser's scale, which costs nothing there)
+    act : str, a key of ACTIVATIONS
+    with_loss : bool
+        True: return the summed cross-entropy. False: return the sum of the logits, which
+        is finite exactly when every logit is, the cheap check that training has not blown up.
+    """
+    f = ACTIVATIONS[act]
+    inp = ws.XT
+    D = []
+    for k in range(len(A) - 1):
+        np.matmul(A[k], inp, out=ws.Z[k])                                      # (u, m)
+        D.append(_bend_forward(act, f, ws.Z[k], ws.H[k][:-1], ws.D[k], ws.S[k]))
+        inp = ws.H[k]                                                          # (u + 1, m)
+    z, t = ws.z, ws.t
+    np.matmul(A[-1], inp, out=z)                                               # (1, m) logits
+    if with_loss:
+        # cross-entropy of each point = softplus(s z) = log(1 + exp(s z)); exp overflows only
+        # past s z = 709, and then logaddexp gives the exact value.
+        np.multiply(z, ws.s, out=ws.L)
+        np.exp(ws.L, out=ws.L)
+        np.log1p(ws.L, out=ws.L)
+        check = float(ws.L.sum())
+        if not math.isfinite(check):
+            check = float(np.logaddexp(0.0, z * ws.s).sum())
+    else:
+        check = float(z.sum())
+    # p - y = (tanh(z / 2) + 1) / 2 - y = (tanh(z / 2) + s) / 2: one transcendental call, no overflow.
+    np.multiply(z, 0.5, out=t)
+    np.tanh(t, out=t)
+    t += ws.s                                                                  # (1, m) 2 (p - y)
+    np.matmul(t, inp.T, out=G[-1])                                             # (1, u + 1)
+    if len(A) == 1:
+        return check
+    if len(A) == 2 and D[0] is not None:
+        # One hidden layer: G1[j] = w_j * sum_i D[j, i] t_i x_i, so scale the 3 input rows by t
+        # instead of the 8 hidden rows, and the weights w_j once at the end.
+        np.multiply(ws.XT, t, out=ws.XTt)                                      # (n_in + 1, m)
+        np.matmul(D[0], ws.XTt.T, out=G[0])                                    # (u, n_in + 1)
+        G[0] *= A[1][0, :-1, None]
+        return check
+    delta = t
+    for k in range(len(A) - 2, -1, -1):
+        dH = ws.dH[k]
+        if len(delta) == 1:  # from the single output unit: an outer product, cheaper as a broadcast
+            np.multiply(A[k + 1][0, :-1, None], delta, out=dH)                 # (u, m)
+        else:
+            np.matmul(A[k + 1][:, :-1].T, delta, out=dH)                       # (u, m) back through W
+        if D[k] is not None:
+            dH *= D[k]                                                         # through the bend
+        delta = dH
+        np.matmul(delta, (ws.XT if k == 0 else ws.H[k - 1]).T, out=G[k])       # (u, n_in + 1)
+    return check
+
+
 HISTORY_KEYS = ("epoch", "train_loss", "test_loss", "train_acc", "test_acc")
 
 
@@ -75,6 +212,14 @@ class Trainer:
     ytr : ndarray of shape (n_tr,), labels 0 and 1
     Xte : ndarray of shape (n_te, d), may have 0 rows
     yte : ndarray of shape (n_te,)
+
+    Attributes
+    ----------
+    params : list of (W, b), views into the flat weight vector (they change as it trains)
+    epoch : int, whole epochs trained
+    history : dict of lists, keys HISTORY_KEYS; thinned (every epoch to 100, every 10th to
+        1,000, ...) but always ending with the latest epoch
+    diverged : str or None, the reason training stopped for good
     """
 
     def __init__(self, cfg, Xtr, ytr, Xte, yte):
@@ -83,12 +228,20 @@ class Trainer:
         check_config(cfg)
         self.cfg = cfg
         self.Xtr = np.ascontiguousarray(Xtr, dtype=float)                      # (n_tr, d)
+        if self.Xtr.ndim != 2 or len(self.Xtr) == 0:
+            raise ValueError("need a 2-D array with at least one training point")
         self.ytr = np.asarray(ytr, dtype=float).reshape(-1)                    # (n_tr,)
         self.Xte = np.ascontiguousarray(Xte, dtype=float).reshape(-1, self.Xtr.shape[1])  # (n_te, d)
         self.yte = np.asarray(yte, dtype=float).reshape(-1)                    # (n_te,)
-        if len(self.Xtr) == 0 or len(self.Xtr) != len(self.ytr) or len(self.Xte) != len(self.yte):
-            raise ValueError("need at least one training point and one label per point")
+        if len(self.Xtr) != len(self.ytr) or len(self.Xte) != len(self.yte):
+            raise ValueError("need one label per point")
         self.sizes = [self.Xtr.shape[1], *cfg.hidden, 1]
+        n = len(self.Xtr)
+        self._XT = np.vstack([self.Xtr.T, np.ones((1, n))])                    # (d + 1, n) ones for the bias
+        self._s = (1.0 - 2.0 * self.ytr)[None, :]                              # (1, n)
+        self._full = Workspace(self.sizes, n)
+        self._full.load(self._XT, self._s)
+        self._batches = {}
         self.reset()
 
     # --- state -----------------------------------------------------------------------------
@@ -96,119 +249,175 @@ class Trainer:
         """Back to epoch 0 with the initial weights of cfg.seed and a fresh optimiser."""
         self.flat = flatten(init_params(self.sizes, self.cfg.seed))            # (P,)
         self.params = layer_views(self.flat, self.sizes)
-        self._backup = self.flat.copy()                                        # (P,) last finite weights
-        self.opt = make_optimizer(self.cfg.opt, self.flat.size, self.cfg.lr)
+        self._A = augmented_views(self.flat, self.sizes)
+        self._l2mask = flatten([(np.ones_like(W), np.zeros_like(b)) for W, b in self.params])  # (P,)
+        self._tmp = np.empty_like(self.flat)
         self.rng = np.random.default_rng(self.cfg.seed)
         self.epoch = 0
+        self._restart()
+
+    def _restart(self):
+        """Fresh optimiser, backup and history at the current weights and epoch."""
+        self._new_optimizer()
+        self._backup = self.flat.copy()                                        # (P,) last finite weights
+        self._backup_epoch = self.epoch
         self.diverged = None
+        self._version = getattr(self, "_version", 0) + 1
+        self._cache = None
         self.history = {k: [] for k in HISTORY_KEYS}
-        self._record(self.metrics())
+        self._record()
+
+    def _new_optimizer(self):
+        self.opt = make_optimizer(self.cfg.opt, self.flat.size, self.cfg.lr)
+        self._G = augmented_views(self.opt.g, self.sizes)                      # gradient views, as _A
 
     def set_hparams(self, **changes):
-        """Change opt, lr, batch, l2 or act and keep the weights; a new optimiser starts fresh."""
+        """Change opt, lr, batch, l2 or act, keeping the weights; a new optimiser has fresh moments."""
         allowed = {"opt", "lr", "batch", "l2", "act"}
         bad = set(changes) - allowed
         if bad:
             raise ValueError(f"cannot change {sorted(bad)[0]!r} without a new network")
         new = TrainConfig(**{**asdict(self.cfg), **changes})
         new.hidden = self.cfg.hidden
+        new.lr, new.l2, new.batch = float(new.lr), float(new.l2), int(new.batch)
         check_config(new)
-        if new.opt != self.cfg.opt:
-            self.opt = make_optimizer(new.opt, self.flat.size, new.lr)
-        self.opt.lr = float(new.lr)
-        self.cfg = new
+        old, self.cfg = self.cfg, new
+        if new.opt != old.opt:
+            self._new_optimizer()
+        self.opt.lr = new.lr
+        if (new.act, new.l2) != (old.act, old.l2):  # the loss itself changed: re-measure this epoch
+            self._version += 1
+            self._record_latest()
 
     # --- training --------------------------------------------------------------------------
-    def _epoch(self):
-        """One epoch; returns False (and restores the last finite weights) if the loss is not finite."""
+    def _diverge(self):
+        """Restore the last finite weights and stop for good (until reset)."""
+        self.flat[:] = self._backup
+        self.epoch = self._backup_epoch
+        self._version += 1
+        self._cache = None
+        self.diverged = (f"Training stopped after epoch {self.epoch:,}: the next step made the loss "
+                         "infinite or not a number (the learning rate is too large). "
+                         "The last finite weights are kept; reset to start again.")
+
+    def _batch_workspace(self, m):
+        if m not in self._batches:
+            self._batches[m] = Workspace(self.sizes, m)
+        return self._batches[m]
+
+    def _train(self, epochs):
+        """The hot loop: whole epochs until done or diverged; returns epochs done."""
         n = len(self.Xtr)
         bs = n if self.cfg.batch <= 0 else min(int(self.cfg.batch), n)
-        order = np.arange(n) if bs == n else self.rng.permutation(n)
-        for start in range(0, n, bs):
-            idx = order[start:start + bs]
-            loss, grads = loss_and_grads(self.params, self.Xtr[idx], self.ytr[idx], self.cfg.act, self.cfg.l2)
-            if not math.isfinite(loss):
-                return self._diverge(loss)
-            g = flatten(grads)                                                 # (P,)
-            self._backup[:] = self.flat
-            self.opt.step(self.flat, g)
-        return True
-
-    def _diverge(self, loss):
-        self.flat[:] = self._backup
-        self.diverged = (f"training stopped at epoch {self.epoch:,}: the loss became {loss} "
-                         "(the learning rate is too large); the last finite weights are kept")
-        return False
+        A, G, act, opt, flat, backup = self._A, self._G, self.cfg.act, self.opt, self.flat, self._backup
+        l2, l2mask, tmp, g = self.cfg.l2, self._l2mask, self._tmp, self.opt.g
+        done = 0
+        with np.errstate(all="ignore"):  # overflow is detected below and handled, not warned about
+            for _ in range(int(epochs)):
+                if self.diverged:
+                    break
+                if self.epoch % _record_every(self.epoch) == 0 and self.history["epoch"][-1] != self.epoch:
+                    self._record()
+                    if self.diverged:
+                        break
+                if bs == n:
+                    batches = ((self._full, None),)
+                else:
+                    order = self.rng.permutation(n)
+                    batches = ((self._batch_workspace(len(order[i:i + bs])), order[i:i + bs])
+                               for i in range(0, n, bs))
+                for ws, idx in batches:
+                    if idx is not None:
+                        np.take(self._XT, idx, axis=1, out=ws.XT)
+                        np.take(self._s, idx, axis=1, out=ws.s)
+                    if not math.isfinite(kernel(ws, A, G, act)):
+                        self._diverge()
+                        return done
+                    scale = 0.5 / ws.m  # the kernel's gradient is 2 * the sum over the batch
+                    if l2:
+                        g *= scale
+                        np.multiply(flat, l2mask, out=tmp)
+                        tmp *= l2
+                        g += tmp
+                        scale = 1.0
+                    np.copyto(backup, flat)
+                    self._backup_epoch = self.epoch
+                    opt.step(flat, None, scale)
+                self.epoch += 1
+                self._version += 1
+                done += 1
+        return done
 
     def step(self, epochs=1):
         """Train whole epochs; returns how many were done (fewer if training diverged)."""
-        done = 0
-        for _ in range(int(epochs)):
-            if self.diverged:
-                break
-            if not self._epoch():
-                break
-            self.epoch += 1
-            done += 1
-            m = self._metrics_now()
-            if m is None:
-                break
-            if self.epoch % _record_every(self.epoch) == 0:
-                self._record(m)
+        done = self._train(epochs)
         self._record_latest()
-        return done
+        return done if not self.diverged else min(done, self.epoch)
 
     def run_for(self, seconds, max_epochs=None):
-        """Train as many whole epochs as fit in `seconds` (at most max_epochs); returns epochs done."""
-        end = time.perf_counter() + float(seconds)
-        done, chunk = 0, 1
+        """Train as many whole epochs as fit in `seconds` (at most max_epochs); returns epochs done.
+
+        The clock is read once per chunk of epochs, sized from the speed measured so far.
+        """
+        start = time.perf_counter()
+        end = start + float(seconds)
+        done, chunk = 0, 8
         while not self.diverged and (max_epochs is None or done < max_epochs):
             k = chunk if max_epochs is None else min(chunk, max_epochs - done)
-            t0 = time.perf_counter()
-            got = self.step(k)
+            got = self._train(k)
             done += got
             now = time.perf_counter()
             if got < k or now >= end:
                 break
-            per = (now - t0) / max(got, 1)
-            chunk = max(1, min(4 * chunk, int(0.25 * (end - now) / max(per, 1e-9))))
+            per = (now - start) / done
+            chunk = max(1, min(4 * chunk, int(0.5 * (end - now) / per)))
+        self._record_latest()
         return done
 
     # --- metrics ---------------------------------------------------------------------------
-    def _metrics_now(self):
-        """Metrics of the current weights; None (and training stopped) if the loss is not finite."""
-        m = self.metrics()
-        if not math.isfinite(m["train_loss"]):
-            self._diverge(m["train_loss"])
-            self.epoch -= 1
-            return None
-        return m
-
     def _evaluate(self, X, y):
         if len(X) == 0:
             return float("nan"), float("nan")
-        p, cache = forward(self.params, X, self.cfg.act)
-        loss = bce(cache["logit"], y) + 0.5 * self.cfg.l2 * sum(float(np.sum(W * W)) for W, _ in self.params)
-        return loss, float(np.mean((p > 0.5) == (y > 0.5)))
+        with np.errstate(all="ignore"):
+            _, cache = forward(self.params, X, self.cfg.act)
+            penalty = 0.5 * self.cfg.l2 * float(np.dot(self.flat * self._l2mask, self.flat))
+            loss = bce(cache["logit"], y) + penalty
+        return loss, float(np.mean((cache["logit"] > 0) == (y > 0.5)))
 
     def metrics(self):
         """Latest numbers: epoch, train_loss, test_loss, train_acc, test_acc (nan without test points)."""
-        tr_loss, tr_acc = self._evaluate(self.Xtr, self.ytr)
-        te_loss, te_acc = self._evaluate(self.Xte, self.yte)
-        return {"epoch": self.epoch, "train_loss": tr_loss, "test_loss": te_loss,
-                "train_acc": tr_acc, "test_acc": te_acc}
+        if self._cache is None or self._cache[0] != self._version:
+            tr_loss, tr_acc = self._evaluate(self.Xtr, self.ytr)
+            te_loss, te_acc = self._evaluate(self.Xte, self.yte)
+            self._cache = (self._version, {"epoch": self.epoch, "train_loss": tr_loss, "test_loss": te_loss,
+                                           "train_acc": tr_acc, "test_acc": te_acc})
+        return dict(self._cache[1])
 
-    def _record(self, m):
+    def _record(self):
+        """Append the current metrics to the history; a non-finite loss here means the last step diverged."""
+        m = self.metrics()
+        if not math.isfinite(m["train_loss"]) and not self.diverged:
+            self._diverge()
+            m = self.metrics()
+            while self.history["epoch"] and self.history["epoch"][-1] >= self.epoch:
+                for k in HISTORY_KEYS:
+                    self.history[k].pop()
         for k in HISTORY_KEYS:
             self.history[k].append(m[k])
 
     def _record_latest(self):
-        if self.history["epoch"][-1] != self.epoch:
-            self._record(self.metrics())
+        """Make the history end with the current weights' numbers (replacing a stale entry for this epoch)."""
+        if self.history["epoch"] and self.history["epoch"][-1] == self.epoch:
+            if self._cache is not None and self._cache[0] == self._version:
+                return
+            for k in HISTORY_KEYS:
+                self.history[k].pop()
+        self._record()
 
     def predict(self, X, act=None):
         """P(class 1) at each row of X (n, d); `act` swaps the bend but keeps the weights."""
-        return predict_proba(self.params, np.asarray(X, dtype=float), act or self.cfg.act)
+        with np.errstate(all="ignore"):
+            return predict_proba(self.params, np.asarray(X, dtype=float), act or self.cfg.act)
 
     # --- export ----------------------------------------------------------------------------
     def to_dict(self):
@@ -233,9 +442,12 @@ class Trainer:
             if not isinstance(raw, dict) or set(raw) - names:
                 raise ValueError("the config has unknown fields")
             cfg = TrainConfig(**raw)
-            cfg.hidden = tuple(int(u) for u in cfg.hidden)
-            cfg.lr, cfg.l2 = float(cfg.lr), float(cfg.l2)
-            cfg.batch, cfg.seed = int(cfg.batch), int(cfg.seed)
+            try:
+                cfg.hidden = tuple(int(u) for u in cfg.hidden)
+                cfg.lr, cfg.l2 = float(cfg.lr), float(cfg.l2)
+                cfg.batch, cfg.seed = int(cfg.batch), int(cfg.seed)
+            except (TypeError, ValueError):
+                raise ValueError("the config holds a value of the wrong type") from None
             t = cls(cfg, Xtr, ytr, Xte, yte)
             layers = d["layers"]
             if not isinstance(layers, list) or len(layers) != len(t.params):
@@ -251,18 +463,12 @@ class Trainer:
                     raise ValueError(f"layer {k + 1} has weights that are not finite numbers")
                 W[:], b[:] = Wn, bn
             t.epoch = max(0, int(d.get("epoch", 0)))
-            t._restart_history()
+            t._restart()
             return t
         except ValueError:
             raise
         except (KeyError, TypeError, AttributeError, OverflowError) as e:
             raise ValueError(f"malformed network file ({type(e).__name__}: {e})") from None
-
-    def _restart_history(self):
-        self._backup[:] = self.flat
-        self.opt = make_optimizer(self.cfg.opt, self.flat.size, self.cfg.lr)
-        self.history = {k: [] for k in HISTORY_KEYS}
-        self._record(self.metrics())
 
     def encode_weights(self):
         """The weights as URL-safe text (float32, base64), or None above MAX_LINK_PARAMS parameters."""
@@ -276,7 +482,7 @@ class Trainer:
         if not isinstance(text, str) or not text:
             raise ValueError("the weights text is empty")
         try:
-            raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+            raw = base64.b64decode(text + "=" * (-len(text) % 4), altchars=b"-_", validate=True)
         except (ValueError, TypeError):
             raise ValueError("the weights text is not valid base64") from None
         P = self.flat.size
@@ -287,8 +493,7 @@ class Trainer:
         if not np.isfinite(w).all():
             raise ValueError("the link's weights are not all finite numbers")
         self.flat[:] = w
-        self.diverged = None
-        self._restart_history()
+        self._restart()
 
 
 def n_params(cfg, n_in):
