@@ -1,0 +1,155 @@
+"""/gpt2-mlp under AppTest: the default walk-through, controls that change it, the checker,
+the full-size block, and bad links."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from lib import ffn
+from tests.app.conftest import decode, figures, open_page
+
+# Chart order on the page: z, h, the GELU curve, y, the token's path, [checks], histogram, changes.
+Z, H, CURVE, Y, PATH = range(5)
+
+
+def _cells(fig) -> np.ndarray:
+    return decode(fig["data"][0]["z"])
+
+
+def _text(at) -> str:
+    return " ".join(m.value for m in at.markdown) + " " + " ".join(c.value for c in at.caption)
+
+
+@pytest.fixture(scope="module")
+def default_page():
+    return open_page("gpt2-mlp")
+
+
+def test_default_shows_every_step_computed_by_lib(default_page):
+    at = default_page
+    assert not at.exception
+    steps = ffn.ffn(ffn.SEED_X, ffn.SEED_W1, ffn.SEED_W2)
+    figs = figures(at)
+    np.testing.assert_allclose(_cells(figs[Z]), steps.pre)
+    np.testing.assert_allclose(_cells(figs[H]), steps.post)
+    np.testing.assert_allclose(_cells(figs[Y]), steps.out)
+    text = _text(at)
+    for caption in ("z = x W₁, before GELU** · shape 5 × 6", "h = GELU(z)** · shape 5 × 6",
+                    "the block's output** · shape 5 × 3"):
+        assert caption in text
+    # The seed printed 1.428 for token 1, unit 6; the page shows what x W1 really gives.
+    assert "= **0.772**" in text
+    assert abs(steps.pre[0, 5] - 1.428) > 0.01 and np.isclose(_cells(figs[Z])[0, 5], steps.pre[0, 5])
+
+
+def test_full_size_metrics(default_page):
+    metrics = {m.label: m.value for m in default_page.metric}
+    assert metrics["Weights in W₁ and W₂"] == "4,718,592"
+    assert metrics["Weights in W₁W₂ (768 × 768)"] == "589,824"
+    assert float(metrics["Largest gap, no GELU"]) < 1e-12
+    assert float(metrics["Largest gap, with GELU"]) > 0.1
+    assert metrics["Pushed near zero"].endswith("%")
+    changes = decode(figures(default_page)[-1]["data"][0]["y"])
+    assert changes.shape == (8,) and changes[2] > 0 and np.all(np.delete(changes, 2) == 0)
+
+
+def test_tanh_gelu_changes_the_hidden_table():
+    at = open_page("gpt2-mlp")
+    before = _cells(figures(at)[H])
+    at.selectbox(key="act").set_value("gelu_tanh").run()
+    after = _cells(figures(at)[H])
+    steps = ffn.ffn(ffn.SEED_X, ffn.SEED_W1, ffn.SEED_W2, act="gelu_tanh")
+    np.testing.assert_allclose(after, steps.post)
+    assert 0 < np.max(np.abs(after - before)) < 1e-3
+
+
+def test_biases_come_from_the_link_and_shift_z():
+    at = open_page("gpt2-mlp", {"bias": "true", "b1": "1,0,0,0,0,0"})
+    assert not at.exception
+    z = _cells(figures(at)[Z])
+    base = ffn.ffn(ffn.SEED_X, ffn.SEED_W1, ffn.SEED_W2).pre
+    np.testing.assert_allclose(z[:, 0] - base[:, 0], 1.0)
+    np.testing.assert_allclose(z[:, 1:], base[:, 1:])
+
+
+def test_follow_token_changes_the_path():
+    at = open_page("gpt2-mlp")
+    at.selectbox(key="tok").set_value(3).run()
+    steps = ffn.ffn(ffn.SEED_X, ffn.SEED_W1, ffn.SEED_W2)
+    bars = figures(at)[PATH]["data"]
+    np.testing.assert_allclose(decode(bars[0]["y"]), steps.pre[2])
+    np.testing.assert_allclose(decode(bars[1]["y"]), steps.post[2])
+    assert "Token 3 goes in as" in _text(at)
+    table = next(d.value for d in at.dataframe if "unit" in d.value.columns)
+    assert list(table["on"]) == ["on" if v > 0 else "off" for v in steps.pre[2]]
+
+
+def test_checker_shows_the_seed_slips():
+    at = open_page("gpt2-mlp", {"check": "true"})
+    at.button[1].click().run()  # Load the seed's hand-worked tables
+    assert not at.exception
+    warnings = [w.value for w in at.warning]
+    assert warnings[0].startswith("13 of 30 cells off by more than 0.001 (13 new in this step)")
+    assert warnings[1].startswith("13 of 30 cells off by more than 0.001 (3 new in this step)")
+    assert warnings[2].startswith("15 of 15 cells off by more than 0.001 (15 new in this step)")
+    checks = figures(at)[5:8]
+    states = [_cells(f) for f in checks]
+    # z table: token 3, unit 4 (0-based (2, 3)) is a slip in this step (red = 2)
+    assert states[0][2, 3] == 2 and states[0][0, 0] == 0
+    # GELU table: token 3, unit 4 only carries the z slip (amber = 1); token 2, unit 2 is new
+    assert states[1][2, 3] == 1 and states[1][1, 1] == 2
+    assert np.all(states[2] == 2)
+
+
+def test_checker_tolerance_changes_the_count():
+    at = open_page("gpt2-mlp", {"check": "true"})
+    at.button[1].click().run()
+    at.number_input(key="tol").set_value(0.0005).run()
+    assert at.warning[0].value.startswith("19 of 30 cells")
+
+
+def test_a_typed_correct_table_passes():
+    steps = ffn.ffn(ffn.SEED_X, ffn.SEED_W1, ffn.SEED_W2)
+    rows = "\n".join(" ".join(f"{v:.3f}" for v in row) for row in steps.out)
+    at = open_page("gpt2-mlp", {"check": "true", "out": rows})
+    assert not at.exception
+    assert at.success[0].value == "All 15 cells within 0.001."
+
+
+def test_a_bad_table_gets_one_line_and_keeps_the_last_good_one():
+    at = open_page("gpt2-mlp", {"check": "true"})
+    at.button[1].click().run()
+    at.text_area(key="post").set_value("[[1, 2, 3], [4, 5, 6]]").run()
+    assert not at.exception
+    errors = [e.value for e in at.error]
+    assert errors == ["GELU(z) (5 × 6): expected 5 x 6 numbers, got 2 x 3; "
+                      "still checking the last good table."]
+    assert at.warning[1].value.startswith("13 of 30 cells")  # the seed's GELU table still checked
+    at.text_area(key="pre").set_value("1 2 x").run()
+    assert any("row 1, column 3: 'x' is not a number" in e.value for e in at.error)
+
+
+def test_bad_links_fall_back_with_notes():
+    at = open_page("gpt2-mlp", {"act": "relu", "tok": "9", "x": "1,2;3", "w2": "a", "poke": "99",
+                                "init": "huge", "near": "7", "tol": "abc", "check": "true",
+                                "pre": "[[1, 2]", "seed": "-5"})
+    assert not at.exception
+    notes = " ".join(c.value for c in at.caption)
+    for key in ("act=relu", "tok=9", "x=1,2;3", "w2=a", "poke=99", "init=huge", "near=7", "tol=abc",
+                "seed=-5"):
+        assert f"Ignored `{key}`" in notes, key
+    assert any("brackets" in e.value for e in at.error)
+    steps = ffn.ffn(ffn.SEED_X, ffn.SEED_W1, ffn.SEED_W2)
+    np.testing.assert_allclose(_cells(figures(at)[Y]), steps.out)  # defaults kept
+
+
+def test_real_size_controls_change_the_numbers():
+    at = open_page("gpt2-mlp")
+    before = {m.label: m.value for m in at.metric}
+    at.selectbox(key="init").set_value("fan_in").run()
+    after = {m.label: m.value for m in at.metric}
+    assert float(after["Pushed near zero"].rstrip("%")) > 3 * float(before["Pushed near zero"].rstrip("%"))
+    at.slider(key="poke").set_value(7).run()
+    changes = decode(figures(at)[-1]["data"][0]["y"])
+    assert changes[6] > 0 and np.all(np.delete(changes, 6) == 0)
