@@ -111,7 +111,7 @@ def validate(cfg: TransformerConfig) -> list[Problem]:
             problems.append(Problem(name, f"must be a whole number, not {v!r}"))
         elif v < lo:
             why = "a transformer needs at least one block" if name == "n_layer" else f"must be at least {lo}"
-            problems.append(Problem(name, f"{v:,}: {why}"))
+            problems.append(Problem(name, f"{why}, not {v:,}"))
         elif v > hi:
             problems.append(Problem(name, f"{v:,} is beyond any real model (at most {hi:,} here)"))
     if cfg.mlp not in MLPS:

@@ -14,7 +14,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from lib.transformer import MLPS, NORMS, PRESETS, TransformerConfig
-from ui import charts
+from ui import charts, links
 from ui.links import bound
 
 
@@ -82,8 +82,13 @@ def config_controls(base: TransformerConfig) -> tuple[TransformerConfig, dict]:
                 v = bound(st.slider, f.label, lo, hi, default, step, key=f.key, help=f.help,
                           format="localized")
             elif f.attr in ("vocab_size", "n_positions"):
+                raw = st.query_params.get(f.key)
                 v = bound(st.number_input, f.label, min_value=0 if f.attr == "n_positions" else 1,
                           value=default, step=1, format="%d", key=f.key, help=f.help)
+                if raw is not None and f.key in st.query_params and not _same_number(raw, v):
+                    # Streamlit rounds ?pos=1.5 to 1 and rewrites the link without a word: say so.
+                    links.note(f.key, links.ignored(f.key, raw, f"using {v} instead"), v)
+                    links.show_note(f.key, v)
             elif f.attr in ("mlp", "norm"):
                 opts = list(MLPS if f.attr == "mlp" else NORMS)
                 v = bound(st.radio, f.label, opts, index=opts.index(default), horizontal=True,
@@ -91,7 +96,8 @@ def config_controls(base: TransformerConfig) -> tuple[TransformerConfig, dict]:
             else:
                 v = bound(st.toggle, f.label, default, key=f.key, help=f.help)
             slots[f.attr] = st.empty()
-        values[f.attr] = int(v) if isinstance(v, float) else v
+        # A link can carry 1.5 into an integer field: keep it, so validate() names the field.
+        values[f.attr] = int(v) if isinstance(v, float) and v.is_integer() else v
 
     # Sizes on the left, table sizes and switches on the right: two columns stay readable
     # from a phone (stacked) to a projector.
@@ -101,6 +107,13 @@ def config_controls(base: TransformerConfig) -> tuple[TransformerConfig, dict]:
     for f in FIELDS[5:]:
         widget(f, right)
     return TransformerConfig(**values), slots
+
+
+def _same_number(raw: str, v) -> bool:
+    try:
+        return float(raw) == float(v)
+    except ValueError:
+        return False
 
 
 def differences(cfg: TransformerConfig, base: TransformerConfig) -> list[str]:

@@ -153,6 +153,17 @@ def test_bad_link_values_open_cleanly_with_notes():
     assert _metric(at, "Parameters") == "124,439,808"  # the last valid table: GPT-2 small
 
 
+def test_a_fraction_in_a_link_is_rounded_with_a_note():
+    at = open_page("gpt2-params", {"pos": "1.5"})
+    notes = " ".join(c.value for c in at.caption)
+    assert "Ignored `pos=1.5` from the link: using 1 instead" in notes
+    assert _metric(at, "Parameters") == f"{count_params(replace(PRESETS['gpt2'], n_positions=1)):,}"
+    at.slider(key="layers").set_value(6).run()  # the note stays until the field itself changes
+    assert "Ignored `pos=1.5`" in " ".join(c.value for c in at.caption)
+    at.number_input(key="pos").set_value(2).run()
+    assert "Ignored `pos=1.5`" not in " ".join(c.value for c in at.caption)
+
+
 def test_treemap_and_presets_chart():
     at = open_page("gpt2-params")
     tree, bars = figures(at)
