@@ -15,6 +15,8 @@ import numpy as np
 
 DOMAIN = 3.0  # half-width of the square the points live in; wide enough that sin x is a real bend
 NOISE_SCALE = 0.25 * DOMAIN  # noise=1 jitters each coordinate by this standard deviation
+DEFAULT_N = 400  # points; what the bench and the accuracy tests use
+DEFAULT_NOISE = 0.0  # the default page shows the clean pattern
 DEFAULT_CELLS = 2  # checkerboard cells per side; 8 ReLU units solve 2 x 2 on every seed tried, 3 x 3 on few
 
 

@@ -296,9 +296,8 @@ class Trainer:
         self.epoch = self._backup_epoch
         self._version += 1
         self._cache = None
-        self.diverged = (f"Training stopped after epoch {self.epoch:,}: the next step made the loss "
-                         "infinite or not a number (the learning rate is too large). "
-                         "The last finite weights are kept; reset to start again.")
+        self.diverged = (f"the loss stopped being a finite number after epoch {self.epoch:,} "
+                         f"(the steps were too large); the weights of epoch {self.epoch:,} are kept")
 
     def _batch_workspace(self, m):
         if m not in self._batches:

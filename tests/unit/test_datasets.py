@@ -1,0 +1,204 @@
+"""Datasets, the train/test split, own-data validation and the Playground's extra features."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from lib.datasets import (
+    DATASET_INFO,
+    DATASETS,
+    DEFAULT_CELLS,
+    DOMAIN,
+    NOISE_SCALE,
+    make_dataset,
+    split,
+    validate_points,
+)
+from lib.features import FEATURES, expand
+
+NAMES = sorted(DATASETS)
+
+
+def test_the_link_keys_are_the_table_keys():
+    assert set(DATASETS) == {"checkerboard", "ring", "xor", "spiral", "moons", "gaussians"}
+    assert set(DATASET_INFO) == set(DATASETS)
+    assert all(isinstance(v, str) and v and "\n" not in v for v in DATASET_INFO.values())
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("n", [2, 7, 400])
+def test_shape_dtype_labels_and_domain(name, n):
+    X, y = make_dataset(name, n, seed=3)
+    assert X.shape == (n, 2) and X.dtype == np.float64
+    assert y.shape == (n,) and y.dtype.kind == "i"
+    assert set(np.unique(y)) <= {0, 1}
+    assert np.all(np.abs(X) <= DOMAIN + 1e-12), "noise-free points lie in the square"
+    if n >= 7:
+        assert set(np.unique(y)) == {0, 1}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_deterministic_by_seed(name):
+    X1, y1 = make_dataset(name, 300, noise=0.2, seed=11)
+    X2, y2 = make_dataset(name, 300, noise=0.2, seed=11)
+    X3, _ = make_dataset(name, 300, noise=0.2, seed=12)
+    np.testing.assert_array_equal(X1, X2)
+    np.testing.assert_array_equal(y1, y2)
+    assert not np.allclose(X1, X3)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_classes_are_balanced(name):
+    _, y = make_dataset(name, 401, seed=0)
+    counts = np.bincount(y, minlength=2)
+    if name in ("xor",):  # labels follow the uniformly drawn positions
+        assert abs(counts[0] - counts[1]) < 60
+    else:
+        assert abs(counts[0] - counts[1]) <= 1
+
+
+@pytest.mark.parametrize("cells", [1, 2, 3, 5])
+def test_checkerboard_labels_follow_the_cells(cells):
+    X, y = make_dataset("checkerboard", 1000, seed=4, cells=cells)
+    # Independent rule: the cell index from the position, parity of column + row.
+    width = 2 * DOMAIN / cells
+    col = np.minimum(((X[:, 0] + DOMAIN) // width).astype(int), cells - 1)
+    row = np.minimum(((X[:, 1] + DOMAIN) // width).astype(int), cells - 1)
+    np.testing.assert_array_equal(y, (col + row) % 2)
+    per_cell = np.bincount(row * cells + col, minlength=cells * cells)
+    assert per_cell.max() - per_cell.min() <= 1, "every cell gets the same number of points"
+
+
+def test_checkerboard_default_cells():
+    X, y = make_dataset("checkerboard", 200, seed=0)
+    X2, y2 = make_dataset("checkerboard", 200, seed=0, cells=DEFAULT_CELLS)
+    np.testing.assert_array_equal(X, X2)
+    np.testing.assert_array_equal(y, y2)
+
+
+def test_ring_geometry():
+    X, y = make_dataset("ring", 600, seed=1)
+    r = np.hypot(X[:, 0], X[:, 1])
+    assert r[y == 1].max() <= 0.5 * DOMAIN + 1e-12          # the inner disc is class 1
+    assert r[y == 0].min() >= 0.7 * DOMAIN - 1e-12          # the ring around it is class 0
+    assert r[y == 0].max() <= DOMAIN + 1e-12
+
+
+def test_xor_and_gaussians_geometry():
+    X, y = make_dataset("xor", 500, seed=2)
+    np.testing.assert_array_equal(y, (X[:, 0] * X[:, 1] > 0).astype(int))
+    assert np.abs(X).min() >= 0.05 * DOMAIN - 1e-12         # the gap around the axes
+    X, y = make_dataset("gaussians", 500, seed=2)
+    assert X[y == 1].mean(axis=0).min() > 0.3 * DOMAIN and X[y == 0].mean(axis=0).max() < -0.3 * DOMAIN
+
+
+def test_spiral_and_moons_lie_where_they_should():
+    X, y = make_dataset("spiral", 500, seed=5)
+    r = np.hypot(X[:, 0], X[:, 1])
+    assert r.max() <= DOMAIN + 1e-12
+    # Arm k at radius r has angle 1.75 turns * r / D + k pi: rotate arm 1 back by pi and both agree.
+    angle = np.arctan2(X[:, 1], X[:, 0]) - np.pi * y
+    expected = 1.75 * 2 * np.pi * r / DOMAIN
+    np.testing.assert_allclose(np.cos(angle - expected), 1.0, atol=1e-9)
+    X, y = make_dataset("moons", 500, seed=5)
+    assert np.abs(X[:, 0]).max() <= DOMAIN + 1e-12 and np.abs(X[:, 1]).max() <= 0.5 * DOMAIN + 1e-12
+
+
+def test_noise_moves_points_not_labels():
+    X0, y0 = make_dataset("ring", 4000, noise=0.0, seed=9)
+    X1, y1 = make_dataset("ring", 4000, noise=0.4, seed=9)
+    np.testing.assert_array_equal(y0, y1)
+    jitter = X1 - X0
+    np.testing.assert_allclose(jitter.std(), 0.4 * NOISE_SCALE, rtol=0.05)
+    assert abs(jitter.mean()) < 0.05
+
+
+@pytest.mark.parametrize(("kwargs", "word"), [
+    ({"name": "circle", "n": 10}, "unknown dataset"),
+    ({"name": "ring", "n": 1}, "at least 2"),
+    ({"name": "ring", "n": 10, "noise": 1.5}, "noise"),
+    ({"name": "ring", "n": 10, "noise": -0.1}, "noise"),
+    ({"name": "checkerboard", "n": 10, "cells": 0}, "cell"),
+])
+def test_make_dataset_rejects_bad_arguments(kwargs, word):
+    with pytest.raises(ValueError, match=word):
+        make_dataset(**kwargs)
+
+
+def test_split_is_stratified_disjoint_and_deterministic():
+    X, y = make_dataset("moons", 203, seed=0)
+    X[:, 0] += np.arange(203) * 1e-9  # make every row unique, to track rows through the split
+    Xtr, ytr, Xte, yte = split(X, y, train_share=0.75, seed=4)
+    assert len(Xtr) + len(Xte) == 203
+    for label in (0, 1):
+        total = int(np.sum(y == label))
+        assert int(np.sum(ytr == label)) == round(0.75 * total)
+    rows = {tuple(r) for r in X}
+    tr, te = {tuple(r) for r in Xtr}, {tuple(r) for r in Xte}
+    assert tr | te == rows and not tr & te
+    # Each row keeps its label.
+    lookup = {tuple(r): int(v) for r, v in zip(X, y, strict=True)}
+    assert all(lookup[tuple(r)] == v for r, v in zip(Xtr, ytr, strict=True))
+    again = split(X, y, train_share=0.75, seed=4)
+    for a, b in zip((Xtr, ytr, Xte, yte), again, strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_split_edge_shares():
+    X, y = make_dataset("xor", 50, seed=0)
+    Xtr, ytr, Xte, yte = split(X, y, train_share=1.0)
+    assert len(Xtr) == 50 and Xte.shape == (0, 2) and yte.shape == (0,)
+    Xtr, ytr, _, _ = split(X, y, train_share=0.01)
+    assert set(ytr) == {0, 1}, "at least one point of each class stays for training"
+    with pytest.raises(ValueError):
+        split(X, y, train_share=0.0)
+
+
+@pytest.mark.parametrize(("X", "y", "word"), [
+    ([[0.0, 1.0], [1.0, 0.0]], [0, 1], None),
+    ([[0.0, 1.0], [1.0, 0.0]], [0.0, 1.0], None),
+    ([[0.0, np.nan], [1.0, 0.0]], [0, 1], "finite"),
+    ([[0.0, np.inf], [1.0, 0.0]], [0, 1], "finite"),
+    ([[0.0, 1.0, 2.0], [1.0, 0.0, 2.0]], [0, 1], "2 coordinates"),
+    ([0.0, 1.0], [0, 1], "2 coordinates"),
+    ([[0.0, 1.0], [1.0, 0.0]], [0, 2], "0 or 1"),
+    ([[0.0, 1.0], [1.0, 0.0]], [0.5, 1], "0 or 1"),
+    ([[0.0, 1.0], [1.0, 0.0]], [1, 1], "same label"),
+    ([[0.0, 1.0], [1.0, 0.0]], [1], "one label per point"),
+    ([["a", "b"], [1.0, 0.0]], [0, 1], "numbers"),
+    (np.zeros((0, 2)), [], "no points"),
+])
+def test_validate_points(X, y, word):
+    reason = validate_points(X, y)
+    if word is None:
+        assert reason is None
+    else:
+        assert word in reason and "\n" not in reason
+
+
+def test_validate_points_limit():
+    X, y = make_dataset("ring", 301, seed=0)
+    assert validate_points(X, y, max_points=301) is None
+    assert "more than the limit of 300" in validate_points(X, y, max_points=300)
+
+
+def test_features_match_their_formulas_in_the_order_given():
+    assert list(FEATURES) == ["x1", "x2", "x1sq", "x2sq", "x1x2", "sin1", "sin2"]
+    X = np.array([[2.0, -3.0], [0.5, 0.25]])
+    F = expand(X, ["sin2", "x1x2", "x1", "x2sq", "x1sq", "x2", "sin1"])
+    expected = np.array([
+        [np.sin(-3.0), -6.0, 2.0, 9.0, 4.0, -3.0, np.sin(2.0)],
+        [np.sin(0.25), 0.125, 0.5, 0.0625, 0.25, 0.25, np.sin(0.5)],
+    ])
+    np.testing.assert_allclose(F, expected, atol=1e-15)
+    assert [FEATURES[k].label for k in ("x1", "x1sq", "x1x2", "sin2")] == ["x₁", "x₁²", "x₁x₂", "sin x₂"]
+
+
+def test_expand_rejects_unknown_or_no_features():
+    X = np.zeros((3, 2))
+    with pytest.raises(ValueError, match="unknown feature"):
+        expand(X, ["x1", "cos1"])
+    with pytest.raises(ValueError):
+        expand(X, [])
+    assert expand(X, ["x1"]).shape == (3, 1)
