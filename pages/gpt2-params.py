@@ -100,12 +100,13 @@ gpt_names = shown.mlp == "gelu"
 st.markdown(
     "One row per weight group, named as in the checkpoint. Rows whose tensor has `{i}` in its name "
     "exist once in every block, so *all copies* is one copy times the number of blocks. The two shape "
-    "columns are the same matrix stored two ways: the maths writes **y = xW** with W of shape "
+    "columns are the same matrix stored two ways. The maths writes **y = xW** with W of shape "
     "(in × out), "
-    + ("which is how GPT-2's checkpoint stores it (its layers are `Conv1D`); "
-       if gpt_names else "as GPT-2's `Conv1D` layers do; ")
-    + "PyTorch's `nn.Linear` stores the transpose, (out × in), and computes x Wᵀ"
-    + ("." if gpt_names else ", which is how this checkpoint stores it.")
+    + ("and GPT-2's checkpoint stores it that way (its layers are `Conv1D`). PyTorch's `nn.Linear` "
+       "stores the transpose, (out × in), and computes x Wᵀ."
+       if gpt_names else
+       "as GPT-2's `Conv1D` layers store it. This checkpoint uses PyTorch's `nn.Linear`, which stores "
+       "the transpose, (out × in), and computes x Wᵀ.")
 )
 ui.table_view(table)
 if shown.tie_embeddings:
@@ -167,6 +168,7 @@ st.markdown(
     "table: the vocabulary grows slowly while the blocks grow with d_model², times the number of blocks."
 )
 ui.presets_view(p)
+st.caption("Where each preset's parameters live, as shares of its own total. Hover a bar for the count.")
 charts.show(ui.presets_figure(p))
 
 

@@ -151,7 +151,7 @@ def table_view(t: pd.DataFrame) -> None:
         view, hide_index=True, width="stretch", row_height=36,
         height=38 + 36 * len(view),  # every row visible: nothing to scroll to on a projector
         column_config={
-            "name": st.column_config.TextColumn("name", pinned=True,
+            "name": st.column_config.TextColumn("name", pinned=True, width="medium",
                                                 help="The group's name in the checkpoint."),
             "tensor": st.column_config.TextColumn(
                 "checkpoint tensor", help="Prefix of the tensor names in the checkpoint; {i} is the block."),
@@ -237,7 +237,7 @@ def presets_figure(p: pd.DataFrame) -> go.Figure:
             hovertemplate="%{y}: %{customdata:,} in " + GROUP_LABELS[g] + " (%{x:.1%})<extra></extra>",
         ))
     fig.update_layout(barmode="stack", legend=dict(traceorder="normal"))
-    fig.update_xaxes(tickformat=".0%", range=[0, 1], zeroline=False)
+    fig.update_xaxes(tickformat=".0%", range=[0, 1.0001], dtick=0.2, zeroline=False)
     fig.update_yaxes(autorange="reversed", zeroline=False)
     return fig
 
