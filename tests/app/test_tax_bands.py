@@ -1,0 +1,233 @@
+"""/tax-bands under AppTest: every control changes what is shown, edits to the schedule are
+checked and kept in the link, and bad links open the page with the defaults and a note."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from lib import ring, tax
+from lib.layers import collapse
+from tests.app.conftest import decode, figures, open_page
+
+EDITOR = "bands_editor_1"  # the schedule editor's widget key on a fresh session
+
+
+def _metric(at, label: str) -> str:
+    return next(m.value for m in at.metric if m.label.startswith(label))
+
+
+def _latex(at, start: str) -> str:
+    """The first formula on the page that begins with `start` (st.latex wraps it in $$)."""
+    return next(v for v in (x.value.strip("$\n") for x in at.latex) if v.startswith(start))
+
+
+def _notes(at) -> str:
+    return " ".join(c.value for c in at.caption)
+
+
+def _title(fig: dict) -> str:
+    return ((fig.get("layout") or {}).get("title") or {}).get("text") or ""
+
+
+def _figure(at, title_or_trace: str) -> dict:
+    """The first figure whose title or one of whose trace names contains the text."""
+    for fig in figures(at):
+        title = _title(fig)
+        names = " ".join(t.get("name") or "" for t in fig["data"])
+        if title_or_trace in title or title_or_trace in names:
+            return fig
+    raise AssertionError(f"no figure with {title_or_trace!r}")
+
+
+def _edit(at, edits: dict | None = None, added: list | None = None, deleted: list | None = None):
+    at.session_state[EDITOR] = {"edited_rows": edits or {}, "added_rows": added or [],
+                                "deleted_rows": deleted or []}
+    return at.run()
+
+
+@pytest.fixture(scope="module")
+def default_page():
+    return open_page("tax-bands")
+
+
+def test_renders_with_the_uk_preset(default_page):
+    at = default_page
+    assert not at.exception
+    assert at.title[0].value == "Sums of ReLUs"
+    assert len(figures(at)) >= 9
+    text = " ".join(m.value for m in at.markdown)
+    assert "HMRC" in text and "2024/25" in text and "taper" in text
+    # £60,000 under 2024/25 bands, both ways: 0.2 * 37,700 + 0.4 * 9,730 = 11,432
+    assert _metric(at, "Tax, band by band") == _metric(at, "Tax, sum of ramps") == "£11,432.00"
+    assert _metric(at, "Marginal rate") == "40.00 %"
+
+
+def test_formula_shows_the_current_ramps(default_page):
+    formula = _latex(default_page, r"\text{tax}(I) = 0.2")
+    assert r"0.2\,\operatorname{ReLU}(I - 12{,}570)" in formula
+    assert r"+ 0.05\,\operatorname{ReLU}(I - 125{,}140)" in formula
+
+
+def test_ramp_lines_add_up_to_the_tax_line(default_page):
+    fig = _figure(default_page, "tax = sum of ramps")
+    ys = {t["name"]: decode(t["y"]) for t in fig["data"]}
+    total = ys.pop("tax = sum of ramps")
+    assert len(ys) == 3  # the 0 % first band draws no ramp
+    np.testing.assert_allclose(sum(ys.values()), total, atol=1e-9)
+    x = decode(fig["data"][0]["x"])
+    s = tax.PRESETS["uk-2024"]
+    np.testing.assert_allclose(total, [sum(r * max(0.0, xi - t) for t, r in
+                                          zip(s.thresholds, np.diff(s.rates, prepend=0), strict=True))
+                                      for xi in x], atol=1e-6)
+
+
+def test_changing_the_income_changes_the_breakdown():
+    at = open_page("tax-bands")
+    at.number_input(key="income").set_value(150_000.0).run()
+    # 7,540 + 0.4 * (125,140 - 50,270) + 0.45 * (150,000 - 125,140) = 7,540 + 29,948 + 11,187
+    assert _metric(at, "Tax, band by band") == _metric(at, "Tax, sum of ramps") == "£48,675.00"
+    bands = at.dataframe[1].value  # [0] is the schedule editor
+    assert bands["income in band"].sum() == pytest.approx(150_000.0)
+
+
+def test_a_preset_replaces_the_schedule_and_its_facts():
+    at = open_page("tax-bands")
+    at.selectbox(key="preset").set_value("us-2024").run()
+    assert not at.exception
+    text = " ".join(m.value for m in at.markdown)
+    assert "Revenue Procedure 2023-34" in text and "HMRC" not in text
+    fig = _figure(at, "tax = sum of ramps")
+    assert len(fig["data"]) == 7 + 1  # seven brackets, each a ramp, plus the total
+    # $60,000 taxable: 1,160 + 0.12 * 35,550 + 0.22 * 12,850 = 1,160 + 4,266 + 2,827
+    assert _metric(at, "Tax, sum of ramps") == "$8,253.00"
+
+
+def test_an_edit_is_used_and_kept_in_the_link():
+    at = open_page("tax-bands")
+    at = _edit(at, edits={"3": {"rate": 50.0}})  # the top band at 50 % instead of 45 %
+    assert not at.error
+    assert at.query_params["bands"] == "0:0,12570:20,50270:40,125140:50"
+    at.number_input(key="income").set_value(200_000.0).run()
+    # 7,540 + 29,948 + 0.5 * 74,860 = 74,918
+    assert _metric(at, "Tax, sum of ramps") == "£74,918.00"
+    assert any("You have edited the bands" in i.value for i in at.info)
+
+
+def test_adding_a_band_and_an_empty_new_row():
+    at = open_page("tax-bands")
+    at = _edit(at, added=[{"threshold": 200_000.0, "rate": 60.0}, {}])  # the empty row is skipped
+    assert not at.error
+    assert at.query_params["bands"] == "0:0,12570:20,50270:40,125140:45,200000:60"
+
+
+@pytest.mark.parametrize(("edits", "added", "words"), [
+    ({"1": {"threshold": 60_000.0}}, None, "thresholds must go up: row 3 is below row 2"),
+    ({"2": {"threshold": 12_570.0}}, None, "rows 2 and 3 have the same threshold"),
+    ({"1": {"rate": 120.0}}, None, "row 2: a rate must be between 0 and 100"),
+    ({"1": {"rate": -3.0}}, None, "row 2: a rate must be between 0 and 100"),
+    ({"1": {"threshold": None}}, None, "row 2: the threshold is empty"),
+    (None, [{"threshold": 300_000.0}], "row 5: the rate is empty"),
+])
+def test_a_bad_edit_gets_one_line_and_the_last_good_schedule_stays(edits, added, words):
+    at = open_page("tax-bands")
+    at = _edit(at, edits=edits, added=added)
+    assert not at.exception
+    assert len(at.error) == 1 and words in at.error[0].value
+    assert "last good schedule" in at.error[0].value
+    assert _metric(at, "Tax, sum of ramps") == "£11,432.00"  # the preset is still in use
+    assert "bands" not in at.query_params
+
+
+def test_bands_from_the_link_and_back_to_the_preset():
+    at = open_page("tax-bands", {"bands": "0:0,10000:50", "income": "30000"})
+    assert _metric(at, "Tax, band by band") == "£10,000.00"   # 0.5 * (30,000 - 10,000)
+    at.button[0].click().run()                                   # "Back to the preset"
+    assert "bands" not in at.query_params
+    assert _metric(at, "Tax, band by band") == "£3,486.00"    # 0.2 * (30,000 - 12,570)
+
+
+def test_bands_equal_to_the_preset_stay_out_of_the_link():
+    at = open_page("tax-bands", {"bands": "0:0,12570:20,50270:40,125140:45"})
+    assert "bands" not in at.query_params
+    assert not at.info or not any("You have edited" in i.value for i in at.info)
+
+
+def test_units_and_knots_change_the_fit():
+    at = open_page("tax-bands")
+    before = _metric(at, "Root-mean-square error")
+    at.slider(key="units").set_value(12).run()
+    after = _metric(at, "Root-mean-square error")
+    assert float(after) < float(before)
+    fig = _figure(at, "12 ramps")
+    assert sum(1 for t in fig["data"] if t.get("legendgroup") == "ramps") == 12
+    at.radio(key="knots").set_value("learned").run()
+    assert float(_metric(at, "Root-mean-square error")) < float(after)
+    err = _figure(at, "learned knots")
+    assert len(decode(err["data"][1]["y"])) == 12
+
+
+def test_target_choice_is_drawn():
+    at = open_page("tax-bands", {"target": "abs", "units": "2"})
+    assert float(_metric(at, "Root-mean-square error")) < 1e-10  # knots at -3 and 0: exact
+    assert _figure(at, "target: |x|")
+
+
+def test_bend_off_collapses_the_ring_network():
+    at = open_page("tax-bands")
+    assert _metric(at, "Points classified correctly") == "100.0 %"
+    at.radio(key="bend").set_value("identity").run()
+    assert not at.exception
+    acc = float(_metric(at, "Points classified correctly").rstrip(" %"))
+    assert acc <= 75.0
+    assert "one straight line" in at.warning[0].value
+    # the W shown is W1 @ W2 of the same trained weights, computed here independently
+    X, y = ring.make_ring(300, seed=0)
+    net, _ = ring.train_ring(X, y, seed=0)
+    W = net.W1 @ net.W2
+    shown = _latex(at, "W = W_1W_2")
+    assert f"{W[0, 0]:.3f}" in shown and f"{W[1, 0]:.3f}" in shown
+    units = [f for f in figures(at) if _title(f).startswith("unit")]
+    assert len(units) == 3
+    assert all(decode(f["data"][0]["z"]).min() < 0 for f in units)  # nothing is switched off
+
+
+def test_hand_made_weights_cancel_without_the_bend():
+    at = open_page("tax-bands", {"weights": "hand", "bend": "identity"})
+    assert "W is zero" in at.warning[0].value
+    W, b = collapse(ring.HAND.W1, ring.HAND.b1, ring.HAND.W2, ring.HAND.b2)
+    assert _metric(at, "Points classified correctly") == "50.0 %"
+    assert f"{b[0]:.3f}" in _latex(at, "W = W_1W_2")
+    assert np.allclose(W, 0)
+    assert at.number_input(key="seed").disabled
+
+
+def test_training_seed_changes_the_weights():
+    a = open_page("tax-bands")
+    b = open_page("tax-bands", {"seed": "3"})
+    wa = _latex(a, "W_1 =")
+    wb = _latex(b, "W_1 =")
+    assert wa != wb
+    assert _metric(b, "Points classified correctly") == "100.0 %"
+
+
+def test_bad_links_open_with_defaults_and_notes():
+    at = open_page("tax-bands", {"bands": "0:0,5000:x", "preset": "atlantis", "units": "abc",
+                                 "bend": "sideways", "knots": "random", "income": "-5", "seed": "1000"})
+    assert not at.exception
+    notes = _notes(at)
+    assert "Ignored `bands=0:0,5000:x`" in notes and "row 2: the rate is empty or not a number" in notes
+    for key in ("preset", "units", "bend", "knots", "income", "seed"):
+        assert f"Ignored `{key}=" in notes, key
+    assert _metric(at, "Tax, band by band") == "£11,432.00"
+    assert at.slider(key="units").value == 6
+    assert _metric(at, "Points classified correctly") == "100.0 %"
+
+
+@pytest.mark.parametrize("bands", ["", "0:0,100", "100:10,50:20", "0:101", "0:10,0:20", "0:nan", "0:1e999",
+                                   "-5:10", "0:0," + ",".join(f"{i}:x" for i in range(1, 80))])
+def test_any_bad_bands_link_is_refused_with_a_note(bands):
+    at = open_page("tax-bands", {"bands": bands})
+    assert not at.exception
+    assert "Ignored `bands=" in _notes(at)
+    assert _metric(at, "Tax, sum of ramps") == "£11,432.00"
