@@ -25,6 +25,10 @@ class ScheduleError(ValueError):
     """A schedule a student typed (or a link carried) that cannot be a tax schedule."""
 
 
+MAX_BANDS = 20          # real schedules have a handful; a legend of hundreds helps nobody
+MAX_THRESHOLD = 1e12    # beyond any income, and far from float overflow in the charts
+
+
 # --- the forward and its derivative ---------------------------------------------------------
 
 def rate_steps(rates) -> np.ndarray:
@@ -144,8 +148,8 @@ def ramp_breakdown(income: float, thresholds, rates) -> pd.DataFrame:
 def validate_schedule(thresholds, rates_pct) -> tuple[np.ndarray, np.ndarray]:
     """Check a schedule typed as thresholds and rates in percent; return it ready for `relu_tax`.
 
-    Rules: at least one band; every cell a finite number; thresholds >= 0, strictly ascending
-    (so no duplicates); rates between 0 and 100 %.
+    Rules: 1 to MAX_BANDS bands; every cell a finite number; thresholds from 0 to MAX_THRESHOLD,
+    strictly ascending (so no duplicates); rates between 0 and 100 %.
 
     Returns
     -------
@@ -160,6 +164,8 @@ def validate_schedule(thresholds, rates_pct) -> tuple[np.ndarray, np.ndarray]:
         raise ScheduleError("every band needs both a threshold and a rate")
     if not t_raw:
         raise ScheduleError("the schedule needs at least one band")
+    if len(t_raw) > MAX_BANDS:
+        raise ScheduleError(f"at most {MAX_BANDS} bands, this has {len(t_raw)}")
     t = np.empty(len(t_raw))
     r = np.empty(len(r_raw))
     for i, (tv, rv) in enumerate(zip(t_raw, r_raw, strict=True)):
@@ -171,6 +177,8 @@ def validate_schedule(thresholds, rates_pct) -> tuple[np.ndarray, np.ndarray]:
     for i in range(len(t)):
         if t[i] < 0:
             raise ScheduleError(f"row {i + 1}: a threshold cannot be negative")
+        if t[i] > MAX_THRESHOLD:
+            raise ScheduleError(f"row {i + 1}: a threshold above {MAX_THRESHOLD:,.0f} is beyond any income")
         if not 0.0 <= r[i] <= 100.0:
             raise ScheduleError(f"row {i + 1}: a rate must be between 0 and 100 %")
     for i in range(1, len(t)):

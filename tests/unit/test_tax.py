@@ -182,6 +182,8 @@ def test_validate_accepts_and_converts_percent():
     ([0, 10], [0, "1e999"], "row 2: the rate is empty or not a number"),
     ([0, 10], [0, True], "row 2: the rate is empty or not a number"),
     ([], [], "at least one band"),
+    (list(range(21)), [10] * 21, "at most 20 bands, this has 21"),
+    ([0, 2e12], [0, 20], "row 2: a threshold above 1,000,000,000,000 is beyond any income"),
     ([0, 10], [0], "both a threshold and a rate"),
 ])
 def test_validate_rejects_with_a_reason(t, r, words):
