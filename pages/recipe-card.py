@@ -28,7 +28,7 @@ from ui import charts
 from ui.diagram import network_figure
 from ui.expr import dot_latex, dot_text, par, plus, short, terms_text
 from ui.links import bound
-from ui.slider_grid import cell_key, slider_grid, slider_row, sub
+from ui.slider_grid import FIT, cell_key, grid_columns, slider_grid, slider_row, sub
 from ui.source import show_source
 
 FRUITS = ["apple", "banana", "mango", "strawberry", "kiwi", "peach", "blueberry", "pineapple"]
@@ -134,10 +134,13 @@ with s1:
                    lead=f"**{bias_name}**", lead_width=1.3,
                    help="One bias per output, added after the dot product.")  # (nout,)
     y = linear(x, W, b)  # (nout,)
-    cols = st.columns([1.3] + [1.0] * nout, wrap=False, vertical_alignment="center")
+    cols = grid_columns([1.3] + [1.0] * nout)  # lined up under the grid
     cols[0].markdown("**= output y**")
     for j in range(nout):
-        cols[j + 1].metric(out_names[j], short(y[j]))
+        if nout + 1 <= FIT:
+            cols[j + 1].metric(out_names[j], short(y[j]))
+        else:  # a metric's big digits do not fit a shrunk column: name and number, smaller
+            cols[j + 1].markdown(f"{out_names[j]}  \n**{short(y[j])}**")
     st.caption("W has one row per input and one column per output: "
                f"{nin} × {nout}. Column j, dotted with x, plus b_j, is output j.")
 

@@ -2,9 +2,14 @@
 
 `slider_grid` draws one slider per cell of an (r, c) matrix with keys `<prefix><i><j>`
 (w11 .. w88, 1-based: input i, output j), `slider_row` one per entry of a vector
-(x1 .. x8, b1 .. b8). Columns do not stack on a phone (wrap=False): the grid keeps the
-matrix's shape and scrolls sideways instead. A value set for a cell outside the current
-size (a link with w77 on a 3 x 2 layer) is simply not drawn; it returns if the size grows.
+(x1 .. x8, b1 .. b8). A value set for a cell outside the current size (a link with w77 on a
+3 x 2 layer) is simply not drawn; it comes back (persist_state="page") if the size grows.
+
+Layout, measured with Streamlit 1.67 in Chromium: columns that may not stack (wrap=False)
+keep a minimum width of 128 px and scroll sideways beyond it, while stacking columns
+(wrap=True) shrink to fit on a laptop but turn into one long list below 640 px. So a grid of
+up to FIT columns keeps the matrix's shape everywhere (no gap: three columns fit a 420 px
+phone); a wider one shrinks to fit the screen on a laptop and stacks row by row on a phone.
 """
 
 from __future__ import annotations
@@ -15,6 +20,8 @@ import numpy as np
 import streamlit as st
 
 from ui.links import bound
+
+FIT = 5  # columns of 128 px that fit Streamlit's centred 704 px content width
 
 _SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
@@ -27,6 +34,14 @@ def sub(text: str) -> str:
 def cell_key(prefix: str, i: int, j: int | None = None) -> str:
     """URL key of a cell, 1-based: cell_key("w", 3, 1) -> "w31"; cell_key("x", 2) -> "x2"."""
     return f"{prefix}{i}" if j is None else f"{prefix}{i}{j}"
+
+
+def grid_columns(spec: list[float]):
+    """Columns for one row of a grid (or a row lined up under one): kept in one row when
+    they fit, else free to shrink on a laptop and stack on a phone."""
+    if len(spec) <= FIT:
+        return st.columns(spec, wrap=False, gap=None, vertical_alignment="center")
+    return st.columns(spec, vertical_alignment="center")
 
 
 def _slider(label: str, lo: float, hi: float, default: float, step: float, key: str,
@@ -55,7 +70,7 @@ def slider_row(default, *, prefix: str, lo: float, hi: float, step: float, help:
     labels = list(labels) if labels is not None else [sub(cell_key(prefix, j + 1))
                                                       for j in range(default.size)]
     spec = ([lead_width] if lead is not None else []) + [1.0] * default.size
-    cols = st.columns(spec, wrap=False, vertical_alignment="center")
+    cols = grid_columns(spec)
     if lead is not None:
         cols[0].markdown(lead)
         cols = cols[1:]
@@ -90,13 +105,13 @@ def slider_grid(default, *, prefix: str, lo: float, hi: float, step: float, help
     r, c = default.shape
     spec = [lead_width] + [1.0] * c
     if col_labels is not None:
-        head = st.columns(spec, wrap=False)
+        head = grid_columns(spec)
         head[0].markdown(lead_title)
         for j in range(c):
             head[j + 1].markdown(col_labels[j])
     out = np.empty((r, c))  # (r, c)
     for i in range(r):
-        cols = st.columns(spec, wrap=False, vertical_alignment="center")
+        cols = grid_columns(spec)
         with cols[0]:
             if lead is not None:
                 lead(i)

@@ -64,3 +64,38 @@ def test_bad_link_values_open_with_defaults_and_a_note(open_page):
     for key in ("nin=99", "w11=abc", "x1=50", "mode=soup", "scale=-4"):
         assert f"Ignored {key}" in text, key
     assert _metric(page, "Sunrise") == "1.65"
+
+
+def test_a_hidden_cell_from_the_link_waits_for_the_layer_to_grow(open_page):
+    page = open_page("/recipe-card?w77=1.5&mode=plain")
+    assert_clean(page)
+    assert "w77=1.5" in page.url  # not drawn, not dropped
+    slider = page.get_by_role("slider", name="Inputs n_in (inputs)")
+    slider.focus()
+    for _ in range(4):  # 3 -> 7
+        page.keyboard.press("ArrowRight")
+    wait_ready(page)
+    slider = page.get_by_role("slider", name="Outputs n_out (outputs, neurons)")
+    slider.focus()
+    for _ in range(5):  # 2 -> 7
+        page.keyboard.press("ArrowRight")
+    wait_ready(page)
+    assert page.get_by_role("slider", name="w₇₇").input_value() == "1.5"
+
+
+def test_random_weights_land_in_the_link(open_page):
+    page = open_page("/recipe-card")
+    page.get_by_role("button", name="Random weights").click()
+    wait_ready(page)
+    page.wait_for_timeout(500)
+    assert re.search(r"[?&]w\d\d=", page.url)
+    assert _metric(page, "Sunrise") != "1.65" or _metric(page, "Jungle") != "-0.65"
+    assert_clean(page)
+
+
+@pytest.mark.parametrize("width", ["laptop", "phone"])
+def test_the_largest_card_is_photographed(open_page, width):
+    page = open_page("/recipe-card?nin=8&nout=8&mode=plain", width)
+    assert_clean(page)
+    assert page.get_by_role("slider", name="w₈₈").count() == 1
+    screenshot(page, "recipe-card-8x8")
