@@ -4,7 +4,6 @@ import streamlit as st
 
 from lib.transformer import (
     PRESETS,
-    matching_preset,
     memory_table,
     mlp_collapse,
     param_table,
@@ -58,26 +57,17 @@ if not problems:
 shown = st.session_state.get(LAST_VALID, base) if problems else cfg
 
 
-def describe(c) -> str:
-    """'gpt2 as published' or 'custom from gpt2: layers 12 → 6'."""
-    changed = ui.differences(c, base)
-    if not changed:
-        return f"**{preset}** as published in its config.json"
-    same = matching_preset(c)
-    return f"custom from **{preset}**: " + ", ".join(changed) + (f" (that is **{same}**)" if same else "")
-
-
 if cfg == base:
-    status.markdown(f":green-badge[:material/check: preset] {describe(cfg)}.")
+    status.markdown(f":green-badge[:material/check: preset] {ui.describe(cfg, preset)}.")
 else:
-    status.markdown(f":orange-badge[:material/tune: custom] {describe(cfg).removeprefix('custom ')}.")
+    status.markdown(f":orange-badge[:material/tune: custom] {ui.describe(cfg, preset).removeprefix('custom ')}.")
     back.button(f"Back to {preset}", on_click=ui.load_preset, args=(preset,), icon=":material/restart_alt:",
                 help="Set every control to the preset's values.", width="stretch")
 
 if problems:
     fields = ", ".join(f"**{ui.BY_ATTR[p.field].label}**" for p in problems)
     st.warning(f"Not a model yet: fix {fields} above. Until then everything below shows the last "
-               f"valid configuration, {describe(shown)}.", icon=":material/warning:")
+               f"valid configuration, {ui.describe(shown, preset)}.", icon=":material/warning:")
 
 table, tot = _table(shown)
 

@@ -13,7 +13,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from lib.transformer import MLPS, NORMS, PRESETS, TransformerConfig
+from lib.transformer import MLPS, NORMS, PRESETS, TransformerConfig, matching_preset
 from ui import charts, links
 from ui.links import bound
 
@@ -107,6 +107,15 @@ def config_controls(base: TransformerConfig) -> tuple[TransformerConfig, dict]:
     for f in FIELDS[5:]:
         widget(f, right)
     return TransformerConfig(**values), slots
+
+
+def describe(cfg: TransformerConfig, preset: str) -> str:
+    """'**gpt2** as published ...' or 'custom from **gpt2**: layers 12 → 6 (that is ...)'."""
+    changed = differences(cfg, PRESETS[preset])
+    if not changed:
+        return f"**{preset}** as published in its config.json"
+    same = matching_preset(cfg)
+    return f"custom from **{preset}**: " + ", ".join(changed) + (f" (that is **{same}**)" if same else "")
 
 
 def _same_number(raw: str, v) -> bool:
