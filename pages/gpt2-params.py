@@ -4,6 +4,7 @@ import streamlit as st
 
 from lib.transformer import (
     PRESETS,
+    count_params,
     memory_table,
     mlp_collapse,
     param_table,
@@ -32,7 +33,8 @@ def _presets():
 
 st.title("GPT-2's parameters")
 st.markdown(
-    "Students hear *124 million parameters*. Here is where every one of them lives: each "
+    f"Students hear *{count_params(PRESETS['gpt2']) / 1e6:.0f} million parameters*. Here is where every "
+    "one of them lives: each "
     "weight matrix, bias and norm of the model, by the name it has in the published checkpoint, "
     "counted exactly. Pick a model, or move any slider to design your own."
 )
@@ -113,9 +115,10 @@ charts.show(ui.treemap_figure(table, shown.n_layer))
 # --- 4. The lesson's facts, computed ----------------------------------------------------
 st.header("Two facts, checked")
 share = tot.linear_share
+n_linear = int(((table["section"] == "block") & (table["kind"] == "linear")).sum())
 verdict = "more than two thirds" if share > 2 / 3 else "less than two thirds"
 st.markdown(
-    f"**Linear layers dominate.** The {4 if gpt_names else 7} linear layers in each block "
+    f"**Linear layers dominate.** The {n_linear} linear layers in each block "
     f"(attention and MLP) hold **{tot.linear:,}** of the **{tot.total:,}** parameters: "
     f"**{share:.1%}**, {verdict} of the model. The rest is mostly the embedding table "
     f"({tot.embeddings / tot.total:.1%}); the norms hold only {tot.norms:,}."
