@@ -453,8 +453,12 @@ class Trainer:
                 raise ValueError(f"expected {len(t.params)} layers, got "
                                  f"{len(layers) if isinstance(layers, list) else 'none'}")
             for k, ((W, b), layer) in enumerate(zip(t.params, layers, strict=True)):
-                Wn = np.asarray(layer["W"], dtype=float)
-                bn = np.asarray(layer["b"], dtype=float)
+                try:
+                    Wn = np.asarray(layer["W"], dtype=float)
+                    bn = np.asarray(layer["b"], dtype=float)
+                except (TypeError, ValueError):
+                    raise ValueError(f"malformed network file: layer {k + 1} holds something "
+                                     "other than numbers") from None
                 if Wn.shape != W.shape or bn.shape != b.shape:
                     raise ValueError(f"layer {k + 1} has shape {Wn.shape}/{bn.shape}, the network needs "
                                      f"{W.shape}/{b.shape}")
