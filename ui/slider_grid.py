@@ -8,7 +8,7 @@
 Layout, measured with Streamlit 1.67 in Chromium: columns that may not stack (wrap=False)
 keep a minimum width of 128 px and scroll sideways beyond it, while stacking columns
 (wrap=True) shrink to fit on a laptop but turn into one long list below 640 px. So a grid of
-up to FIT columns keeps the matrix's shape everywhere (no gap: three columns fit a 420 px
+up to FIT columns keeps the matrix's shape everywhere (a 2 px gap: three columns fit a 420 px
 phone); a wider one shrinks to fit the screen on a laptop and stacks row by row on a phone.
 """
 
@@ -40,7 +40,7 @@ def grid_columns(spec: list[float]):
     """Columns for one row of a grid (or a row lined up under one): kept in one row when
     they fit, else free to shrink on a laptop and stack on a phone."""
     if len(spec) <= FIT:
-        return st.columns(spec, wrap=False, gap=None, vertical_alignment="center")
+        return st.columns(spec, wrap=False, gap=2, vertical_alignment="center")
     return st.columns(spec, vertical_alignment="center")
 
 
