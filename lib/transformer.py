@@ -314,15 +314,15 @@ def memory_table(count: int) -> pd.DataFrame:
     return df
 
 
-def presets_table() -> pd.DataFrame:
-    """Every preset side by side: its configuration, its total and where the total goes.
+def presets_table(configs: dict[str, TransformerConfig] | None = None) -> pd.DataFrame:
+    """Configurations side by side (every preset by default): settings, total, where it goes.
 
-    One row per preset: the TransformerConfig fields, then params, per_block, the sums
-    embeddings, attention, mlp_params, norms, head (they add up to params), the shares
-    embedding_share and linear_share, and bf16_GB (weights in bf16, 1e9 bytes).
+    One row per configuration, "preset" holding its name: the TransformerConfig fields, then
+    params, per_block, the sums embeddings, attention, mlp_params, norms, head (they add up to
+    params), the shares embedding_share and linear_share, and bf16_GB (weights in bf16, 1e9 bytes).
     """
     rows = []
-    for name, cfg in PRESETS.items():
+    for name, cfg in (PRESETS if configs is None else configs).items():
         t = totals(cfg)
         rows.append(dict(preset=name, **{f.name: getattr(cfg, f.name) for f in fields(cfg)},
                          params=t.total, per_block=t.per_block, embeddings=t.embeddings,

@@ -5,6 +5,7 @@ import streamlit as st
 from lib.transformer import (
     PRESETS,
     count_params,
+    matching_preset,
     memory_table,
     mlp_collapse,
     param_table,
@@ -27,8 +28,9 @@ def _table(cfg):
 
 
 @st.cache_data(show_spinner=False)
-def _presets():
-    return presets_table()
+def _presets(custom=None):
+    """Every preset, and first the student's own configuration when it is not a preset."""
+    return presets_table({"your model": custom, **PRESETS} if custom else None)
 
 
 st.title("GPT-2's parameters")
@@ -155,10 +157,12 @@ ui.memory_view(mem)
 
 # --- 6. Presets side by side ------------------------------------------------------------
 st.header("All presets side by side")
-p = _presets()
+p = _presets(None if matching_preset(shown) else shown)
 st.markdown(
-    "The same table for every preset. The bigger the model, the smaller the share of its embedding "
-    "table: the vocabulary grows slowly while the blocks grow with d_model², times the number of blocks."
+    "The same sums for every preset"
+    + (", with *your model* (the configuration above) on top" if not matching_preset(shown) else "")
+    + ". The bigger the model, the smaller the share of its embedding table: the vocabulary grows "
+    "slowly while the blocks grow with d_model², times the number of blocks."
 )
 ui.presets_view(p)
 st.caption("Where each preset's parameters live, as shares of its own total. Hover a bar for the count.")

@@ -192,3 +192,12 @@ def test_presets_side_by_side():
     assert list(p.index) == list(PRESETS)
     for name, cfg in PRESETS.items():
         assert p.loc[name, "params"] == int(param_table(cfg)["params"].sum())
+
+
+def test_a_custom_model_joins_the_presets_table():
+    at = open_page("gpt2-params", {"layers": "6"})
+    p = at.dataframe[2].value.set_index("preset")
+    assert list(p.index) == ["your model", *PRESETS]
+    assert p.loc["your model", "params"] == count_params(replace(PRESETS["gpt2"], n_layer=6))
+    bars = figures(at)[1]["data"][0]
+    assert bars["y"][0] == "your model"

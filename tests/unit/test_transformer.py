@@ -315,6 +315,14 @@ def test_presets_table_side_by_side():
     assert {f.name for f in fields(TransformerConfig)} <= set(p.columns)
 
 
+def test_presets_table_with_own_configs():
+    mine = replace(PRESETS["gpt2"], n_layer=6)
+    p = presets_table({"mine": mine, "gpt2": PRESETS["gpt2"]}).set_index("preset")
+    assert p.loc["mine", "params"] == 124_439_808 - 6 * 7_087_872
+    sums = p[["embeddings", "attention", "mlp_params", "norms", "head"]].sum(axis=1)
+    assert (sums == p["params"]).all()
+
+
 def test_matching_preset():
     assert matching_preset(PRESETS["mistral-7b"]) == "mistral-7b"
     assert matching_preset(replace(PRESETS["gpt2"], n_layer=11)) is None
