@@ -8,6 +8,24 @@ import pytest
 from tests.e2e.conftest import assert_clean, main_text, screenshot, wait_ready
 
 
+def _edit_cell(page, row: int, column: int, text: str) -> None:
+    """Type into the schedule editor: row 0 is the first band, column 0 threshold, 1 rate.
+
+    The editor is a canvas grid: double-click a cell to open its input (rows are 35 px)."""
+    grid = page.locator("[data-testid='stDataFrame']").first
+    grid.scroll_into_view_if_needed()
+    box = grid.bounding_box()
+    x = box["x"] + box["width"] * (0.25 + 0.5 * column)
+    y = box["y"] + 35 * (row + 1) + 17
+    page.mouse.dblclick(x, y)
+    page.wait_for_timeout(300)
+    page.keyboard.press("Control+A")
+    page.keyboard.type(text)
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(1000)
+    wait_ready(page)
+
+
 def _metric(page, label: str) -> str:
     box = page.locator("[data-testid='stMetric']", has_text=label).first
     return box.locator("[data-testid='stMetricValue']").inner_text()
@@ -59,6 +77,33 @@ def test_the_ramp_slider_changes_the_fit(open_page):
     assert "units=9" in page.url
     assert _metric(page, "Root-mean-square error") != before
     assert_clean(page)
+
+
+def test_editing_the_schedule_updates_the_tax_and_the_link(open_page):
+    page = open_page("/tax-bands?income=200000")
+    before = _metric(page, "Tax, sum of ramps")
+    _edit_cell(page, 3, 1, "50")  # the top band at 50 % instead of 45 %
+    page.wait_for_url("**bands=**", timeout=20_000)
+    wait_ready(page)
+    assert "bands=0%3A0%2C12570%3A20%2C50270%3A40%2C125140%3A50" in page.url
+    after = _metric(page, "Tax, sum of ramps")
+    assert after != before and after == _metric(page, "Tax, band by band")
+    assert_clean(page)
+
+
+def test_a_bad_edit_gets_one_line_and_keeps_the_last_good_schedule(open_page):
+    page = open_page("/tax-bands")
+    before = _metric(page, "Tax, sum of ramps")
+    _edit_cell(page, 1, 0, "60000")  # the second threshold above the third
+    page.get_by_text("Schedule: thresholds must go up").wait_for(timeout=20_000)
+    text = main_text(page)
+    assert "Schedule: thresholds must go up: row 3 is below row 2" in text
+    assert "Still using the last good schedule" in text
+    assert _metric(page, "Tax, sum of ramps") == before
+    assert "bands=" not in page.url
+    assert_clean(page)
+    page.locator("[data-testid='stAlert']", has_text="Schedule:").scroll_into_view_if_needed()
+    screenshot(page, "tax-bands-bad-edit")
 
 
 def test_a_preset_from_the_link_and_bands_in_the_link(open_page):
