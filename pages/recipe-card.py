@@ -142,7 +142,7 @@ with s1:
         else:  # a metric's big digits do not fit a shrunk column: name and number, smaller
             cols[j + 1].markdown(f"{out_names[j]}  \n**{short(y[j])}**")
     st.caption("W has one row per input and one column per output: "
-               f"{nin} × {nout}. Column j, dotted with x, plus b_j, is output j.")
+               f"{nin} × {nout}. Column j of W, dotted with x, plus bias j, is output j.")
 
 # --- 2. The network diagram -----------------------------------------------------------------
 with s2:
@@ -216,8 +216,15 @@ with s4:
 
 # --- 5. Sizes (what follows them) -----------------------------------------------------------
 with s5:
-    st.latex(rf"\text{{parameters}} = {nin} \times {nout} + {nout} = {param_count(nin, nout)}")
-    st.caption("The diagram and the card above have the new shape; scroll up to set any number.")
+    z1_, z2_ = st.columns([3, 2], vertical_alignment="center")
+    with z1_:
+        charts.show(network_figure([W], [in_names, out_names], node_values=[x, y],
+                                   height=int(60 + 40 * max(nin, nout, 2))), key="rc_sizes")
+    with z2_:
+        st.latex(rf"{nin} \times {nout} + {nout} = {param_count(nin, nout)}")
+        st.markdown(f"**{param_count(nin, nout)} parameters**: {nin * nout} weights (lines) "
+                    f"and {nout} biases (one per neuron).")
+        st.caption("The card above has the new shape too: set any of its numbers there.")
 
 # --- 6. Many tokens at once -----------------------------------------------------------------
 st.header("6. Many tokens at once")
@@ -321,7 +328,9 @@ with k1:
 with k2:
     target = bound(st.slider, "Target y (what the output should be)", -5.0, 5.0, 1.0, STEP,
                    key="target", format="%.2f", help="The right answer; the loss measures the miss.")
-with st.expander("Change the mini network's numbers", icon=":material/tune:"):
+MINI_KEYS = ("mx", "mw", "mb", "pw", "pb")
+from_link = any(k.startswith(MINI_KEYS) for k in st.query_params)  # open it to show what the link set
+with st.expander("Change the mini network's numbers", icon=":material/tune:", expanded=from_link):
     st.markdown("**Input x** (three features of one token)")
     mx = slider_row(MINI_X, prefix="mx", lo=-5.0, hi=5.0, step=STEP,
                     help="One input feature of the mini network.")  # (3,)

@@ -178,3 +178,18 @@ def test_bad_link_values_fall_back_with_a_note():
         assert f"Ignored `{key}`" in notes, key
     m = _metrics(at)
     assert m["Sunrise"] == "1.65" and m["parameters"] == "8"
+
+
+def _mini_expander(at):
+    return next(e for e in at.expander if e.label.startswith("Change the mini network"))
+
+
+def test_mini_network_values_from_a_link_open_their_sliders():
+    assert not _mini_expander(open_page("recipe-card")).proto.expanded
+    at = open_page("recipe-card", {"mw11": "abc", "pw21": "-1"})
+    assert _mini_expander(at).proto.expanded  # a bad or changed value is shown, not hidden
+    assert "Ignored `mw11=abc`" in _notes(at)
+    # w'21 = -1: y_hat = ReLU(1 x 0.1 + (-1) x 0) = 0.1, and the network still runs.
+    assert _metrics(at)["prediction ŷ"] == "0.1"
+    at = open_page("recipe-card", {"mb2": "3"})  # neuron 2: -2.5 + 3 = 0.5 -> y_hat 1.1
+    assert _metrics(at)["prediction ŷ"] == "1.1"
