@@ -36,10 +36,6 @@ def _shape(M) -> str:
     return f"{M.shape[0]} × {M.shape[1]}"
 
 
-def _n(v: int) -> str:
-    return f"{v:,}".replace(",", "{,}")  # a thousands comma that LaTeX does not space out
-
-
 def _p(v: float, digits: int) -> str:
     """A factor in a written-out sum: negatives in brackets, with a true minus sign."""
     s = f"{abs(v):.{digits}f}"
@@ -118,8 +114,8 @@ with slot_post:
     st.caption(f"{int(on.sum())} of {on.size} hidden values are on (z > 0); "
                f"the other {on.size - int(on.sum())} are squashed towards zero.")
 with slot_curve:
-    st.markdown("**Every z of the table on the GELU curve**")
-    charts.show(ffn_view.bend_figure(steps.pre, steps.post, act_name))
+    st.markdown(f"**Every z of the table on the GELU curve**, token {tok} ringed")
+    charts.show(ffn_view.bend_figure(steps.pre, steps.post, act_name, i))
 with slot_out:
     _matrix(steps.out, TOKENS, FEATURES, "y = h W₂" + (" + b₂" if use_bias else "") + ", the block's output")
 st.caption(f"Shapes: x {_shape(steps.x)} · W₁ {_shape(W1)} → z {_shape(steps.pre)} → GELU → "
@@ -232,15 +228,19 @@ with d:
 bend = ffn_view.real_bend(int(seed), init, act_name, float(ratio))
 sh = bend["shapes"]
 
-st.latex(
-    r"\begin{aligned}"
-    rf"z &= x\,W_1 &&({_n(sh['x'][0])}\times{_n(sh['x'][1])})\,({_n(bend['W1'][0])}\times{_n(bend['W1'][1])})"
-    rf" \to ({_n(sh['pre'][0])}\times{_n(sh['pre'][1])})\\"
-    rf"h &= \operatorname{{GELU}}(z) &&({_n(sh['post'][0])}\times{_n(sh['post'][1])})\\"
-    rf"y &= h\,W_2 &&({_n(sh['post'][0])}\times{_n(sh['post'][1])})\,({_n(bend['W2'][0])}\times{_n(bend['W2'][1])})"
-    rf" \to ({_n(sh['out'][0])}\times{_n(sh['out'][1])})"
-    r"\end{aligned}"
-)
+left, right = st.columns([1, 1])
+with left:
+    rows = [("x, the tokens", sh["x"]), ("W₁ (c_fc)", bend["W1"]), ("z = x W₁", sh["pre"]),
+            ("h = GELU(z)", sh["post"]), ("W₂ (c_proj)", bend["W2"]), ("y = h W₂", sh["out"])]
+    st.markdown("| array | shape |\n|---|---|\n" + "\n".join(
+        f"| {name} | {r:,} × {c:,} |" for name, (r, c) in rows))
+with right:
+    st.markdown(
+        f"Each of the {sh['x'][0]} tokens is widened from {sh['x'][1]:,} numbers to "
+        f"{sh['pre'][1]:,} ({sh['pre'][1] / sh['x'][1]:g} times as many), bent, and narrowed "
+        f"back to {sh['out'][1]:,}. The names in brackets are the weights' names in GPT-2's "
+        "checkpoint; there each matrix also has a bias, zero at initialisation, so left out here."
+    )
 
 st.subheader("GELU pushes part of the hidden layer near zero")
 m1, m2, m3 = st.columns(3)

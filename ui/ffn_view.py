@@ -18,7 +18,7 @@ from ui.links import bound
 
 # Cell states in the checker: right, wrong because an earlier table was, wrong in this step.
 OK, CARRIED, SLIP = 0, 1, 2
-STATE_COLORS = {OK: "#cfe9dd", CARRIED: charts.ORANGE, SLIP: charts.VERMILLION}  # green tint, amber, red
+STATE_COLORS = {OK: "#bfe3d2", CARRIED: charts.ORANGE, SLIP: charts.VERMILLION}  # green tint, amber, red
 STATE_NAMES = {OK: "right", CARRIED: "carried over", SLIP: "slip in this step"}
 
 
@@ -94,8 +94,9 @@ def check_figure(check: ffn.Check, row_labels, col_labels, *, title: str | None 
     return fig
 
 
-def bend_figure(pre, post, act: str) -> go.Figure:
-    """The GELU curve with every hidden value of the example placed on it."""
+def bend_figure(pre, post, act: str, row: int | None = None) -> go.Figure:
+    """The GELU curve with every hidden value of the example on it; token `row` (0-based) ringed."""
+    ring = None if row is None else (np.asarray(pre)[row], np.asarray(post)[row])  # (d_ff,) each
     pre, post = np.ravel(pre), np.ravel(post)
     lim = max(3.0, float(np.max(np.abs(pre))) * 1.1) if pre.size else 3.0
     grid = np.linspace(-lim, lim, 301)  # (301,)
@@ -108,6 +109,12 @@ def bend_figure(pre, post, act: str) -> go.Figure:
             x=pre[mask], y=post[mask], mode="markers", name=name,
             marker=dict(color=color, size=9, line=dict(width=1, color="white")),
             hovertemplate="z = %{x:.3f}<br>GELU(z) = %{y:.3f}<extra></extra>",
+        ))
+    if ring is not None:
+        fig.add_trace(go.Scatter(
+            x=ring[0], y=ring[1], mode="markers", name=f"token {row + 1}",
+            marker=dict(size=17, color="rgba(0,0,0,0)", line=dict(width=2, color=charts.ORANGE)),
+            hovertemplate=f"token {row + 1}<br>z = %{{x:.3f}}<br>GELU(z) = %{{y:.3f}}<extra></extra>",
         ))
     return fig
 
