@@ -248,7 +248,7 @@ def presets_figure(p: pd.DataFrame) -> go.Figure:
             hovertemplate="%{y}: %{customdata:,} in " + GROUP_LABELS[g] + " (%{x:.1%})<extra></extra>",
         ))
     fig.update_layout(barmode="stack", legend=dict(traceorder="normal"))
-    fig.update_xaxes(tickformat=".0%", range=[0, 1.0001], dtick=0.2, zeroline=False)
+    fig.update_xaxes(tickformat=".0%", range=[0, 1.03], tickvals=[0, 0.2, 0.4, 0.6, 0.8, 1.0], zeroline=False)
     fig.update_yaxes(autorange="reversed", zeroline=False)
     return fig
 
