@@ -117,8 +117,8 @@ def accuracy(net: RingNet, X, y, bend: bool = True) -> float:
     return float(np.mean(predict(net, X, bend) == np.asarray(y)))
 
 
-def train_ring(X, y, seed: int = 0, steps: int = 1500, lr: float = 0.05,
-               restarts: int = 4) -> tuple[RingNet, list[float]]:
+def train_ring(X, y, seed: int = 0, steps: int = 600, lr: float = 0.08,
+               restarts: int = 3) -> tuple[RingNet, list[float]]:
     """A quick full-batch training run (Adam) of the 2 -> 3 -> 1 ReLU network.
 
     Three units is the fewest that can close a region in the plane, and from some starts

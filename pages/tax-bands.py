@@ -249,10 +249,13 @@ st.subheader("The three hidden units" + ("" if relu_on else ", without the bend"
 cols = st.columns(3)
 for j, col in enumerate(cols):
     seg = ring.line_in_box(net.W1[:, j], float(net.b1[j]))
+    w_a, w_b, b_j = float(net.W1[0, j]), float(net.W1[1, j]), float(net.b1[j])
     with col:
         charts.show(ramps.plane_figure(
-            axis, h[:, j].reshape(m, m), title=f"unit {j + 1}: " + ("ReLU(z)" if relu_on else "z"),
+            axis, h[:, j].reshape(m, m), title=f"unit {j + 1}: " + ("ReLU(z)" if relu_on else "z, no bend"),
             segments=[] if seg is None else [seg], zlim=unit_lim, height=280, showscale=False))
+        st.caption(f"z = {w_a:.2f}·x₁ {'−' if w_b < 0 else '+'} {abs(w_b):.2f}·x₂ "
+                   f"{'−' if b_j < 0 else '+'} {abs(b_j):.2f}")
 st.caption(
     "Blue: the unit's value; dashed: its fold line. " +
     ("White on one side of the fold: the unit is off there (ReLU turned its negative values into 0)."

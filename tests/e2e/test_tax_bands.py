@@ -109,6 +109,11 @@ def test_a_bad_edit_gets_one_line_and_keeps_the_last_good_schedule(open_page):
 def test_a_preset_from_the_link_and_bands_in_the_link(open_page):
     page = open_page("/tax-bands?preset=us-2024")
     assert "Revenue Procedure 2023-34" in main_text(page)
+    page = open_page("/tax-bands?preset=uk-2024-taper&income=110000&target=bump&knots=learned&units=8"
+                     "&weights=hand")
+    assert_clean(page)
+    assert "60 % band" in main_text(page)
+    screenshot(page, "tax-bands-taper")
     page = open_page("/tax-bands?bands=0:0,10000:50&income=30000")
     assert_clean(page)
     assert _metric(page, "Tax, band by band") == "£10,000.00"
