@@ -100,6 +100,10 @@ with a:
                        help="one bias per output feature") if use_bias else None)
 
 steps = ffn.ffn(x, W1, W2, b1, b2, act_name)   # pre, post (5, 6); out (5, 3)
+finite = all(np.isfinite(getattr(steps, k)).all() for k in ffn.TABLES)
+if not finite:
+    st.warning("Some results overflow (they pass 1.8 × 10³⁰⁸, the largest number the computer "
+               "holds): make the matrices' entries smaller.", icon=":material/warning:")
 with slot_pre:
     _matrix(steps.pre, TOKENS, HIDDEN, "z = x W₁" + (" + b₁" if use_bias else "") + ", before GELU")
 with slot_sum:
@@ -188,7 +192,8 @@ if checking:
         with a:
             hand[name] = ffn_view.table_input(titles[name], name, getattr(steps, name).shape,
                                               help=f"Your {titles[name]} table, one row per token.")
-    checks = ffn.check_steps(hand, x, W1, W2, b1, b2, act_name, tol)
+    # Overflowing results cannot be compared (NaN differences would pass as right).
+    checks = ffn.check_steps(hand, x, W1, W2, b1, b2, act_name, tol) if finite else {}
     for name in ffn.TABLES:
         with slots[name]:
             if name not in checks:
@@ -200,7 +205,7 @@ if checking:
             else:
                 worst, r, k = ck.worst
                 st.warning(f"{ck.n_wrong} of {ck.wrong.size} cells off by more than {tol:g} "
-                         f"({ck.n_slips} new in this step); the largest, {worst:.3f}, at "
+                         f"({ck.n_slips} new in this step); the largest, {worst:.4g}, at "
                          f"{TOKENS[r]}, {LABELS[name][k]}.", icon=":material/rule:")
             charts.show(ffn_view.check_figure(ck, TOKENS, LABELS[name]))
 

@@ -153,3 +153,18 @@ def test_real_size_controls_change_the_numbers():
     at.slider(key="poke").set_value(7).run()
     changes = decode(figures(at)[-1]["data"][0]["y"])
     assert changes[6] > 0 and np.all(np.delete(changes, 6) == 0)
+
+
+def test_overflowing_matrices_warn_instead_of_drawing_nan():
+    big = ";".join(["1e200,1e200,1e200"] * 5)
+    at = open_page("gpt2-mlp", {"x": big, "w1": ";".join(["1e200,1,1,1,1,1"] * 3),
+                                "check": "true", "pre": "1 2 3 4 5 6\n" * 5})
+    assert not at.exception
+    assert any("overflow" in w.value for w in at.warning)
+    assert not any("cells off by" in w.value for w in at.warning)  # no NaN comparisons
+    for fig in figures(at):
+        for trace in fig["data"]:
+            for attr in ("x", "y", "z"):
+                v = trace.get(attr)
+                if isinstance(v, dict | list) and not (isinstance(v, list) and v and isinstance(v[0], str)):
+                    assert np.isfinite(decode(v).astype(float)).all()
