@@ -240,7 +240,8 @@ t1, t2 = st.columns(2)
 rows = [f"token {t + 1}" for t in range(tokens)]
 with t1:
     st.markdown(f"**X**, {tokens} × {nin}")
-    st.dataframe(pd.DataFrame(X, index=rows, columns=in_names), width="stretch")
+    st.dataframe(pd.DataFrame(X, index=rows, columns=in_names).style.format("{:.1f}"),
+                 width="stretch")
 with t2:
     st.markdown(f"**Y = XW + b**, {tokens} × {nout}")
     st.dataframe(pd.DataFrame(Y, index=rows, columns=out_names).style.format("{:.3f}"),
@@ -282,10 +283,10 @@ def _vec(v) -> str:
 
 g1, g2 = st.columns(2)
 with g1:
-    st.markdown(f"**GPT-2 (Conv1D): W is {nin} × {nout}**, rows are inputs")
+    st.markdown(f"**GPT-2 Conv1D**: W is {nin} × {nout} (in × out)")
     charts.show(charts.matrix_figure(W, row_labels=in_names, col_labels=out_names), key="rc_gpt2w")
 with g2:
-    st.markdown(f"**PyTorch nn.Linear: weight is {nout} × {nin}**, rows are neurons")
+    st.markdown(f"**nn.Linear**: weight is {nout} × {nin} (out × in)")
     charts.show(charts.matrix_figure(weight, row_labels=out_names, col_labels=in_names),
                 key="rc_torchw")
 code_gpt2, code_torch = st.tabs(["GPT-2 style (NumPy)", "PyTorch nn.Linear"])
