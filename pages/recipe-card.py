@@ -307,7 +307,7 @@ code_torch.code(
     f"        {_py(weight, 8)}))\n"
     f"    layer.bias.copy_(torch.tensor({_vec(b)}))\n"
     f"layer(torch.tensor({_vec(x)}))\n"
-    f"# {_vec(y_torch)}, = x @ weight.T + bias",
+    f"# {_vec(y_torch)}: x @ weight.T + bias",
     language="python",
 )
 match = bool(np.allclose(y_gpt2, y_torch))
