@@ -17,6 +17,7 @@ from scipy.optimize import brentq
 
 from lib.activations import ACTIVATIONS, Activation
 from lib.layers import collapse, linear, param_count
+from lib.transformer import PRESETS
 
 GELUS = ("gelu", "gelu_tanh")  # the two GELUs GPT-2 checkpoints are run with (exact, tanh)
 
@@ -290,7 +291,8 @@ def shape_text(shape) -> str:
 
 # --- the real size -----------------------------------------------------------------------------
 
-GPT2_D, GPT2_D_FF = 768, 3072     # GPT-2 small: d_model and the MLP's 4 x d_model middle
+GPT2 = PRESETS["gpt2"]            # GPT-2 small, from its published config (one table for all pages)
+GPT2_D, GPT2_D_FF = GPT2.d_model, GPT2.d_ff   # 768 and the MLP's 4 x 768 = 3,072 middle
 INITS = ("gpt2", "fan_in")        # link values of the weight scales below
 
 

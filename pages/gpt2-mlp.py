@@ -10,17 +10,18 @@ from ui.links import bound
 from ui.matrix import matrix_input, reset_matrix
 from ui.source import show_source
 
+N_TOK, D = ffn.SEED_X.shape                                    # 5 tokens, 3 features
+D_FF = ffn.SEED_W1.shape[1]                                    # 6 hidden units
+
 st.title("GPT-2's MLP block, step by step")
 st.markdown(
     "After attention has let the tokens exchange information, every GPT-2 block sends each "
     "token on its own through a small two-layer network, the **MLP** (or *feed-forward*) block: "
-    "**widen** with W₁, **bend** every number with GELU, **narrow** back with W₂. Below, five "
-    "tokens of three features each go through a block with six hidden units. Every matrix is "
-    "editable, and every number after it is computed live from them."
+    "**widen** with W₁, **bend** every number with GELU, **narrow** back with W₂. Below, "
+    f"{N_TOK} tokens of {D} features each go through a block with {D_FF} hidden units. Every "
+    "matrix is editable, and every number after it is computed live from them."
 )
 
-N_TOK, D = ffn.SEED_X.shape                                    # 5 tokens, 3 features
-D_FF = ffn.SEED_W1.shape[1]                                    # 6 hidden units
 TOKENS = [f"t{i + 1}" for i in range(N_TOK)]
 FEATURES = [f"d{j + 1}" for j in range(D)]
 HIDDEN = [f"h{j + 1}" for j in range(D_FF)]
@@ -69,7 +70,7 @@ i = tok - 1
 # The editors come first in each step and the results after them, but every result needs
 # all the matrices: draw the editors, keep a slot for each result, fill the slots at the end.
 st.header("1. Widen: z = x W₁" + (" + b₁" if use_bias else ""))
-st.markdown("Each token's three numbers become six: hidden unit j adds up the token's features "
+st.markdown(f"Each token's {D} numbers become {D_FF}: hidden unit j adds up the token's features "
             "weighted by column j of W₁.")
 a, b = st.columns([2, 3])
 with a:
@@ -90,7 +91,7 @@ st.latex(act.latex)
 slot_post, slot_curve = st.columns([1, 1])
 
 st.header("3. Narrow: y = h W₂" + (" + b₂" if use_bias else ""))
-st.markdown("Six numbers back to three: each output feature adds up the bent hidden units "
+st.markdown(f"{D_FF} numbers back to {D}: each output feature adds up the bent hidden units "
             "weighted by a column of W₂. This y is added to the token's residual stream.")
 a, slot_out = st.columns([2, 3])
 with a:
@@ -111,7 +112,8 @@ with slot_sum:
     bias = f" + {_p(b1[0], 2)}" if use_bias else ""
     st.markdown(f"**One cell by hand**: token {tok}, unit h1 is row {tok} of x times column 1 of W₁:")
     st.markdown(f"{terms}{bias} = **{steps.pre[i, 0]:.3f}**")
-    st.caption("The other 29 cells are the same sum with another row of x or another column of W₁.")
+    st.caption(f"The other {steps.pre.size - 1} cells are the same sum with another row of x or "
+               "another column of W₁.")
 with slot_post:
     _matrix(steps.post, TOKENS, HIDDEN, "h = GELU(z)")
     on = ffn.units_on(steps.pre)
@@ -128,7 +130,7 @@ show_source(ffn.ffn)
 
 # --- One token's path ------------------------------------------------------------------------
 st.header("One token's path")
-st.markdown(f"Token {tok} (pick another under *Follow token* at the top) on its own: its six "
+st.markdown(f"Token {tok} (pick another under *Follow token* at the top) on its own: its {D_FF} "
             "hidden values before and after the bend. The other tokens never touch it.")
 gate = ffn.gate(steps.pre[i], act_name)                      # (6,)
 on_i = ffn.units_on(steps.pre[i])                            # (6,)
@@ -210,10 +212,11 @@ if checking:
             charts.show(ffn_view.check_figure(ck, TOKENS, LABELS[name]))
 
 # --- The real size ---------------------------------------------------------------------------
-st.header("The real size: 768 → 3,072 → 768")
+G = ffn.GPT2  # GPT-2 small's configuration
+st.header(f"The real size: {G.d_model:,} → {G.d_ff:,} → {G.d_model:,}")
 st.markdown(
-    "GPT-2 small runs the same block with 768 features and 3,072 hidden units, in each of its "
-    "12 layers. Here with random weights, scaled as at GPT-2's initialisation, and a few "
+    f"GPT-2 small runs the same block with {G.d_model:,} features and {G.d_ff:,} hidden units, in "
+    f"each of its {G.n_layer} layers. Here with random weights, scaled as at GPT-2's initialisation, and a few "
     "random tokens scaled like LayerNorm's output."
 )
 a, b, c, d = st.columns(4)
@@ -269,7 +272,7 @@ st.markdown(
     "that is attention's job."
 )
 
-st.subheader("Without the GELU, the block is one 768 × 768 matrix")
+st.subheader(f"Without the GELU, the block is one {G.d_model:,} × {G.d_model:,} matrix")
 col = ffn_view.real_collapse(int(seed), init, act_name)
 m1, m2, m3, m4 = st.columns(4)
 m1.metric("Weights in W₁ and W₂", f"{col['two_params']:,}")
@@ -281,6 +284,6 @@ m4.metric("Largest gap, with GELU", f"{col['gelu_gap']:.3g}",
 st.markdown(
     "Without the bend the two matrices give the same outputs as the single matrix W₁W₂, up to "
     f"rounding, and W₁W₂ has {col['one_params'] / col['two_params']:.1%} as many weights. With GELU "
-    "the outputs part ways with it: the bend is what the 3,072 hidden units are for."
+    f"the outputs part ways with it: the bend is what the {G.d_ff:,} hidden units are for."
 )
 show_source(ffn.collapse_gap)
