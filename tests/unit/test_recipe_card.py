@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -160,3 +162,24 @@ def test_the_arithmetic_is_written_as_the_seed_writes_it():
     assert short(y[0]) == "1.65" and short(y[1]) == "-0.65"
     assert dot_latex("y_1", x, W[:, 0], b[0], y[0]).endswith("+ 0.1 = 1.65")
     assert short(-0.0) == "0.0" and short(2) == "2.0" and short(0.0282475) == "0.028"
+
+
+def test_network_diagram_lines_are_the_matrix_cells():
+    from ui import charts
+    from ui.diagram import network_figure
+
+    fig = network_figure([MINI_W1, MINI_W2], [["x1", "x2", "x3"], ["n1", "n2"], ["y"]],
+                         names=["w", "w′"])
+    lines = [t for t in fig.data if t.customdata is not None]
+    assert len(lines) == 3 * 2 + 2 * 1  # one line per weight, both layers
+    seen = {}
+    for t in lines:
+        i, j, w = np.asarray(t.customdata)[0]
+        layer = MINI_W1 if t.name.startswith("w") and "′" not in t.name else MINI_W2
+        assert w == layer[int(i) - 1, int(j) - 1]
+        want = charts.POSITIVE if w > 0 else charts.NEGATIVE if w < 0 else charts.GREY
+        assert t.line.color == want
+        seen[t.name] = (abs(w), t.line.width)
+    assert "w₃₁" in seen and "w′₂₁" in seen  # names as the seed writes them
+    by_size = sorted(seen.values())
+    assert all(a[1] <= b[1] for a, b in itertools.pairwise(by_size))  # thicker = bigger
