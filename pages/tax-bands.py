@@ -10,7 +10,7 @@ from ui import charts, ramps
 from ui.links import bound
 from ui.schedule import money, reset_schedule, schedule_input
 from ui.source import show_source
-from ui.tex import bmatrix
+from ui.tex import bmatrix, num
 
 st.title("Sums of ReLUs")
 st.markdown(
@@ -117,7 +117,7 @@ st.dataframe(pd.DataFrame({
 }), hide_index=True, width="stretch", column_config={
     "rate (%)": st.column_config.NumberColumn(format="%.2f"),
     "income in band": st.column_config.NumberColumn(format="localized"),
-    "tax": st.column_config.NumberColumn(format="%.2f"),
+    "tax": st.column_config.NumberColumn(format="localized"),
 })
 st.markdown("**Ramp by ramp**, as the ReLU sum does it: each ramp's rate step × ReLU(income − threshold).")
 st.dataframe(pd.DataFrame({
@@ -129,7 +129,7 @@ st.dataframe(pd.DataFrame({
     "threshold": st.column_config.NumberColumn(format="localized"),
     "rate step (%)": st.column_config.NumberColumn(format="%+.2f"),
     "ReLU(income − threshold)": st.column_config.NumberColumn(format="localized"),
-    "ramp": st.column_config.NumberColumn(format="%.2f"),
+    "ramp": st.column_config.NumberColumn(format="localized"),
 })
 gap = abs(band_total - relu_total)
 st.markdown(
@@ -254,7 +254,7 @@ for j, col in enumerate(cols):
         charts.show(ramps.plane_figure(
             axis, h[:, j].reshape(m, m), title=f"unit {j + 1}: " + ("ReLU(z)" if relu_on else "z, no bend"),
             segments=[] if seg is None else [seg], zlim=unit_lim, height=280, showscale=False))
-        st.caption(f"z = {w_a:.2f}·x₁ {'−' if w_b < 0 else '+'} {abs(w_b):.2f}·x₂ "
+        st.caption(f"z = {num(w_a, 2).replace('-', '−')}·x₁ {'−' if w_b < 0 else '+'} {abs(w_b):.2f}·x₂ "
                    f"{'−' if b_j < 0 else '+'} {abs(b_j):.2f}")
 st.caption(
     "Blue: the unit's value; dashed: its fold line. " +

@@ -10,6 +10,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ui import charts
+from ui.tex import num
 
 RAMP_COLORS = [charts.BLUE, charts.VERMILLION, charts.GREEN, charts.ORANGE, charts.PURPLE,
                charts.SKY, charts.GREY]
@@ -102,7 +103,7 @@ def fit_figure(x, target, fitted, ramps, bias: float, target_name: str, *, heigh
         line=dict(color=charts.ORANGE, width=5), opacity=0.7,
         hovertemplate="x %{x:.2f}<br>target %{y:.3f}<extra></extra>"))
     fig.add_trace(go.Scatter(
-        x=x, y=fitted, name=f"{k} ramps + bias {bias:.2f}", mode="lines",
+        x=x, y=fitted, name=f"{k} ramps + bias {num(bias, 2)}", mode="lines",
         line=dict(color=charts.BLUE, width=2.5),
         hovertemplate="x %{x:.2f}<br>fit %{y:.3f}<extra></extra>"))
     lo, hi = float(np.min(target)), float(np.max(target))

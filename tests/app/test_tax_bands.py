@@ -103,6 +103,15 @@ def test_a_preset_replaces_the_schedule_and_its_facts():
     assert _metric(at, "Tax, sum of ramps") == "$8,253.00"
 
 
+def test_the_income_survives_a_preset_change():
+    at = open_page("tax-bands")
+    at.number_input(key="income").set_value(150_000.0).run()
+    at.selectbox(key="preset").set_value("simple").run()
+    assert at.number_input(key="income").value == 150_000.0
+    # 0.2 * 30,000 + 0.4 * 110,000 = 6,000 + 44,000
+    assert _metric(at, "Tax, sum of ramps") == "50,000.00"  # a made-up schedule has no currency
+
+
 def test_an_edit_is_used_and_kept_in_the_link():
     at = open_page("tax-bands")
     at = _edit(at, edits={"3": {"rate": 50.0}})  # the top band at 50 % instead of 45 %
