@@ -37,9 +37,9 @@ def _shape(M) -> str:
     return f"{M.shape[0]} × {M.shape[1]}"
 
 
-def _p(v: float, digits: int) -> str:
-    """A factor in a written-out sum: negatives in brackets, with a true minus sign."""
-    s = f"{abs(v):.{digits}f}"
+def _p(v: float) -> str:
+    """A factor in a written-out sum, as typed (no rounding); negatives in brackets, true minus."""
+    s = f"{abs(v):.6g}"
     return f"(−{s})" if v < 0 else s
 
 
@@ -108,8 +108,8 @@ if not finite:
 with slot_pre:
     _matrix(steps.pre, TOKENS, HIDDEN, "z = x W₁" + (" + b₁" if use_bias else "") + ", before GELU")
 with slot_sum:
-    terms = " + ".join(f"{_p(v, 2)} × {_p(w, 2)}" for v, w in zip(x[i], W1[:, 0], strict=True))
-    bias = f" + {_p(b1[0], 2)}" if use_bias else ""
+    terms = " + ".join(f"{_p(v)} × {_p(w)}" for v, w in zip(x[i], W1[:, 0], strict=True))
+    bias = f" + {_p(b1[0])}" if use_bias else ""
     st.markdown(f"**One cell by hand**: token {tok}, unit h1 is row {tok} of x times column 1 of W₁:")
     st.markdown(f"{terms}{bias} = **{steps.pre[i, 0]:.3f}**")
     st.caption(f"The other {steps.pre.size - 1} cells are the same sum with another row of x or "

@@ -39,7 +39,7 @@ def test_default_shows_every_step_computed_by_lib(default_page):
                     "the block's output** · shape 5 × 3"):
         assert caption in text
     # The seed printed 1.428 for token 1, unit 6; the page shows what x W1 really gives.
-    assert "= **0.772**" in text
+    assert "1.4 × 0.4 + (−1.52) × (−0.1) + 0.12 × 0.5 = **0.772**" in text
     assert abs(steps.pre[0, 5] - 1.428) > 0.01 and np.isclose(_cells(figs[Z])[0, 5], steps.pre[0, 5])
 
 
