@@ -91,7 +91,7 @@ st.latex(act.latex)
 slot_post, slot_curve = st.columns([1, 1])
 
 st.header("3. Narrow: y = h W₂" + (" + b₂" if use_bias else ""))
-st.markdown(f"{D_FF} numbers back to {D}: each output feature adds up the bent hidden units "
+st.markdown(f"From {D_FF} numbers back to {D}: each output feature adds up the bent hidden units "
             "weighted by a column of W₂. This y is added to the token's residual stream.")
 a, slot_out = st.columns([2, 3])
 with a:
@@ -258,9 +258,10 @@ m2.metric("Negative before GELU", f"{bend['neg_share']:.1%}", help="z < 0: GELU 
 m3.metric("Spread of z", f"{bend['pre_std']:.3f}", help="standard deviation of the hidden values")
 charts.show(ffn_view.histogram_figure(bend["edges"], bend["counts"], bend["near_counts"],
                                       bend["cutoff"], ratio))
-st.caption(f"All {sh['pre'][0] * sh['pre'][1]:,} hidden values of the {sh['pre'][0]} tokens. "
-           f"Left of the dashed line (z < {bend['cutoff']:.2f}) GELU keeps less than {ratio:.0%} of z. "
-           "The larger the spread of z, the more units a token switches firmly off.")
+st.caption(f"All {sh['pre'][0] * sh['pre'][1]:,} hidden values of the {sh['pre'][0]} tokens. A value "
+           f"counts as pushed near zero when |GELU(z)| < {ratio:.2f} · |z|, which happens left of the "
+           f"dashed line, z < {bend['cutoff']:.2f}. The larger the spread of z, the more units a token "
+           "switches firmly off: try the fan_in weight scale.")
 
 st.subheader("Every token goes through on its own")
 changes = ffn_view.real_changes(int(seed), init, poke - 1, act_name)
