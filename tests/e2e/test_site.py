@@ -20,8 +20,14 @@ def test_direct_visit_on_a_fresh_server(browser, fresh_server, path):
     wait_ready(page)
     page.wait_for_timeout(1000)  # the dialog, when it came, came after the first paint
     assert_clean(page)
-    title = "Layer Lab" if not path else next(x.title for x in LESSONS if x.url_path == path)
-    assert title.split(":")[0] in main_text(page) or path in page.url
+    assert page.url.rstrip("/").endswith(path) and "pages" not in page.url
+    # app.py ran: the sidebar lists the lessons by title (the old mode listed file names,
+    # "app" among them) and the layout is wide.
+    nav = page.inner_text("[data-testid='stSidebarNav']")
+    assert all(lesson.title in nav for lesson in LESSONS), nav
+    assert "app" not in nav.split("\n")
+    width = page.evaluate("document.querySelector('[data-testid=\"stMainBlockContainer\"]').clientWidth")
+    assert width > 900, f"not the wide layout: {width}px"
     ctx.close()
 
 
