@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import assert_clean, main_text, screenshot, wait_ready
+from tests.e2e.conftest import assert_clean, screenshot, wait_ready
 from ui.nav import LESSONS
 
 PATHS = ["", *[lesson.url_path for lesson in LESSONS]]
