@@ -4,6 +4,7 @@ a bad link opens cleanly, and screenshots at laptop and phone widths."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.e2e.conftest import assert_clean, main_text, screenshot, wait_ready
 
@@ -28,27 +29,40 @@ def test_the_gelu_switch_changes_the_hidden_table(open_page):
     assert "0.602" in before  # GELU(0.772), exact
     page.locator("[data-testid='stSelectbox']").first.click()
     page.get_by_role("option", name="gelu_tanh").click()
+    page.wait_for_url("**act=gelu_tanh**")
     wait_ready(page)
-    assert "act=gelu_tanh" in page.url
+    page.wait_for_function(  # the rerun may still be drawing: wait for the new numbers
+        "(before) => Array.from(document.querySelectorAll(\"[data-testid='stPlotlyChart']\")[1]"
+        ".querySelectorAll('text')).map(t => t.textContent).join(' ') !== before",
+        arg=before, timeout=30_000)
     assert _chart_text(page, 1) != before
     assert_clean(page)
 
 
-def test_token_slider_moves_only_one_output_row(open_page):
+def test_token_slider_moves_only_that_output_row(open_page):
     page = open_page("/gpt2-mlp?poke=5")
-    text = main_text(page)
-    assert "Token 5 got a fresh input row" in text
-    assert "every other output row by 0." in text
+    main = page.locator("[data-testid='stMain']")
+    expect(main).to_contain_text("Token 5 got a fresh input row")
+    expect(main).to_contain_text("every other output row by 0.")
+    slider = page.get_by_role("slider").first  # "Token to change"
+    slider.focus()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_url("**poke=6**")
+    expect(main).to_contain_text("Token 6 got a fresh input row", timeout=30_000)
+    expect(main).to_contain_text("every other output row by 0.")
     assert_clean(page)
 
 
 def test_checker_flags_the_seed_slips(open_page):
     page = open_page("/gpt2-mlp?check=true")
     page.get_by_role("button", name="Load the seed's hand-worked tables").click()
+    main = page.locator("[data-testid='stMain']")
+    expect(main).to_contain_text("15 of 15 cells off by more than 0.001 (15 new in this step)",
+                                 timeout=30_000)
     wait_ready(page)
     text = main_text(page)
-    assert "13 of 30 cells off by more than 0.001" in text
-    assert "15 of 15 cells off by more than 0.001 (15 new in this step)" in text
+    assert "13 of 30 cells off by more than 0.001 (13 new in this step)" in text
+    assert "13 of 30 cells off by more than 0.001 (3 new in this step)" in text
     assert "pre=" in page.url
     assert_clean(page)
 
@@ -68,6 +82,7 @@ def test_bad_link_opens_with_defaults_and_notes(open_page):
 def test_screenshots(open_page, width):
     page = open_page("/gpt2-mlp?check=true", width=width)
     page.get_by_role("button", name="Load the seed's hand-worked tables").click()
+    expect(page.locator("[data-testid='stMain']")).to_contain_text("15 of 15 cells", timeout=30_000)
     wait_ready(page)
     assert_clean(page)
     screenshot(page, "gpt2-mlp")
