@@ -64,6 +64,10 @@ def matrix_input(label: str, default, *, key: str, help: str,
                 links.note(key, links.ignored(key, raw, f"{err}; using the default"))
         st.session_state[good] = st.session_state[base] = start
 
+    if f"{key}_editor" not in st.session_state:
+        # The editor was not drawn on the last run (a hidden section), so Streamlit dropped
+        # its edits: start it again from the last good values rather than the first ones.
+        st.session_state[base] = st.session_state[good]
     shown = np.atleast_2d(st.session_state[base])
     rows = list(row_labels) if row_labels is not None else [str(i + 1) for i in range(shown.shape[0])]
     cols = list(col_labels) if col_labels is not None else [str(j + 1) for j in range(shown.shape[1])]
