@@ -4,6 +4,7 @@ the schedule editor refuses a bad edit with one line, and bad links open cleanly
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.e2e.conftest import assert_clean, main_text, screenshot, wait_ready
 
@@ -11,18 +12,24 @@ from tests.e2e.conftest import assert_clean, main_text, screenshot, wait_ready
 def _edit_cell(page, row: int, column: int, text: str) -> None:
     """Type into the schedule editor: row 0 is the first band, column 0 threshold, 1 rate.
 
-    The editor is a canvas grid: double-click a cell to open its input (rows are 35 px)."""
+    The editor is a canvas grid (glide-data-grid): a double-click on a cell opens an overlay
+    `input.gdg-input`; rows are 35 px. Under load the overlay can be slow, so wait for it."""
     grid = page.locator("[data-testid='stDataFrame']").first
     grid.scroll_into_view_if_needed()
     box = grid.bounding_box()
     x = box["x"] + box["width"] * (0.25 + 0.5 * column)
     y = box["y"] + 35 * (row + 1) + 17
-    page.mouse.dblclick(x, y)
-    page.wait_for_timeout(300)
-    page.keyboard.press("Control+A")
-    page.keyboard.type(text)
-    page.keyboard.press("Enter")
-    page.wait_for_timeout(1000)
+    cell = page.locator("input.gdg-input")
+    for _ in range(3):
+        page.mouse.dblclick(x, y)
+        try:
+            cell.wait_for(state="visible", timeout=5_000)
+            break
+        except PlaywrightTimeout:  # the grid was still drawing: try again
+            continue
+    cell.fill(text)
+    cell.press("Enter")
+    page.wait_for_timeout(500)
     wait_ready(page)
 
 
