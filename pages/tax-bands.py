@@ -142,7 +142,7 @@ show_source(tax.relu_tax, tax.marginal_rate, tax.band_breakdown)
 # --- 2. Any curve -----------------------------------------------------------------------------
 st.header("2. Any curve from ramps")
 st.markdown(
-    "Tax schedules only bend upwards at a few fixed places. Allow a ramp's step to be negative and "
+    "A tax schedule bends at a few fixed places, mostly upwards. Allow a ramp's step to be negative and "
     "put the thresholds (the **knots**) anywhere, and a sum of ramps can follow any curve: "
     "f(x) ≈ c + Σⱼ wⱼ ReLU(x − tⱼ). With the knots fixed, the best weights wⱼ and c solve a "
     "least-squares problem exactly. One hidden layer of ReLU units on a one-number input computes "
@@ -192,11 +192,9 @@ e1, e2 = st.columns(2)
 e1.metric(f"Root-mean-square error, {units} ramps", f"{fit.rmse:.2e}")
 e2.metric("Largest error anywhere on the range", f"{fit.max_error:.2e}")
 st.info(
-    "This is the universal approximation theorem in one dimension. Cybenko (1989) proved that one hidden "
-    "layer of sigmoid units can come as close as you like to any continuous function on a bounded range, "
-    "given enough units; Hornik (1991) showed the power comes from the layered structure rather than the "
-    "particular bend, and later work covered ReLU too. It promises that enough ramps exist; it says "
-    "nothing about how many you need or whether training will find them.",
+    "Universal approximation, in one line: Cybenko (1989) and Hornik (1991) proved that one hidden layer of "
+    "bent units (sigmoid-like there, ReLU in later work) can come as close as you like to any continuous "
+    "function on a bounded range, given enough units; it does not say how many, nor that training finds them.",
     icon=":material/functions:",
 )
 show_source(relufit.fit_relus, relufit.learn_knots)
