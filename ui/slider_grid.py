@@ -44,9 +44,12 @@ def grid_columns(spec: list[float]):
     return st.columns(spec, vertical_alignment="center")
 
 
+_PAD = "\u2002"  # an en space HTML does not collapse: keeps a label clear of the "?" to its left
+
+
 def _slider(label: str, lo: float, hi: float, default: float, step: float, key: str,
             help: str, fmt: str) -> float:
-    return float(bound(st.slider, label, lo, hi, float(default), step, key=key, help=help,
+    return float(bound(st.slider, _PAD + label, lo, hi, float(default), step, key=key, help=help,
                        format=fmt, persist_state="page"))
 
 
