@@ -7,7 +7,8 @@
 The network is the /trainer page's default: 2 inputs, 8 ReLU units, 1 output, float64, on the
 400-point checkerboard, full batch. Peers:
 
-- ours: lib.train's preallocated fast path (what Trainer runs);
+- ours: lib.train's preallocated fast path (what Trainer runs; for forward + backward, the
+  same pass with the summed loss computed too, as PyTorch's is);
 - NumPy baseline: the plain reference in lib.mlp (loss_and_grads, new arrays every call) with
   the same Adam;
 - PyTorch eager on one thread, its fastest Adam of fused / foreach / for-loop (skipped if
@@ -42,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from lib.datasets import make_dataset, split  # noqa: E402
 from lib.mlp import augmented_views, flatten, init_params, layer_views, loss_and_grads  # noqa: E402
 from lib.optim import Adam  # noqa: E402
-from lib.train import TrainConfig, Trainer, Workspace, kernel  # noqa: E402
+from lib.train import TrainConfig, Trainer, Workspace, compile_pass  # noqa: E402
 
 try:
     import torch
@@ -83,8 +84,9 @@ def forward_backward_peers(Xtr, ytr):
     G = augmented_views(g, SIZES)
     ws = Workspace(SIZES, n)
     ws.load(np.vstack([Xtr.T, np.ones((1, n))]), (1.0 - 2.0 * ytr)[None, :])
+    run = compile_pass(ws, A, G, "relu")  # what Trainer runs, here also computing the loss
     peers = {
-        "ours": lambda: kernel(ws, A, G, "relu", with_loss=True),
+        "ours": lambda: run(True),
         "NumPy baseline": lambda: loss_and_grads(params, Xtr, ytr, "relu"),
     }
     if torch is not None:

@@ -29,6 +29,7 @@ from lib.train import (
     TrainConfig,
     Trainer,
     Workspace,
+    compile_pass,
     kernel,
 )
 
@@ -64,6 +65,49 @@ def test_kernel_equals_reference_loss_and_gradients(act, sizes):
     check = kernel(ws, augmented_views(flat, sizes), augmented_views(g, sizes), act)
     logits = forward(layer_views(flat, sizes), X, act)[1]["logit"]
     assert check == pytest.approx(float(logits.sum()), rel=1e-12, abs=1e-12)
+
+
+@pytest.mark.parametrize(("act", "sizes"), [("relu", [2, 8, 1]), ("relu", [3, 5, 1]), ("tanh", [2, 8, 1]),
+                                              ("relu", [2, 4, 3, 1])])
+def test_compiled_pass_equals_the_kernel(act, sizes):
+    m = 64
+    X = RNG.normal(scale=2.0, size=(m, sizes[0]))
+    y = RNG.integers(0, 2, size=m)
+    flat = flatten(init_params(sizes, seed=2))
+    outs = []
+    for compiled in (False, True):
+        ws = Workspace(sizes, m)
+        ws.load(np.vstack([X.T, np.ones((1, m))]), (1.0 - 2.0 * y)[None, :])
+        g = np.zeros_like(flat)
+        A, G = augmented_views(flat, sizes), augmented_views(g, sizes)
+        if compiled:
+            run = compile_pass(ws, A, G, act)
+        else:
+            run = lambda w=False, ws=ws, A=A, G=G: kernel(ws, A, G, act, w)  # noqa: E731
+        outs.append((run(True), g.copy(), run(False), g.copy()))
+    (l0, g0, c0, h0), (l1, g1, c1, h1) = outs
+    assert l1 == pytest.approx(l0, rel=1e-13) and c1 == pytest.approx(c0, rel=1e-13)
+    np.testing.assert_allclose(g1, g0, rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(h1, h0, rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(h0, g0, rtol=1e-9, atol=1e-12)  # the two ways to 2 (p - y) agree
+
+
+def test_loss_mode_survives_logits_past_overflow():
+    sizes = [2, 3, 1]
+    params = init_params(sizes, seed=0)
+    params[1][0][:] = 1e3  # logits of hundreds to thousands: exp(s z) overflows for class 0 points
+    X = np.array([[1.0, 2.0], [2.0, 1.0], [-1.0, 0.5], [3.0, 3.0]])
+    y = np.array([0, 1, 0, 1])
+    flat = flatten(params)
+    ws = Workspace(sizes, 4)
+    ws.load(np.vstack([X.T, np.ones((1, 4))]), (1.0 - 2.0 * y)[None, :])
+    g = np.zeros_like(flat)
+    with np.errstate(over="ignore"):
+        total = kernel(ws, augmented_views(flat, sizes), augmented_views(g, sizes), "relu", with_loss=True)
+    loss, grads = loss_and_grads(layer_views(flat, sizes), X, y, "relu")
+    assert math.isfinite(total) and total / 4 == pytest.approx(loss, rel=1e-12)
+    # p - y from 1 + e loses what is below 1e-16 of 1, times weights of 1e3: absolute 1e-12.
+    np.testing.assert_allclose(g * 0.5 / 4, flatten(grads), rtol=1e-12, atol=1e-12)
 
 
 def reference_run(cfg, Xtr, ytr, epochs):
@@ -300,6 +344,23 @@ def test_set_hparams_keeps_weights_and_restarts_moments_only_for_a_new_optimiser
 def test_bad_configs_are_refused(bad):
     with pytest.raises(ValueError):
         trainer(0, **bad)
+
+
+def test_switching_the_bend_mid_run_trains_with_the_new_one():
+    Xtr, ytr, Xte, yte = data("moons", n=200, seed=1)
+    t = Trainer(TrainConfig(seed=1), Xtr, ytr, Xte, yte)
+    t.step(15)
+    t.set_hparams(act="tanh", lr=0.01)
+    t.step(15)
+    # By hand: 15 Adam steps with ReLU, then 15 more with tanh and the smaller step, same moments.
+    flat = flatten(init_params([2, 8, 1], 1))
+    opt = make_optimizer("adam", flat.size, 0.03)
+    for epoch in range(30):
+        if epoch == 15:
+            opt.lr = 0.01
+        act = "relu" if epoch < 15 else "tanh"
+        opt.step(flat, flatten(loss_and_grads(layer_views(flat, [2, 8, 1]), Xtr, ytr, act)[1]))
+    np.testing.assert_allclose(t.flat, flat, rtol=1e-10, atol=1e-12)
 
 
 def test_minibatches_also_learn_the_checkerboard():
