@@ -108,27 +108,26 @@ m2.metric("Tax, sum of ramps", money(relu_total, cur, 2))
 m3.metric("Effective rate", f"{100 * tax.effective_rate(income, thresholds, rates):.2f} %")
 m4.metric("Marginal rate", f"{100 * tax.marginal_rate(income, thresholds, rates):.2f} %")
 st.markdown("**Band by band**, as a tax form does it: each band's rate × the income that falls in it.")
+# The last row is lib's total (bracket_tax), so the table visibly adds up.
 st.dataframe(pd.DataFrame({
-    "band": [f"{money(lo, cur)} to {money(hi, cur) if np.isfinite(hi) else 'the top'}"
-             for lo, hi in zip(bands["from"], bands["to"], strict=True)],
-    "rate (%)": 100 * bands["rate"],
-    "income in band": bands["in_band"],
-    "tax": bands["tax"],
+    "band": [*(f"{money(lo, cur)} to {money(hi, cur) if np.isfinite(hi) else 'the top'}"
+               for lo, hi in zip(bands["from"], bands["to"], strict=True)), "total"],
+    "rate": [*(f"{100 * r:.4g} %" for r in bands["rate"]), ""],
+    "income in band": [*bands["in_band"], income],
+    "tax": [*bands["tax"], band_total],
 }), hide_index=True, width="stretch", column_config={
-    "rate (%)": st.column_config.NumberColumn(format="%.2f"),
+    "rate": st.column_config.TextColumn(),
     "income in band": st.column_config.NumberColumn(format="localized"),
     "tax": st.column_config.NumberColumn(format="localized"),
 })
 st.markdown("**Ramp by ramp**, as the ReLU sum does it: each ramp's rate step × ReLU(income − threshold).")
 st.dataframe(pd.DataFrame({
-    "threshold": by_ramp["threshold"],
-    "rate step (%)": 100 * by_ramp["step"],
-    "ReLU(income − threshold)": by_ramp["relu"],
-    "ramp": by_ramp["ramp"],
+    "threshold": [*(money(t_k, cur) for t_k in by_ramp["threshold"]), "total"],
+    "rate step": [*(f"{100 * d:+.4g} %".replace("-", "−") for d in by_ramp["step"]), ""],
+    "ReLU(income − threshold)": [*(money(v, cur) for v in by_ramp["relu"]), ""],
+    "ramp": [*by_ramp["ramp"], relu_total],
 }), hide_index=True, width="stretch", column_config={
-    "threshold": st.column_config.NumberColumn(format="localized"),
-    "rate step (%)": st.column_config.NumberColumn(format="%+.2f"),
-    "ReLU(income − threshold)": st.column_config.NumberColumn(format="localized"),
+    "rate step": st.column_config.TextColumn(),
     "ramp": st.column_config.NumberColumn(format="localized"),
 })
 gap = abs(band_total - relu_total)

@@ -88,7 +88,12 @@ def test_changing_the_income_changes_the_breakdown():
     # 7,540 + 0.4 * (125,140 - 50,270) + 0.45 * (150,000 - 125,140) = 7,540 + 29,948 + 11,187
     assert _metric(at, "Tax, band by band") == _metric(at, "Tax, sum of ramps") == "£48,675.00"
     bands = at.dataframe[1].value  # [0] is the schedule editor
-    assert bands["income in band"].sum() == pytest.approx(150_000.0)
+    assert bands["band"].iloc[-1] == "total"
+    assert bands["income in band"].iloc[:-1].sum() == pytest.approx(150_000.0)
+    assert bands["tax"].iloc[:-1].sum() == pytest.approx(48_675.0)
+    assert bands["tax"].iloc[-1] == pytest.approx(48_675.0)
+    ramp = at.dataframe[2].value["ramp"]
+    assert ramp.iloc[:-1].sum() == pytest.approx(48_675.0) and ramp.iloc[-1] == pytest.approx(48_675.0)
 
 
 def test_a_preset_replaces_the_schedule_and_its_facts():
