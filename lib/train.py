@@ -400,30 +400,27 @@ class Trainer:
         bs = n if self.cfg.batch <= 0 else min(int(self.cfg.batch), n)
         opt, flat, backup = self.opt, self.flat, self._backup
         l2, l2mask, tmp, g = self.cfg.l2, self._l2mask, self._tmp, self.opt.g
-        done = 0
+        history_epochs = self.history["epoch"]
+        full = self._pass(self._full) if bs == n else None
+        start = self.epoch
         with np.errstate(all="ignore"):  # overflow is detected below and handled, not warned about
             for _ in range(int(epochs)):
                 if self.diverged:
                     break
-                if self.epoch % _record_every(self.epoch) == 0 and self.history["epoch"][-1] != self.epoch:
+                if self.epoch % _record_every(self.epoch) == 0 and history_epochs[-1] != self.epoch:
                     self._record()
                     if self.diverged:
                         break
-                if bs == n:
-                    batches = ((self._full, None),)
+                if full is not None:
+                    steps = ((full, n),)
                 else:
                     order = self.rng.permutation(n)
-                    batches = ((self._batch_workspace(len(order[i:i + bs])), order[i:i + bs])
-                               for i in range(0, n, bs))
-                for ws, idx in batches:
-                    if idx is not None:
-                        np.take(self._XT, idx, axis=1, out=ws.XT)
-                        np.take(self._s, idx, axis=1, out=ws.s)
-                        np.take(self._s2, idx, axis=1, out=ws.s2)
-                    if not math.isfinite(self._pass(ws)()):
+                    steps = (self._load_batch(order[i:i + bs]) for i in range(0, n, bs))
+                for run, m in steps:
+                    if not math.isfinite(run()):
                         self._diverge()
-                        return done
-                    scale = 0.5 / ws.m  # the kernel's gradient is 2 * the sum over the batch
+                        return self.epoch - start
+                    scale = 0.5 / m  # the pass leaves 2 * the gradient summed over the batch
                     if l2:
                         g *= scale
                         np.multiply(flat, l2mask, out=tmp)
@@ -435,21 +432,29 @@ class Trainer:
                     opt.step(flat, None, scale)
                 self.epoch += 1
                 self._version += 1
-                done += 1
-        return done
+        return self.epoch - start
+
+    def _load_batch(self, idx):
+        """Copy the points idx into the workspace for their batch size; returns (its pass, size)."""
+        ws = self._batch_workspace(len(idx))
+        np.take(self._XT, idx, axis=1, out=ws.XT)
+        np.take(self._s, idx, axis=1, out=ws.s)
+        np.take(self._s2, idx, axis=1, out=ws.s2)
+        return self._pass(ws), len(idx)
 
     def step(self, epochs=1):
         """Train whole epochs; returns how many were done (fewer if training diverged)."""
-        done = self._train(epochs)
+        start = self.epoch
+        self._train(epochs)
         self._record_latest()
-        return done if not self.diverged else min(done, self.epoch)
+        return max(0, self.epoch - start)
 
     def run_for(self, seconds, max_epochs=None):
         """Train as many whole epochs as fit in `seconds` (at most max_epochs); returns epochs done.
 
         The clock is read once per chunk of epochs, sized from the speed measured so far.
         """
-        start = time.perf_counter()
+        begin, start = self.epoch, time.perf_counter()
         end = start + float(seconds)
         done, chunk = 0, 8
         while not self.diverged and (max_epochs is None or done < max_epochs):
@@ -462,7 +467,7 @@ class Trainer:
             per = (now - start) / done
             chunk = max(1, min(4 * chunk, int(0.5 * (end - now) / per)))
         self._record_latest()
-        return done
+        return max(0, self.epoch - begin)
 
     # --- metrics ---------------------------------------------------------------------------
     def _evaluate(self, X, y):
@@ -494,11 +499,12 @@ class Trainer:
                     self.history[k].pop()
         for k in HISTORY_KEYS:
             self.history[k].append(m[k])
+        self._recorded = self._version
 
     def _record_latest(self):
         """Make the history end with the current weights' numbers (replacing a stale entry for this epoch)."""
         if self.history["epoch"] and self.history["epoch"][-1] == self.epoch:
-            if self._cache is not None and self._cache[0] == self._version:
+            if self._recorded == self._version:
                 return
             for k in HISTORY_KEYS:
                 self.history[k].pop()
