@@ -133,10 +133,10 @@ with net_box, st.container(border=True):
         batch = bound(st.selectbox, "Batch size", tr.BATCH_OPTIONS, index=0, key="batch",
                       help="Training points per step; 0 uses all of them (one step per epoch, the fastest).")
     lr = bound(st.select_slider, "Learning rate",
-               tr.options_with_link("lr", tr.LR_OPTIONS, tr.positive_float(1e-6, 10.0)), D["lr"], key="lr",
+               tr.options_with_link("lr", tr.LR_OPTIONS, tr.positive_float(1e-6, 10.0)), D["lr"], key="lr", format_func=tr.short_number,
                help="Step size. Too large and the loss blows up: training stops and says so.")
     l2 = bound(st.select_slider, "L2 penalty",
-               tr.options_with_link("l2", tr.L2_OPTIONS, tr.positive_float(0.0, 1.0)), D["l2"], key="l2",
+               tr.options_with_link("l2", tr.L2_OPTIONS, tr.positive_float(0.0, 1.0)), D["l2"], key="l2", format_func=tr.short_number,
                help="Adds 0.5 · L2 · (sum of squared weights) to the loss: pulls weights towards 0.")
 
 spec = tr.Spec(dataset=dataset, n=int(n), noise=float(noise), seed=int(seed), cells=cells,
@@ -146,20 +146,23 @@ spec = tr.Spec(dataset=dataset, n=int(n), noise=float(noise), seed=int(seed), ce
 
 # --- 2. Run ----------------------------------------------------------------------------------
 st.header("Train it")
-bar = st.columns([1, 1, 1, 1, 1, 3, 2], vertical_alignment="bottom")
+bar = st.columns([1.3, 1, 1, 1, 1.2], vertical_alignment="bottom")
+knobs = st.columns([3, 2], vertical_alignment="bottom")
 playing = bool(st.session_state.get(tr.PLAYING, False))
 
 
-def _toggle_play():
-    st.session_state[tr.PLAYING] = not st.session_state.get(tr.PLAYING, False)
+def _set_playing(value: bool):
+    # Set, not flip: Streamlit may run a click's callback twice when the click lands during a
+    # fragment tick (once in that tick, once replayed in the full rerun); flipping would undo it.
+    st.session_state[tr.PLAYING] = value
 
 
-with bar[5]:
+with knobs[0]:
     speed_text = bound(st.select_slider, "Epochs per redraw",
                        tr.options_with_link("speed", tr.SPEED_OPTIONS, tr.speed_option), D["speed"], key="speed",
                        help="1 lets a class watch every step; max trains as many epochs as fit between "
                             f"two redraws (about {1 / tr.TICK:.0f} redraws a second).")
-with bar[6]:
+with knobs[1]:
     twin_on = bound(st.toggle, "Twin: no hidden layer", D["twin"], key="twin",
                     help="Train the same data from the same seed with no hidden layer, in lockstep.")
 spec.twin = bool(twin_on)
@@ -167,12 +170,12 @@ speed = tr.parse_speed(speed_text)
 run = tr.get_run(spec)
 weights_error = tr.apply_link_weights(run)
 
-bar[0].button("Pause" if playing else "Play", key="trainer_play", type="primary", on_click=_toggle_play,
+bar[0].button("Pause" if playing else "Play", key="trainer_play", type="primary", on_click=_set_playing, args=(not playing,),
               icon=":material/pause:" if playing else ":material/play_arrow:", width="stretch",
               help="Train continuously; the charts below redraw several times a second.")
 steps = {1: bar[1], 10: bar[2], 100: bar[3]}
 for k, col in steps.items():
-    if col.button(f"+{k}", key=f"trainer_step_{k}", width="stretch",
+    if col.button("Step" if k == 1 else f"+{k}", key=f"trainer_step_{k}", width="stretch",
                   help=f"Train {k} epoch{'s' if k > 1 else ''} and stop.",
                   icon=":material/skip_next:" if k == 1 else None):
         tr.advance(run, k)
@@ -197,6 +200,7 @@ def _fmt_pct(v: float) -> str:
 def live():
     run: tr.Run = st.session_state[tr.RUN]
     t = run.trainer
+    figs = st.session_state.setdefault("trainer_figures", {})
     if st.session_state.get(tr.PLAYING):
         tr.advance(run, speed)
         if t.diverged:  # the Play button must turn back into Play: rerun the whole page
@@ -223,8 +227,8 @@ def live():
         cols = st.columns([1, 1, 1.1])
         _, _, P0 = tr.probabilities(run.twin, spec.feat, d.limit)
         with cols[0]:
-            charts.show(tc.boundary_figure(xs, ys, P0, d, title="No hidden layer", legend=False), live=True,
-                        key="trainer_twin_boundary")
+            charts.show(tc.live_boundary(figs, "twin", run.sig, xs, ys, P0, d, title="No hidden layer"),
+                        live=True, key="trainer_twin_boundary")
             m0 = run.twin.metrics()
             st.caption(f"Train accuracy {_fmt_pct(m0['train_acc'])} · test {_fmt_pct(m0['test_acc'])}")
         boundary_col, curves_col = cols[1], cols[2]
@@ -233,13 +237,14 @@ def live():
         boundary_col, curves_col = st.columns([1, 1])
         twin_curves = None
     with boundary_col:
-        charts.show(tc.boundary_figure(xs, ys, P, d, title=title), live=True, key="trainer_boundary")
+        charts.show(tc.live_boundary(figs, "main", run.sig, xs, ys, P, d, title=title), live=True,
+                    key="trainer_boundary")
     with curves_col:
-        charts.show(tc.curves_figure(curves, twin_curves), live=True, key="trainer_curves")
+        charts.show(tc.live_curves(figs, "curves", curves, twin_curves), live=True, key="trainer_curves")
     rate = clock.tick(m["epoch"])
     if st.session_state.get(tr.PLAYING) and rate:
         st.caption(f":material/speed: {rate[0]:,.0f} epochs a second, {rate[1]:.1f} redraws a second "
-                   "(measured on the server)")
+                   f"(measured on the server)")
     else:
         st.caption("Shading: the network's P(class 1), amber 0 to blue 1. Dots: training points; "
                    "diamonds: test points.")

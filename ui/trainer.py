@@ -125,6 +125,15 @@ def options_with_link(key: str, options: list, parse) -> list:
     return sorted([*numeric, value], key=key_of) + rest
 
 
+def short_number(v) -> str:
+    """0.03, 10, 1e-05: how a number reads on a slider and, being its format_func, in the link.
+
+    A bound select_slider matches a link value against format_func(option) as text, so `lr=10`
+    only finds the option 10.0 if the option reads "10".
+    """
+    return f"{v:g}"
+
+
 def positive_float(lo: float, hi: float):
     def parse(raw: str) -> float:
         v = float(raw)

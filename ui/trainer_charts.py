@@ -16,6 +16,9 @@ from ui import charts
 
 TRAIN_DASH, TEST_DASH = "solid", "dot"
 MAIN_COLOR, TWIN_COLOR = charts.BLUE, charts.VERMILLION
+# P(class 1) behind the points: the class colours mixed 55 % with white, so the points (full
+# colour, white edge) stay visible on the region of their own class.
+SHADING = [[0.0, "#F4D48C"], [0.5, "#f7f7f7"], [1.0, "#8CBFDC"]]
 # Region map colours: Okabe-Ito and lighter tints, cycled over the on/off patterns.
 REGION_COLORS = [
     "#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442",
@@ -27,6 +30,11 @@ def _f32(a) -> np.ndarray:
     return np.ascontiguousarray(a, dtype=np.float32)
 
 
+def _u8(P) -> np.ndarray:
+    """Probabilities in [0, 1] as bytes 0..255: a live heatmap a quarter the size of float32."""
+    return np.clip(np.rint(np.asarray(P, dtype=np.float32) * 255), 0, 255).astype(np.uint8)
+
+
 def _square(fig: go.Figure, limit: float, *, ticks: bool, row=None, col=None) -> None:
     kw = {} if row is None else {"row": row, "col": col}
     fig.update_xaxes(range=[-limit, limit], showticklabels=ticks, showgrid=False, zeroline=False,
@@ -35,25 +43,37 @@ def _square(fig: go.Figure, limit: float, *, ticks: bool, row=None, col=None) ->
                      fixedrange=True, constrain="domain", **kw)
 
 
-def points_traces(Xtr, ytr, Xte, yte, *, legend: bool = True, size: int = 6) -> list[go.Scatter]:
-    """Four traces: each class of each split as one trace (one SVG group, not 400 nodes' worth)."""
-    traces = []
+def dots_path(pts: np.ndarray, r: float, sides: int = 6) -> str:
+    """Every point as a small polygon, all in ONE SVG path (data coordinates, 2 decimals).
+
+    Plotly draws each marker of a scatter trace as its own SVG node: 400 of them redrawn ten
+    times a second kept the browser busy most of the time (about 100 ms a redraw). A layout
+    shape is one node however many dots it holds, and costs a few milliseconds.
+
+    pts : ndarray of shape (m, 2)
+    """
+    angle = np.linspace(0, 2 * np.pi, sides, endpoint=False) + np.pi / 2      # (sides,)
+    ring = np.column_stack([np.cos(angle), np.sin(angle)]) * r                  # (sides, 2)
+    corners = np.round(pts[:, None, :] + ring[None], 2)                        # (m, sides, 2)
+    return "".join(
+        "M" + "L".join(f"{x:.2f},{y:.2f}" for x, y in poly) + "Z" for poly in corners
+    )
+
+
+def points_shapes(fig: go.Figure, Xtr, ytr, Xte, yte, *, limit: float, legend: bool = True) -> None:
+    """Each class of each split as one shape: train points filled dots, test points rings."""
+    r = 0.022 * limit
     for split, X, y in (("train", Xtr, ytr), ("test", Xte, yte)):
         for c in (0, 1):
             pts = X[y == c]  # (m, 2)
             if not len(pts):
                 continue
             color = charts.CLASS_COLORS[c]
-            marker = (dict(color=color, size=size, line=dict(color="white", width=1))
-                      if split == "train" else
-                      dict(color="white", size=size + 1, symbol="diamond",
-                           line=dict(color=color, width=2)))
-            traces.append(go.Scatter(
-                x=_f32(pts[:, 0]), y=_f32(pts[:, 1]), mode="markers", marker=marker,
-                name=f"class {c} · {split}", legendgroup=split, showlegend=legend,
-                hoverinfo="skip",
-            ))
-    return traces
+            style = (dict(fillcolor=color, line=dict(color="white", width=0.8)) if split == "train" else
+                     dict(fillcolor="rgba(255,255,255,0.8)", line=dict(color=color, width=2)))
+            fig.add_shape(type="path", path=dots_path(pts, r if split == "train" else 1.1 * r),
+                          xref="x", yref="y", layer="above", name=f"class {c} · {split}",
+                          showlegend=legend, legendgroup=split, **style)
 
 
 def boundary_figure(xs, ys, P, data, *, title: str | None = None, live: bool = True,
@@ -69,22 +89,25 @@ def boundary_figure(xs, ys, P, data, *, title: str | None = None, live: bool = T
     line : (x (k,), y (k,)) of a boundary line to draw dashed, or None
     """
     fig = charts.figure(title=title, height=height)
-    # x0/dx instead of coordinate arrays: the same picture with two numbers per axis.
+    # x0/dx instead of coordinate arrays: the same picture with two numbers per axis. Live, the
+    # probabilities travel as bytes (1/255 steps, invisible in the shading).
     fig.add_trace(go.Heatmap(
-        z=_f32(P), x0=float(xs[0]), dx=float(xs[1] - xs[0]), y0=float(ys[0]), dy=float(ys[1] - ys[0]),
-        colorscale=charts.PROBABILITY, zmin=0.0, zmax=1.0, showscale=False,
+        z=_u8(P) if live else _f32(P), x0=float(xs[0]), dx=float(xs[1] - xs[0]), y0=float(ys[0]),
+        dy=float(ys[1] - ys[0]), colorscale=SHADING, zmin=0.0, zmax=255.0 if live else 1.0,
+        showscale=False,
         hoverinfo="skip" if live else None,
         hovertemplate=None if live else "x₁ = %{x:.2f}<br>x₂ = %{y:.2f}<br>P(1) = %{z:.2f}<extra></extra>",
     ))
-    for tr in points_traces(data.Xtr, data.ytr, data.Xte, data.yte, legend=legend):
-        fig.add_trace(tr)
+    points_shapes(fig, data.Xtr, data.ytr, data.Xte, data.yte, limit=data.limit, legend=legend)
     if line is not None:
         fig.add_trace(go.Scatter(x=line[0], y=line[1], mode="lines", name="the one straight line",
                                  line=dict(color="black", width=2, dash="dash"), hoverinfo="skip"))
     _square(fig, data.limit, ticks=not live)
     fig.update_yaxes(scaleanchor="x", scaleratio=1)
-    fig.update_layout(margin=dict(l=4, r=4, t=40 if title else 4, b=4), uirevision="boundary",
-                      legend=dict(font=dict(size=11)))
+    fig.update_layout(margin=dict(l=4, r=4, t=36 if title else 4, b=4), uirevision="boundary",
+                      legend=dict(font=dict(size=11), orientation="h", yanchor="top", y=-0.01,
+                                  xanchor="left", x=0.0, entrywidth=0.25, entrywidthmode="fraction"),
+                      title=dict(text=title, x=0.0, xanchor="left", font=dict(size=15)) if title else None)
     return fig
 
 
@@ -96,6 +119,27 @@ def _thin(frame, limit: int = 400):
     return frame.iloc[idx]
 
 
+def _curve_arrays(hist, twin=None):
+    """(name, row, split, colour, x (k,), y (k,)) for every line of the curves figure, in order.
+
+    A split without finite numbers (no test points) has no line.
+    """
+    runs = [("your network", hist, MAIN_COLOR)]
+    if twin is not None:
+        runs.insert(0, ("no hidden layer", twin, TWIN_COLOR))
+    out = []
+    for name, frame, color in runs:
+        frame = _thin(frame)
+        x = _f32(frame["epoch"])
+        for row, what in ((1, "loss"), (2, "acc")):
+            for split in ("train", "test"):
+                y = frame[f"{split}_{what}"].to_numpy(dtype=float)
+                if not np.isfinite(y).all():
+                    continue
+                out.append((name, row, split, color, x, _f32(100 * y if what == "acc" else y)))
+    return out
+
+
 def curves_figure(hist, twin=None, *, height: int = 400, live: bool = True) -> go.Figure:
     """Loss (top) and accuracy (bottom) against epoch, train solid and test dotted.
 
@@ -103,22 +147,13 @@ def curves_figure(hist, twin=None, *, height: int = 400, live: bool = True) -> g
     """
     fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.08,
                         subplot_titles=("Loss (cross-entropy)", "Accuracy"))
-    runs = [("your network", hist, MAIN_COLOR)]
-    if twin is not None:
-        runs.insert(0, ("no hidden layer", twin, TWIN_COLOR))
-    for name, frame, color in runs:
-        frame = _thin(frame)
-        x = _f32(frame["epoch"])
-        for row, what in ((1, "loss"), (2, "acc")):
-            for split, dash in (("train", TRAIN_DASH), ("test", TEST_DASH)):
-                y = frame[f"{split}_{what}"].to_numpy(dtype=float)
-                if what == "acc":
-                    y = 100 * y
-                fig.add_trace(go.Scatter(
-                    x=x, y=_f32(y), mode="lines", line=dict(color=color, width=2, dash=dash),
-                    name=f"{name} · {split}", legendgroup=f"{name}{split}", showlegend=row == 2,
-                    hoverinfo="skip" if live else None,
-                ), row=row, col=1)
+    for name, row, split, color, x, y in _curve_arrays(hist, twin):
+        fig.add_trace(go.Scatter(
+            x=x, y=y, mode="lines",
+            line=dict(color=color, width=2, dash=TRAIN_DASH if split == "train" else TEST_DASH),
+            name=f"{name} · {split}", legendgroup=f"{name}{split}", showlegend=row == 2,
+            hoverinfo="skip" if live else None,
+        ), row=row, col=1)
     fig.update_layout(height=height, margin=dict(l=4, r=4, t=24, b=4), uirevision="curves",
                       legend=dict(orientation="h", yanchor="top", y=-0.06, x=0, font=dict(size=11)),
                       hovermode="x unified" if not live else False)
@@ -126,6 +161,37 @@ def curves_figure(hist, twin=None, *, height: int = 400, live: bool = True) -> g
     fig.update_yaxes(range=[0, 101], ticksuffix=" %", row=2, col=1)
     fig.update_xaxes(title_text="epoch", row=2, col=1)
     fig.update_annotations(font_size=13)
+    return fig
+
+
+# --- live figures: built once per run, then only their numbers change -------------------------
+# Building a plotly figure costs tens of milliseconds (validation, make_subplots); assigning new
+# arrays to a built one costs a tenth of a millisecond. The cache is a dict in the student's session.
+def live_boundary(cache: dict, key: str, sig, xs, ys, P, data, *, title: str, legend: bool = True):
+    """boundary_figure, rebuilt only when `sig` (the run, the title) changes; else new shading."""
+    entry = cache.get(key)
+    if entry is None or entry[0] != (sig, title, legend):
+        fig = boundary_figure(xs, ys, P, data, title=title, legend=legend, live=True)
+        cache[key] = ((sig, title, legend), fig)
+        return fig
+    fig = entry[1]
+    fig.data[0].z = _u8(P)
+    return fig
+
+
+def live_curves(cache: dict, key: str, hist, twin=None):
+    """curves_figure, rebuilt only when its set of lines changes; else new numbers."""
+    lines = _curve_arrays(hist, twin)
+    sig = tuple((name, row, split) for name, row, split, *_ in lines)
+    entry = cache.get(key)
+    if entry is None or entry[0] != sig:
+        fig = curves_figure(hist, twin)
+        cache[key] = (sig, fig)
+        return fig
+    fig = entry[1]
+    with fig.batch_update():
+        for trace, (*_, x, y) in zip(fig.data, lines, strict=True):
+            trace.x, trace.y = x, y
     return fig
 
 

@@ -1,0 +1,280 @@
+"""/trainer under AppTest: Step, Reset and the controls change what is shown; bad links open cleanly.
+
+A fragment's timer never ticks under AppTest, so the engine is driven through the Step buttons
+(the browser test covers Play). Expected numbers come from lib, computed here independently of
+the page: a Trainer built from the same settings, stepped the same number of epochs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from lib.datasets import DOMAIN, make_dataset, split
+from lib.features import expand
+from lib.regions import grid
+from lib.train import MAX_LINK_PARAMS, TrainConfig, Trainer
+from tests.app.conftest import decode, figures, open_page
+from ui import trainer as tr
+
+
+def _metrics(at) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def _captions(at) -> str:
+    return " ".join(c.value for c in at.caption)
+
+
+def _spec_trainer(hidden=(8,), seed=0, epochs=0, **cfg) -> Trainer:
+    """The default page's network, built and trained here without the page."""
+    X, y = make_dataset("checkerboard", 400, noise=0.0, seed=seed)
+    Xtr, ytr, Xte, yte = split(X, y, train_share=0.8, seed=seed)
+    names = ["x1", "x2"]
+    cfg = TrainConfig(hidden=hidden, seed=seed, **cfg)
+    t = Trainer(cfg, expand(Xtr, names), ytr, expand(Xte, names), yte)
+    t.step(epochs)
+    return t
+
+
+def _boundary(at) -> np.ndarray:
+    """P(class 1) of the live boundary chart, back in [0, 1]."""
+    fig = next(f for f in figures(at) if f["layout"].get("uirevision") == "boundary")
+    return decode(fig["data"][0]["z"]).astype(float) / 255
+
+
+@pytest.fixture(scope="module")
+def fresh():
+    return open_page("trainer", {"twin": "false"})
+
+
+def test_the_four_metrics_exist_with_their_labels(fresh):
+    assert not fresh.exception
+    m = _metrics(fresh)
+    for label in ("Epoch", "Loss", "Train accuracy", "Test accuracy"):
+        assert label in m
+    assert m["Epoch"] == "0"
+
+
+def test_step_trains_one_epoch_and_matches_the_engine():
+    at = open_page("trainer", {"twin": "false"})
+    at.button(key="trainer_step_1").click().run()
+    assert _metrics(at)["Epoch"] == "1"
+    at.button(key="trainer_step_10").click().run()
+    at.button(key="trainer_step_100").click().run()
+    m = _metrics(at)
+    assert m["Epoch"] == "111"
+    ref = _spec_trainer(epochs=111).metrics()
+    assert m["Loss"] == f"{ref['train_loss']:.3f}"
+    assert m["Train accuracy"] == f"{100 * ref['train_acc']:.1f} %"
+    assert m["Test accuracy"] == f"{100 * ref['test_acc']:.1f} %"
+
+
+def test_step_changes_the_boundary_and_reset_brings_back_the_same_start():
+    at = open_page("trainer", {"twin": "false"})
+    start, start_metrics = _boundary(at), _metrics(at)
+    at.button(key="trainer_step_100").click().run()
+    trained = _boundary(at)
+    assert np.abs(trained - start).max() > 0.1
+    at.button(key="trainer_reset").click().run()
+    assert _metrics(at) == start_metrics
+    np.testing.assert_array_equal(_boundary(at), start)
+
+
+def test_the_boundary_is_the_engines_prediction_on_the_grid():
+    at = open_page("trainer", {"twin": "false"})
+    at.button(key="trainer_step_10").click().run()
+    t = _spec_trainer(epochs=10)
+    xs, ys, XY = grid(1.2 * DOMAIN, tr.RES)
+    want = t.predict(XY).reshape(len(ys), len(xs))  # (100, 100)
+    np.testing.assert_allclose(_boundary(at), want, atol=1 / 255 / 2 + 1e-6)
+
+
+def test_play_flag_is_set_and_cleared_by_the_play_button():
+    at = open_page("trainer", {"twin": "false"})
+    assert at.button(key="trainer_play").label == "Play"
+    at.button(key="trainer_play").click().run()
+    assert at.session_state[tr.PLAYING] is True
+    assert at.button(key="trainer_play").label == "Pause"
+    # Under AppTest the fragment runs with the page: a playing run trains on each rerun.
+    assert int(_metrics(at)["Epoch"].replace(",", "")) > 0
+    at.button(key="trainer_play").click().run()
+    assert at.session_state[tr.PLAYING] is False
+    assert at.button(key="trainer_play").label == "Play"
+
+
+def test_twin_trains_in_lockstep_and_draws_both_curves():
+    at = open_page("trainer")
+    at.button(key="trainer_step_100").click().run()
+    curves = next(f for f in figures(at) if f["layout"].get("uirevision") == "curves")
+    names = {t["name"] for t in curves["data"]}
+    assert {"no hidden layer · train", "your network · train"} <= names
+    lasts = {t["name"]: decode(t["x"])[-1] for t in curves["data"]}
+    assert set(lasts.values()) == {100.0}  # same epoch axis
+    linear = _spec_trainer(hidden=(), epochs=100).metrics()
+    assert f"Train accuracy {100 * linear['train_acc']:.1f} %" in _captions(at)
+
+
+def test_changing_the_learning_rate_keeps_the_weights():
+    at = open_page("trainer", {"twin": "false"})
+    at.button(key="trainer_step_10").click().run()
+    before = _boundary(at)
+    at.select_slider(key="lr").set_value(0.1).run()
+    assert _metrics(at)["Epoch"] == "10"
+    np.testing.assert_array_equal(_boundary(at), before)
+
+
+def test_changing_the_layers_starts_a_new_network():
+    at = open_page("trainer", {"twin": "false"})
+    at.button(key="trainer_step_10").click().run()
+    at.text_input(key="hidden").set_value("4,4").run()
+    assert _metrics(at)["Epoch"] == "0"
+    assert "Hidden 4,4" in str(figures(at))
+
+
+def test_bend_switch_identity_collapses_to_the_printed_layer_and_back():
+    at = open_page("trainer", {"twin": "false", "bend": "identity"})
+    at.button(key="trainer_step_100").click().run()
+    t = _spec_trainer(epochs=100)
+    W = t.params[0][0] @ t.params[1][0]                     # (2, 1)
+    b = t.params[0][1] @ t.params[1][0] + t.params[1][1]    # (1,)
+    latex = " ".join(x.value for x in at.latex)
+    assert f"{W[0, 0]:.3f}" in latex and f"{b[0]:.3f}" in latex
+    figs = {f["layout"]["title"]["text"]: f for f in figures(at) if f["layout"].get("title")}
+    after = next(f for k, f in figs.items() if k.startswith("Same weights"))
+    before = next(f for k, f in figs.items() if k.startswith("As trained"))
+    p_after, p_before = decode(after["data"][0]["z"]), decode(before["data"][0]["z"])
+    assert np.abs(p_after - p_before).max() > 0.05
+    line = next(tr_ for tr_ in after["data"] if tr_.get("name") == "the one straight line")
+    assert len(decode(line["x"])) == 2
+    at.selectbox(key="bend").set_value("relu").run()
+    figs = {f["layout"]["title"]["text"]: f for f in figures(at) if f["layout"].get("title")}
+    after = next(f for k, f in figs.items() if k.startswith("Same weights"))
+    np.testing.assert_allclose(decode(after["data"][0]["z"]), p_before)
+
+
+def test_inside_views_show_every_unit_and_the_regions():
+    at = open_page("trainer", {"twin": "false"})
+    units = next(f for f in figures(at) if len(f["layout"].get("annotations", [])) == 8)
+    titles = [a["text"] for a in units["layout"]["annotations"]]
+    t = _spec_trainer()
+    W2 = t.params[1][0]  # (8, 1)
+    assert titles[0] == f"h1 · out weight {W2[0, 0]:+.2f}"
+    regions = _metrics(at)["Linear regions over the square"]
+    assert int(regions) >= 2
+
+
+def test_share_link_carries_the_weights_and_loads_them():
+    at = open_page("trainer", {"twin": "false"})
+    at.button(key="trainer_step_100").click().run()
+    link = next(c.value for c in at.code if "w=" in c.value)
+    assert link.startswith("/trainer?") and "w=" in link
+    w = link.split("w=")[1]
+    trained = _metrics(at)
+    at2 = open_page("trainer", {"twin": "false", "w": w})
+    assert not at2.exception
+    assert "Weights loaded from the link" in _captions(at2)
+    assert _metrics(at2)["Train accuracy"] == trained["Train accuracy"]
+
+
+def test_large_network_has_no_weight_link_but_a_json_download():
+    at = open_page("trainer", {"twin": "false", "hidden": "32,32"})
+    assert not [c for c in at.code if "w=" in c.value]
+    assert any(f"{MAX_LINK_PARAMS:,}" in i.value for i in at.info)
+    assert at.get("download_button")
+
+
+@pytest.mark.parametrize("query, needle", [
+    ({"hidden": "a,b"}, "Ignored `hidden=a,b`"),
+    ({"hidden": "-3"}, "Ignored `hidden=-3`"),
+    ({"hidden": "8,8,8,8,8,8,8"}, "at most 6 hidden layers"),
+    ({"hidden": "500"}, "use 1 to 32"),
+    ({"dataset": "nope"}, "Ignored `dataset=nope`"),
+    ({"act": "zzz"}, "Ignored `act=zzz`"),
+    ({"speed": "0"}, "Ignored `speed=0`"),
+    ({"lr": "abc"}, "Ignored `lr=abc`"),
+    ({"w": "garbage!"}, "nothing was loaded"),
+    ({"w": "AAAA"}, "nothing was loaded"),
+])
+def test_bad_links_open_with_defaults_and_a_note(query, needle):
+    at = open_page("trainer", {"twin": "false", **query})
+    assert not at.exception
+    assert needle in _captions(at)
+    assert _metrics(at)["Epoch"] == "0"
+
+
+def test_link_values_not_on_the_sliders_are_used():
+    at = open_page("trainer", {"twin": "false", "speed": "25", "lr": "0.05"})
+    assert at.select_slider(key="speed").value == "25"
+    assert at.select_slider(key="lr").value == 0.05
+    assert "Ignored" not in _captions(at)
+
+
+def test_divergence_stops_training_says_so_and_draws_nothing_non_finite():
+    # Two wide linear layers and plain SGD at lr 10: the loss overflows within a few epochs.
+    at = open_page("trainer", {"lr": "10", "opt": "sgd", "act": "identity", "hidden": "32,32"})
+    at.button(key="trainer_step_100").click().run()
+    assert 0 < int(_metrics(at)["Epoch"]) < 100
+    assert at.error and "Training stopped" in at.error[0].value
+    assert at.button(key="trainer_reset_diverged")
+    for fig in figures(at):
+        for trace in fig["data"]:
+            for k in ("x", "y", "z"):
+                if k in trace and not isinstance(trace[k], str):
+                    assert np.isfinite(decode(trace[k]).astype(float)).all()
+    at.button(key="trainer_reset_diverged").click().run()
+    assert not at.error
+    assert _metrics(at)["Epoch"] == "0"
+
+
+def test_csv_template_round_trips_and_bad_files_say_why():
+    own = tr.read_points("t.csv", tr.template_csv())
+    assert own.X.shape == (40, 2) and set(own.y) == {0, 1}
+    cases = {
+        b"a,b,c\n1,2,0\n": "exactly the columns x1, x2, label",
+        b"x1,x2,label\n1,two,0\n2,3,1\n": "row 2: x2 is not a number",
+        b"x1,x2,label\n1,2,0\n2,3,0\n": "same label",
+        b"x1,x2,label\n1,2,0\n2,3,5\n": "label must be 0 or 1",
+        b"x1,x2,label\n" + b"1,2,0\n2,3,1\n" * 1001: "more than the limit",
+        b"x1,x2,label\n" + b"1.000000000,2.000000000,0\n" * 5000: "the limit is 100 KB",
+        b"": "not a CSV",
+    }
+    for data, why in cases.items():
+        with pytest.raises(ValueError, match=why):
+            tr.read_points("bad.csv", data)
+
+
+def test_own_points_replace_the_dataset():
+    at = open_page("trainer", {"twin": "false"})
+    own = tr.read_points("xor.csv", tr.template_csv())
+    at.session_state[tr.OWN] = own
+    at.run()
+    assert not at.exception
+    assert "Using your 40 points from `xor.csv`" in _captions(at) or "xor.csv" in _captions(at)
+    fig = next(f for f in figures(at) if f["layout"].get("uirevision") == "boundary")
+    paths = " ".join(s.get("path", "") for s in fig["layout"]["shapes"])
+    assert paths.count("M") == 40  # every own point drawn, train and test
+
+
+def test_hidden_parser():
+    assert tr.parse_hidden("8") == (8,)
+    assert tr.parse_hidden(" 16, 16 ") == (16, 16)
+    assert tr.parse_hidden("0") == ()
+    for bad in ("", "a", "8,", "0,4", "-3", "1.5"):
+        with pytest.raises(ValueError):
+            tr.parse_hidden(bad)
+    assert tr.parse_speed("max") is None and tr.parse_speed("25") == 25
+    for bad in ("0", "-1", "1.5", "fast"):
+        with pytest.raises(ValueError):
+            tr.parse_speed(bad)
+
+
+def test_dots_path_draws_one_polygon_per_point():
+    from ui.trainer_charts import dots_path
+
+    pts = np.array([[0.0, 0.0], [1.0, -1.0]])
+    path = dots_path(pts, 0.1, sides=4)
+    assert path.count("M") == 2 and path.count("Z") == 2
+    first = path.split("Z")[0][1:].split("L")
+    corners = np.array([[float(v) for v in c.split(",")] for c in first])
+    np.testing.assert_allclose(np.hypot(*corners.T), 0.1, atol=0.01)

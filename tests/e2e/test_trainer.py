@@ -1,0 +1,166 @@
+"""/trainer in Chromium: Play trains live and redraws, Pause stops, the bend switch redraws, bad links open.
+
+The live figures are measured here, in a real browser: epochs per second from the Epoch metric,
+redraws per second from plotly's own `plotly_afterplot` events on the boundary chart.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+from tests.e2e.conftest import assert_clean, main_text, screenshot, wait_ready
+
+BOUNDARY = ".st-key-trainer_boundary"
+BEND_AFTER = ".st-key-trainer_bend_after"
+
+# Streamlit remounts a plotly chart whose figure changed, so count new heatmap pictures (a new
+# <image> node or a new picture in it), not events on one chart node.
+COUNT_REDRAWS = """sel => {
+    window.__redraws = 0;
+    let last = null, lastHref = null;
+    const check = () => {
+        const img = document.querySelector(sel + ' g.hm image');
+        if (!img) return;
+        const href = img.getAttribute('href');
+        if (img !== last || href !== lastHref) {
+            if (last !== null) window.__redraws += 1;
+            last = img; lastHref = href;
+        }
+    };
+    check();
+    new MutationObserver(check).observe(document.querySelector('[data-testid="stMain"]'),
+        {subtree: true, childList: true, attributes: true, attributeFilter: ['href']});
+    return true;
+}"""
+
+
+def _epoch(page) -> int:
+    metric = page.locator("[data-testid='stMetric']", has_text="Epoch").first
+    return int(re.sub(r"[^0-9]", "", metric.locator("[data-testid='stMetricValue']").inner_text()))
+
+
+def _metric(page, label: str) -> str:
+    metric = page.locator("[data-testid='stMetric']", has_text=label).first
+    return metric.locator("[data-testid='stMetricValue']").inner_text()
+
+
+def _heatmap(page, sel: str) -> str:
+    """The heatmap as plotly drew it: the data URL of its image."""
+    return page.locator(f"{sel} g.hm image").first.get_attribute("href") or ""
+
+
+def _click(page, name: str) -> None:
+    page.locator("[data-testid='stMain']").get_by_role("button", name=name).first.click()
+
+
+def test_page_opens_at_both_widths(open_page):
+    for width in ("laptop", "phone"):
+        page = open_page("/trainer", width)
+        assert_clean(page)
+        text = main_text(page)
+        for label in ("Epoch", "Loss", "Train accuracy", "Test accuracy"):
+            assert label in text
+        assert page.locator(f"{BOUNDARY} .js-plotly-plot").count() == 1
+        screenshot(page, "trainer")
+
+
+def test_play_trains_live_redraws_and_pause_stops(open_page):
+    page = open_page("/trainer?twin=false")
+    before = _heatmap(page, BOUNDARY)
+    _click(page, "Play")
+    page.get_by_role("button", name="Pause", exact=True).wait_for()
+    page.wait_for_timeout(1500)  # let the first ticks settle
+    page.evaluate(COUNT_REDRAWS, BOUNDARY)
+    e0, t0 = _epoch(page), time.perf_counter()
+    page.wait_for_timeout(4000)
+    e1, t1 = _epoch(page), time.perf_counter()
+    redraws = page.evaluate("window.__redraws")
+    epochs_per_s, redraws_per_s = (e1 - e0) / (t1 - t0), redraws / (t1 - t0)
+    print(f"\n/trainer live, default network, browser: {epochs_per_s:,.0f} epochs/s, "
+          f"{redraws_per_s:.1f} redraws/s")
+    assert e1 > e0 > 0
+    assert redraws_per_s >= 2, "the boundary must redraw while playing"
+    assert _heatmap(page, BOUNDARY) != before
+    screenshot(page, "trainer-playing")
+
+    _click(page, "Pause")
+    page.get_by_role("button", name="Play", exact=True).wait_for()
+    wait_ready(page)
+    stopped = _epoch(page)
+    page.wait_for_timeout(1500)
+    assert _epoch(page) == stopped
+    assert_clean(page)
+
+
+def test_twin_trains_in_lockstep(open_page):
+    page = open_page("/trainer")
+    _click(page, "+100")
+    wait_ready(page)
+    assert _epoch(page) == 100
+    assert "Train accuracy" in main_text(page)
+    assert page.locator(".st-key-trainer_twin_boundary .js-plotly-plot").count() == 1
+    _click(page, "Play")
+    page.wait_for_timeout(2500)
+    e0, t0 = _epoch(page), time.perf_counter()
+    page.wait_for_timeout(3000)
+    e1, t1 = _epoch(page), time.perf_counter()
+    print(f"\n/trainer live with the twin: {(e1 - e0) / (t1 - t0):,.0f} epochs/s")
+    _click(page, "Pause")
+    page.get_by_role("button", name="Play", exact=True).wait_for()
+    assert e1 > e0
+    assert_clean(page)
+
+
+def test_step_and_reset(open_page):
+    page = open_page("/trainer?twin=false")
+    _click(page, "+10")
+    wait_ready(page)
+    assert _epoch(page) == 10
+    _click(page, "Reset")
+    wait_ready(page)
+    assert _epoch(page) == 0
+
+
+def test_bend_switch_changes_the_boundary_and_back(open_page):
+    page = open_page("/trainer?twin=false&bend=identity")
+    _click(page, "+100")
+    wait_ready(page)
+    straight = _heatmap(page, BEND_AFTER)
+    assert "one straight line" in main_text(page) or "= 0" in main_text(page)
+    page.locator(".st-key-bend [data-baseweb='select']").click()
+    page.get_by_role("option", name="relu", exact=True).click()
+    wait_ready(page)
+    bent = _heatmap(page, BEND_AFTER)
+    assert bent != straight
+    assert "bend=relu" in page.url
+    assert "same" in main_text(page)
+    screenshot(page, "trainer-bend")
+    assert_clean(page)
+
+
+def test_bad_links_open_cleanly_with_notes(open_page):
+    page = open_page("/trainer?hidden=a,b&dataset=nope&act=zzz&speed=0&lr=abc&w=garbage!&n=-5")
+    assert_clean(page)
+    text = main_text(page)
+    assert "Ignored hidden=a,b" in text
+    assert "Ignored dataset=nope" in text
+    assert "Ignored act=zzz" in text
+    assert "Ignored speed=0" in text
+    assert "nothing was loaded" in text
+    assert _epoch(page) == 0
+    screenshot(page, "trainer-bad-link")
+
+
+def test_a_shared_link_restores_the_weights(open_page):
+    page = open_page("/trainer?twin=false")
+    _click(page, "+100")
+    wait_ready(page)
+    trained = _metric(page, "Train accuracy")
+    link = page.locator("[data-testid='stCode']").filter(has_text="w=").first.inner_text().strip()
+    assert "w=" in link
+    other = open_page(link[link.index("/trainer"):] if link.startswith("http") else link)
+    assert_clean(other)
+    assert "Weights loaded from the link" in main_text(other)
+    # The link carries float32 weights: the same network to 7 digits, the same accuracy.
+    assert _metric(other, "Train accuracy") == trained
