@@ -562,7 +562,10 @@ class Trainer:
                 if not (np.isfinite(Wn).all() and np.isfinite(bn).all()):
                     raise ValueError(f"layer {k + 1} has weights that are not finite numbers")
                 W[:], b[:] = Wn, bn
-            t.epoch = max(0, int(d.get("epoch", 0)))
+            try:
+                t.epoch = max(0, int(d.get("epoch", 0)))
+            except (TypeError, ValueError):
+                raise ValueError("the epoch is not a whole number") from None
             t._restart()
             return t
         except ValueError:

@@ -401,6 +401,7 @@ def _broken(d, path, value):
     (("config",), {"hidden": [8], "colour": "red"}, "unknown fields"),
     (("config", "hidden"), ["x"], "wrong type"),
     (("config", "act"), "swish", "unknown activation"),
+    (("epoch",), "ten", "whole number"),
 ])
 def test_from_dict_refuses_malformed_or_mismatched(path, value, word):
     d = trainer(0).to_dict()
