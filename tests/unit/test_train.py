@@ -198,8 +198,12 @@ def test_no_hidden_layer_stays_near_a_coin_flip_on_the_checkerboard():
 
 
 def test_three_relu_units_solve_the_ring():
+    # At the default step a unit sometimes dies early (seeds 0 and 1 stick near 80 %); a bigger
+    # step gets all three units into place on every seed tried.
     reached = [first_epoch_reaching(trainer(s, name="ring", hidden=(3,)), 0.95, 2000) for s in range(10)]
     assert sum(r is not None for r in reached) >= 7, reached
+    fast = [first_epoch_reaching(trainer(s, name="ring", hidden=(3,), lr=0.1), 0.95, 2000) for s in range(10)]
+    assert all(r is not None for r in fast), fast
     no_bend = trainer(0, name="ring", hidden=())
     no_bend.step(500)
     assert no_bend.metrics()["train_acc"] < 0.7
