@@ -86,6 +86,13 @@ class Adam(Optimizer):
         self.tmp = np.empty(P)                                                 # (P,)
         self._scale = None
 
+    def __getstate__(self):  # self.g is a view into gg: a copy must view its own gg
+        return {k: v for k, v in self.__dict__.items() if k != "g"}
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self.g = self.gg[:self.size]
+
     def _update(self, w, g, scale):
         P, gg, mv, tmp = self.size, self.gg, self.mv, self.tmp
         if scale != self._scale:

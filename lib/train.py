@@ -89,9 +89,7 @@ class Workspace:
         hidden = sizes[1:-1]
         self.Z = [np.empty((u, m)) for u in hidden]                            # (u, m) each
         self.H = [np.ones((u + 1, m)) for u in hidden]                         # (u + 1, m) each
-        self.Hv = [H[:-1] for H in self.H]                                     # (u, m) views: the bent part
         self.D = [np.empty((u, m)) for u in hidden]                            # (u, m) each
-        self.M = [np.empty((u, m), dtype=bool) for u in hidden]                # (u, m) each
         self.dH = [np.empty((u, m)) for u in hidden]                           # (u, m) each
         self.z = np.empty((1, m))                                              # (1, m) logits
         self.L = np.empty((1, m))                                              # (1, m) scratch
@@ -99,7 +97,18 @@ class Workspace:
         self.ones = np.ones(m)                                                 # (m,) a sum as a dot product
         # XT * t, one input row times dloss/dlogit per point; its last row (ones times t) is t itself.
         self.XTt = np.empty_like(self.XT)                                      # (n_in + 1, m)
+        self._views()
+
+    def _views(self):
+        self.Hv = [H[:-1] for H in self.H]                                     # (u, m) views: the bent part
         self.t = self.XTt[-1:]                                                 # (1, m) 2 (p - y)
+
+    def __getstate__(self):  # copies and pickles rebuild the views into their own buffers
+        return {k: v for k, v in self.__dict__.items() if k not in ("Hv", "t")}
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._views()
 
     def load(self, XT, s):
         """Copy data in: XT (n_in + 1, m) with its ones row, s (1, m)."""
@@ -108,15 +117,13 @@ class Workspace:
         np.multiply(s, 2.0, out=self.s2)
 
 
-def _bend(name, f, Z, Hv, D, M):
+def _bend(name, f, Z, Hv, D):
     """Hv = f(Z) and D = f'(Z), in place; returns D, or None for the identity (nothing to multiply).
 
     The forward and the derivative sit together because each reuses the other's work.
     """
     if name == "relu":
-        # A bool mask copied into floats beats a comparison that writes floats (its cast is slow).
-        np.greater(Z, 0.0, out=M)
-        np.copyto(D, M)                                                        # ReLU' = 1 where z > 0
+        np.greater(Z, 0.0, out=D)                                              # ReLU' = 1 where z > 0
         np.multiply(Z, D, out=Hv)                                              # ReLU(z) = z * ReLU'(z)
         return D
     if name == "identity":
@@ -193,7 +200,7 @@ def kernel(ws, A, G, act, with_loss=False):
     last = len(A) - 1
     for k in range(last):
         np.dot(A[k], inp, out=ws.Z[k])                                         # (u, m)
-        D.append(_bend(act, f, ws.Z[k], ws.Hv[k], ws.D[k], ws.M[k]))
+        D.append(_bend(act, f, ws.Z[k], ws.Hv[k], ws.D[k]))
         inp = ws.H[k]                                                          # (u + 1, m)
     np.dot(A[last], inp, out=ws.z)                                             # (1, m) logits
     check = _output(ws, with_loss)
@@ -321,6 +328,17 @@ class Trainer:
         self.reset()
 
     # --- state -----------------------------------------------------------------------------
+    def __getstate__(self):
+        """Copies and pickles keep the data; views and compiled passes are rebuilt on the copy's buffers."""
+        return {k: v for k, v in self.__dict__.items() if k not in ("params", "_A", "_G", "_passes")}
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self.params = layer_views(self.flat, self.sizes)
+        self._A = augmented_views(self.flat, self.sizes)
+        self._G = augmented_views(self.opt.g, self.sizes)
+        self._passes = {}
+
     def reset(self):
         """Back to epoch 0 with the initial weights of cfg.seed and a fresh optimiser."""
         self.flat = flatten(init_params(self.sizes, self.cfg.seed))            # (P,)

@@ -367,6 +367,22 @@ def test_switching_the_bend_mid_run_trains_with_the_new_one():
     np.testing.assert_allclose(t.flat, flat, rtol=1e-10, atol=1e-12)
 
 
+@pytest.mark.parametrize("how", ["deepcopy", "pickle"])
+def test_a_copied_trainer_trains_on_its_own(how):
+    import copy
+    import pickle
+    a = trainer(5)
+    a.step(30)
+    b = copy.deepcopy(a) if how == "deepcopy" else pickle.loads(pickle.dumps(a))
+    np.testing.assert_array_equal(b.flat, a.flat)
+    before = a.flat.copy()
+    b.step(20)
+    np.testing.assert_array_equal(a.flat, before)          # the original did not move
+    a.step(20)
+    np.testing.assert_array_equal(b.flat, a.flat)          # and the copy moved exactly as it would
+    assert b.params[0][0].base is not None and np.shares_memory(b.params[0][0], b.flat)
+
+
 def test_minibatches_also_learn_the_checkerboard():
     t = trainer(0, batch=32)
     t.step(150)
