@@ -169,8 +169,11 @@ def predict_proba(params, X, act):
     return forward(params, X, act)[0]
 
 
-def hidden_pre(params, X, act):
-    """Each hidden layer's sums before the bend: a list of (n, width) arrays (empty without hidden layers)."""
+def hidden_pre(params, X, act="relu"):
+    """Each hidden layer's sums before the bend: a list of (n, width) arrays (empty without hidden layers).
+
+    The first layer's sums do not depend on the bend; later layers' do, through `act`.
+    """
     return forward(params, X, act)[1]["z"]
 
 
