@@ -29,41 +29,38 @@ st.markdown(
     "Press **Play** and watch both happen side by side."
 )
 
-# --- 1. Data and network ----------------------------------------------------------------------
-data_box, net_box = st.columns(2, gap="medium")
-with data_box, st.container(border=True):
+# --- 1. Data and network (left), training (right), as in the Playground ------------------------
+left, right = st.columns([1, 2], gap="medium")
+with left, st.container(border=True):
     st.markdown("**The data**")
     own: tr.OwnData | None = st.session_state.get(tr.OWN)
-    a, b = st.columns(2)
-    with a:
-        dataset = bound(st.selectbox, "Dataset", tr.DATASET_NAMES, index=tr.DATASET_NAMES.index(D["dataset"]),
-                        key="dataset", disabled=own is not None,
-                        help="Which two-class pattern to learn. Checkerboard and spiral need bends; "
-                             "gaussians do not.")
-    with b:
-        n = bound(st.slider, "Points", 50, tr.MAX_POINTS, D["n"], 50, key="n", disabled=own is not None,
-                  help="How many points to draw (train and test together).")
+    dataset = bound(st.selectbox, "Dataset", tr.DATASET_NAMES, index=tr.DATASET_NAMES.index(D["dataset"]),
+                    key="dataset", disabled=own is not None,
+                    help="Which two-class pattern to learn. Checkerboard and spiral need bends; "
+                         "gaussians do not.")
     st.caption(f"{DATASET_INFO[dataset]}" if own is None else
                f":material/upload_file: Using your {len(own.y):,} points from `{own.name}`.")
     a, b = st.columns(2)
     with a:
+        n = bound(st.slider, "Points", 50, tr.MAX_POINTS, D["n"], 50, key="n", disabled=own is not None,
+                  help="How many points to draw (train and test together).")
+    with b:
         noise = bound(st.slider, "Noise", 0.0, 1.0, D["noise"], 0.05, key="noise", disabled=own is not None,
                       help="Jitter every point's position; 0.5 is a lot. Labels keep their clean class.")
-    with b:
+    a, b = st.columns(2)
+    with a:
         share = bound(st.slider, "Training share", 10, 90, int(100 * D["train"]), 5, key="train",
                       format="%d %%",
                       help="Points the network learns from; the rest are the test set it never sees.")
-    a, b = st.columns(2)
-    with a:
+    with b:
         seed = bound(st.number_input, "Seed", 0, 99_999, D["seed"], 1, key="seed",
                      help="Fixes the points and the network's starting weights: same seed, same run.")
-    with b:
-        if dataset == "checkerboard" and own is None:
-            cells = bound(st.slider, "Cells per side", 2, 8, DEFAULT_CELLS, 1, key="cells",
-                          help=f"The checkerboard's size; {DEFAULT_CELLS} x {DEFAULT_CELLS} is what the "
-                               "default 8-unit network can learn.")
-        else:
-            cells = None
+    if dataset == "checkerboard" and own is None:
+        cells = bound(st.slider, "Checkerboard cells per side", 2, 8, DEFAULT_CELLS, 1, key="cells",
+                      help=f"The board's size; {DEFAULT_CELLS} x {DEFAULT_CELLS} is what the default "
+                           "8-unit network learns reliably. Bigger boards want more units.")
+    else:
+        cells = None
 
     def _new_points():
         st.session_state["seed"] = (int(st.session_state.get("seed", 0)) + 1) % 100_000
@@ -104,7 +101,7 @@ with data_box, st.container(border=True):
             st.button("Back to the built-in datasets", on_click=_forget_own, icon=":material/undo:",
                       help="Forget the uploaded points.")
 
-with net_box, st.container(border=True):
+with left, st.container(border=True):
     st.markdown("**The network**")
     a, b = st.columns(2)
     with a:
@@ -145,9 +142,8 @@ spec = tr.Spec(dataset=dataset, n=int(n), noise=float(noise), seed=int(seed), ce
                twin=bool(st.session_state.get("twin", D["twin"])), own=own)
 
 # --- 2. Run ----------------------------------------------------------------------------------
-st.header("Train it")
-bar = st.columns([1.3, 1, 1, 1, 1.2], vertical_alignment="bottom")
-knobs = st.columns([3, 2], vertical_alignment="bottom")
+bar = right.columns([1.3, 1, 1, 1, 1.2], vertical_alignment="bottom")
+knobs = right.columns([3, 2], vertical_alignment="bottom")
 playing = bool(st.session_state.get(tr.PLAYING, False))
 
 
@@ -183,11 +179,12 @@ if bar[4].button("Reset", key="trainer_reset", icon=":material/restart_alt:", wi
                  help="Back to epoch 0 and the starting weights of this seed."):
     tr.reset(run)
 
-if weights_error:
-    links.note("w", f"Ignored the weights in the link (`w=`): {weights_error}; nothing was loaded.")
-links.show_note("w")
-if run.loaded:
-    st.caption(f":material/link: {run.loaded}")
+with right:
+    if weights_error:
+        links.note("w", f"Ignored the weights in the link (`w=`): {weights_error}; nothing was loaded.")
+    links.show_note("w")
+    if run.loaded:
+        st.caption(f":material/link: {run.loaded}")
 
 clock = st.session_state.setdefault("trainer_clock", tr.Clock())
 
@@ -224,14 +221,14 @@ def live():
         else "No hidden layer"
     curves = tr.finite_history(t)
     if run.twin is not None:
-        cols = st.columns([1, 1, 1.1])
+        cols = st.columns(2)
         _, _, P0 = tr.probabilities(run.twin, spec.feat, d.limit)
         with cols[0]:
             charts.show(tc.live_boundary(figs, "twin", run.sig, xs, ys, P0, d, title="No hidden layer"),
                         live=True, key="trainer_twin_boundary")
             m0 = run.twin.metrics()
             st.caption(f"Train accuracy {_fmt_pct(m0['train_acc'])} · test {_fmt_pct(m0['test_acc'])}")
-        boundary_col, curves_col = cols[1], cols[2]
+        boundary_col, curves_col = cols[1], st.container()
         twin_curves = tr.finite_history(run.twin)
     else:
         boundary_col, curves_col = st.columns([1, 1])
@@ -240,17 +237,19 @@ def live():
         charts.show(tc.live_boundary(figs, "main", run.sig, xs, ys, P, d, title=title), live=True,
                     key="trainer_boundary")
     with curves_col:
-        charts.show(tc.live_curves(figs, "curves", curves, twin_curves), live=True, key="trainer_curves")
+        charts.show(tc.live_curves(figs, "curves", curves, twin_curves, wide=run.twin is not None,
+                                   height=300 if run.twin is not None else 380), live=True, key="trainer_curves")
     rate = clock.tick(m["epoch"])
     if st.session_state.get(tr.PLAYING) and rate:
         st.caption(f":material/speed: {rate[0]:,.0f} epochs a second, {rate[1]:.1f} redraws a second "
                    f"(measured on the server)")
     else:
-        st.caption("Shading: the network's P(class 1), amber 0 to blue 1. Dots: training points; "
-                   "diamonds: test points.")
+        st.caption("Shading: the network's P(class 1), amber 0 to blue 1. Filled dots: training points; "
+                   "rings: test points, never trained on. Curves: solid train, dotted test.")
 
 
-live()
+with right:
+    live()
 
 # --- 3. The bend on and off -------------------------------------------------------------------
 st.header("The bend on and off, same weights")

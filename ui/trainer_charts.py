@@ -77,7 +77,7 @@ def points_shapes(fig: go.Figure, Xtr, ytr, Xte, yte, *, limit: float, legend: b
 
 
 def boundary_figure(xs, ys, P, data, *, title: str | None = None, live: bool = True,
-                    line: tuple[np.ndarray, np.ndarray] | None = None, height: int = 400,
+                    line: tuple[np.ndarray, np.ndarray] | None = None, height: int = 370,
                     legend: bool = True) -> go.Figure:
     """P(class 1) as shading, the points on top, and optionally one straight line.
 
@@ -106,7 +106,7 @@ def boundary_figure(xs, ys, P, data, *, title: str | None = None, live: bool = T
     fig.update_yaxes(scaleanchor="x", scaleratio=1)
     fig.update_layout(margin=dict(l=4, r=4, t=36 if title else 4, b=4), uirevision="boundary",
                       legend=dict(font=dict(size=11), orientation="h", yanchor="top", y=-0.01,
-                                  xanchor="left", x=0.0, entrywidth=0.25, entrywidthmode="fraction"),
+                                  xanchor="left", x=0.0, entrywidth=0.5, entrywidthmode="fraction"),
                       title=dict(text=title, x=0.0, xanchor="left", font=dict(size=15)) if title else None)
     return fig
 
@@ -140,26 +140,32 @@ def _curve_arrays(hist, twin=None):
     return out
 
 
-def curves_figure(hist, twin=None, *, height: int = 400, live: bool = True) -> go.Figure:
-    """Loss (top) and accuracy (bottom) against epoch, train solid and test dotted.
+def curves_figure(hist, twin=None, *, height: int = 380, live: bool = True, wide: bool = False) -> go.Figure:
+    """Loss and accuracy against epoch, train solid and test dotted: stacked, or side by side if wide.
 
     hist, twin : DataFrames with epoch, train_loss, test_loss, train_acc, test_acc
     """
-    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.08,
-                        subplot_titles=("Loss (cross-entropy)", "Accuracy"))
+    titles = ("Loss (cross-entropy) by epoch", "Accuracy by epoch")
+    if wide:
+        fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.1, subplot_titles=titles)
+        at = {1: dict(row=1, col=1), 2: dict(row=1, col=2)}
+    else:
+        fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.1, subplot_titles=titles)
+        at = {1: dict(row=1, col=1), 2: dict(row=2, col=1)}
     for name, row, split, color, x, y in _curve_arrays(hist, twin):
         fig.add_trace(go.Scatter(
             x=x, y=y, mode="lines",
             line=dict(color=color, width=2, dash=TRAIN_DASH if split == "train" else TEST_DASH),
             name=f"{name} · {split}", legendgroup=f"{name}{split}", showlegend=row == 2,
             hoverinfo="skip" if live else None,
-        ), row=row, col=1)
+        ), **at[row])
     fig.update_layout(height=height, margin=dict(l=4, r=4, t=24, b=4), uirevision="curves",
-                      legend=dict(orientation="h", yanchor="top", y=-0.06, x=0, font=dict(size=11)),
+                      legend=dict(orientation="h", yanchor="top", y=-0.1 if wide else -0.06, x=0,
+                                  font=dict(size=11), entrywidth=0.5 if not wide else 0.25,
+                                  entrywidthmode="fraction"),
                       hovermode="x unified" if not live else False)
-    fig.update_yaxes(rangemode="tozero", row=1, col=1)
-    fig.update_yaxes(range=[0, 101], ticksuffix=" %", row=2, col=1)
-    fig.update_xaxes(title_text="epoch", row=2, col=1)
+    fig.update_yaxes(rangemode="tozero", **at[1])
+    fig.update_yaxes(range=[0, 101], ticksuffix=" %", **at[2])
     fig.update_annotations(font_size=13)
     return fig
 
@@ -179,13 +185,13 @@ def live_boundary(cache: dict, key: str, sig, xs, ys, P, data, *, title: str, le
     return fig
 
 
-def live_curves(cache: dict, key: str, hist, twin=None):
-    """curves_figure, rebuilt only when its set of lines changes; else new numbers."""
+def live_curves(cache: dict, key: str, hist, twin=None, *, wide: bool = False, height: int = 380):
+    """curves_figure, rebuilt only when its set of lines or its shape changes; else new numbers."""
     lines = _curve_arrays(hist, twin)
-    sig = tuple((name, row, split) for name, row, split, *_ in lines)
+    sig = (wide, height, *((name, row, split) for name, row, split, *_ in lines))
     entry = cache.get(key)
     if entry is None or entry[0] != sig:
-        fig = curves_figure(hist, twin)
+        fig = curves_figure(hist, twin, wide=wide, height=height)
         cache[key] = (sig, fig)
         return fig
     fig = entry[1]
@@ -254,7 +260,7 @@ def regions_figure(xs, ys, ids, *, limit: float, folds=(), data=None, height: in
         dy=float(ys[1] - ys[0]), colorscale=scale, zmin=-0.5, zmax=k - 0.5, showscale=False,
         customdata=order[inverse].reshape(ids.shape) + 1,
         hovertemplate="x₁ = %{x:.2f}, x₂ = %{y:.2f}<br>region %{customdata}<extra></extra>",
-        opacity=0.85,
+        opacity=0.6,
     ))
     for fx, fy in folds:
         fig.add_trace(go.Scatter(x=fx, y=fy, mode="lines", hoverinfo="skip", showlegend=False,
@@ -284,8 +290,8 @@ def network_figure(params, in_labels, *, act_label: str, height: int = 360) -> g
         pos.append(np.column_stack([np.full(size, float(li)), -ys]))  # (size, 2)
     big = max(float(np.abs(W).max()) for W, _ in params) or 1.0
     fig = charts.figure(height=height)
-    # Bin the lines by sign and thickness: a handful of traces however many weights there are.
-    bins: dict[tuple[int, int], list] = {}
+    # Bin the lines by sign and thickness: a handful of path shapes however many weights there are.
+    bins: dict[tuple[int, int], list[str]] = {}
     hx, hy, htext = [], [], []
     for li, (W, _) in enumerate(params):
         for i in range(W.shape[0]):
@@ -293,16 +299,14 @@ def network_figure(params, in_labels, *, act_label: str, height: int = 360) -> g
                 w = float(W[i, j])
                 width = 1 + round(4 * abs(w) / big)
                 a, b = pos[li][i], pos[li + 1][j]
-                seg = bins.setdefault((int(w >= 0), width), [[], []])
-                seg[0] += [a[0], b[0], None]
-                seg[1] += [a[1], b[1], None]
+                bins.setdefault((int(w >= 0), width), []).append(
+                    f"M{a[0]:.3f},{a[1]:.3f}L{b[0]:.3f},{b[1]:.3f}")
                 hx.append(0.5 * (a[0] + b[0]))
                 hy.append(0.5 * (a[1] + b[1]))
                 htext.append(f"w = {w:.3f}")
-    for (positive, width), (sx, sy) in sorted(bins.items()):
-        fig.add_trace(go.Scatter(x=sx, y=sy, mode="lines", hoverinfo="skip", showlegend=False,
-                                 line=dict(color=charts.POSITIVE if positive else charts.NEGATIVE,
-                                           width=width), opacity=0.75))
+    for (positive, width), segments in sorted(bins.items()):
+        fig.add_shape(type="path", path="".join(segments), layer="below", opacity=0.75,
+                      line=dict(color=charts.POSITIVE if positive else charts.NEGATIVE, width=width))
     fig.add_trace(go.Scatter(x=hx, y=hy, mode="markers", marker=dict(size=8, opacity=0),
                              text=htext, hovertemplate="%{text}<extra></extra>", showlegend=False))
     labels = [list(in_labels)]
