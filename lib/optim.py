@@ -80,36 +80,42 @@ class Adam(Optimizer):
         # m and v side by side, so one multiply and one add update both: mv <- B mv + C [g, g²].
         self.mv = np.zeros(2 * P)                                              # (2P,) [m, v]
         self.gg = np.zeros(2 * P)                                              # (2P,) [g, g²]
-        self.g = self.gg[:P]                                                   # the backward pass writes here
         self.B = np.repeat([self.beta1, self.beta2], P)                        # (2P,)
         self.C = np.empty(2 * P)                                               # (2P,)
         self.tmp = np.empty(P)                                                 # (P,)
         self._scale = None
+        self._views()
 
-    def __getstate__(self):  # self.g is a view into gg: a copy must view its own gg
-        return {k: v for k, v in self.__dict__.items() if k != "g"}
+    def _views(self):
+        P = self.size
+        self.g, self.g2 = self.gg[:P], self.gg[P:]                             # the backward pass writes g
+        self.m, self.v = self.mv[:P], self.mv[P:]
+
+    def __getstate__(self):  # g, g2, m, v are views: a copy must view its own buffers
+        return {k: v for k, v in self.__dict__.items() if k not in ("g", "g2", "m", "v")}
 
     def __setstate__(self, state):
         self.__dict__.update(state)
-        self.g = self.gg[:self.size]
+        self._views()
 
     def _update(self, w, g, scale):
-        P, gg, mv, tmp = self.size, self.gg, self.mv, self.tmp
+        gg, mv, tmp = self.gg, self.mv, self.tmp
         if scale != self._scale:
             # Fold the gradient's scale s into C: (1 - b1) s g and (1 - b2) s² g².
+            P = self.size
             self.C[:P] = (1.0 - self.beta1) * scale
             self.C[P:] = (1.0 - self.beta2) * scale * scale
             self._scale = scale
-        np.square(g, out=gg[P:])
+        np.square(g, self.g2)  # out= positionally: NumPy parses it faster than the keyword
         gg *= self.C
         mv *= self.B
         mv += gg
         bc1 = 1.0 - self.beta1 ** self.t
         root_bc2 = (1.0 - self.beta2 ** self.t) ** 0.5
         # lr/bc1 * m / (sqrt(v)/sqrt(bc2) + eps) = (lr sqrt(bc2) / bc1) * m / (sqrt(v) + eps sqrt(bc2))
-        np.sqrt(mv[P:], out=tmp)
+        np.sqrt(self.v, tmp)
         tmp += self.eps * root_bc2
-        np.divide(mv[:P], tmp, out=tmp)
+        np.divide(self.m, tmp, tmp)
         tmp *= self.lr * root_bc2 / bc1
         w -= tmp
 
