@@ -99,7 +99,7 @@ def test_twin_trains_in_lockstep(open_page):
     wait_ready(page)
     assert _epoch(page) == 100
     assert "Train accuracy" in main_text(page)
-    assert page.locator(".st-key-trainer_twin_boundary .js-plotly-plot").count() == 1
+    assert page.locator(".st-key-trainer_twin_boundary .js-plotly-plot").count() >= 1
     _click(page, "Play")
     page.wait_for_timeout(2500)
     e0, t0 = _epoch(page), time.perf_counter()
@@ -128,9 +128,14 @@ def test_bend_switch_changes_the_boundary_and_back(open_page):
     wait_ready(page)
     straight = _heatmap(page, BEND_AFTER)
     assert "one straight line" in main_text(page) or "= 0" in main_text(page)
-    page.locator(".st-key-bend [data-baseweb='select']").click()
+    page.locator(".st-key-bend").get_by_role("combobox").click()
+    page.keyboard.press("ArrowDown")  # opens the list
     page.get_by_role("option", name="relu", exact=True).click()
+    page.wait_for_url("**bend=relu**")
     wait_ready(page)
+    page.wait_for_function(
+        "(before) => { const i = document.querySelector('.st-key-trainer_bend_after g.hm image');"
+        " return i && i.getAttribute('href') !== before; }", arg=straight)
     bent = _heatmap(page, BEND_AFTER)
     assert bent != straight
     assert "bend=relu" in page.url
