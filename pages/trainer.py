@@ -142,7 +142,8 @@ spec = tr.Spec(dataset=dataset, n=int(n), noise=float(noise), seed=int(seed), ce
                twin=bool(st.session_state.get("twin", D["twin"])), own=own)
 
 # --- 2. Run ----------------------------------------------------------------------------------
-bar = right.columns([1.3, 1, 1, 1, 1.2], vertical_alignment="bottom")
+# A wrapping row rather than columns: on a phone the buttons flow onto two lines, not five.
+bar = right.container(horizontal=True, vertical_alignment="bottom")
 knobs = right.columns([3, 2], vertical_alignment="bottom")
 playing = bool(st.session_state.get(tr.PLAYING, False))
 
@@ -166,16 +167,15 @@ speed = tr.parse_speed(speed_text)
 run = tr.get_run(spec)
 weights_error = tr.apply_link_weights(run)
 
-bar[0].button("Pause" if playing else "Play", key="trainer_play", type="primary", on_click=_set_playing, args=(not playing,),
+bar.button("Pause" if playing else "Play", key="trainer_play", type="primary", on_click=_set_playing, args=(not playing,),
               icon=":material/pause:" if playing else ":material/play_arrow:", width="stretch",
               help="Train continuously; the charts below redraw several times a second.")
-steps = {1: bar[1], 10: bar[2], 100: bar[3]}
-for k, col in steps.items():
-    if col.button("Step" if k == 1 else f"+{k}", key=f"trainer_step_{k}", width="stretch",
+for k in (1, 10, 100):
+    if bar.button("Step" if k == 1 else f"+{k}", key=f"trainer_step_{k}", width="stretch",
                   help=f"Train {k} epoch{'s' if k > 1 else ''} and stop.",
                   icon=":material/skip_next:" if k == 1 else None):
         tr.advance(run, k)
-if bar[4].button("Reset", key="trainer_reset", icon=":material/restart_alt:", width="stretch",
+if bar.button("Reset", key="trainer_reset", icon=":material/restart_alt:", width="stretch",
                  help="Back to epoch 0 and the starting weights of this seed."):
     tr.reset(run)
 
@@ -209,11 +209,13 @@ def live():
                  icon=":material/warning:")
         st.button("Reset", key="trainer_reset_diverged", on_click=tr.reset, args=(run,),
                   icon=":material/restart_alt:", help="Back to epoch 0 and the starting weights.")
-    c = st.columns(4)
-    c[0].metric("Epoch", f"{m['epoch']:,}")
-    c[1].metric("Loss", f"{m['train_loss']:.3f}", help="Mean cross-entropy on the training points (plus L2).")
-    c[2].metric("Train accuracy", _fmt_pct(m["train_acc"]))
-    c[3].metric("Test accuracy", _fmt_pct(m["test_acc"]), help="On the points the network never trains on.")
+    c = st.container(horizontal=True)  # four across on a laptop, two by two on a phone
+    c.metric("Epoch", f"{m['epoch']:,}", width=125)
+    c.metric("Loss", f"{m['train_loss']:.3f}", help="Mean cross-entropy on the training points (plus L2).",
+             width=125)
+    c.metric("Train accuracy", _fmt_pct(m["train_acc"]), width=125)
+    c.metric("Test accuracy", _fmt_pct(m["test_acc"]), help="On the points the network never trains on.",
+             width=125)
 
     d = run.data
     xs, ys, P = tr.probabilities(t, spec.feat, d.limit)

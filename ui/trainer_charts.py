@@ -161,8 +161,7 @@ def curves_figure(hist, twin=None, *, height: int = 380, live: bool = True, wide
         ), **at[row])
     fig.update_layout(height=height, margin=dict(l=4, r=4, t=24, b=4), uirevision="curves",
                       legend=dict(orientation="h", yanchor="top", y=-0.1 if wide else -0.06, x=0,
-                                  font=dict(size=11), entrywidth=0.5 if not wide else 0.25,
-                                  entrywidthmode="fraction"),
+                                  font=dict(size=11)),
                       hovermode="x unified" if not live else False)
     fig.update_yaxes(rangemode="tozero", **at[1])
     fig.update_yaxes(range=[0, 101], ticksuffix=" %", **at[2])
