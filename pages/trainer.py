@@ -225,7 +225,7 @@ def live():
     if run.twin is not None:
         cols = st.columns(2)
         _, _, P0 = tr.probabilities(run.twin, spec.feat, d.limit)
-        with cols[0]:
+        with cols[0], st.container(height=382, border=False):
             charts.show(tc.live_boundary(figs, "twin", run.sig, xs, ys, P0, d, title="No hidden layer"),
                         live=True, key="trainer_twin_boundary")
             m0 = run.twin.metrics()
@@ -235,10 +235,10 @@ def live():
     else:
         boundary_col, curves_col = st.columns([1, 1])
         twin_curves = None
-    with boundary_col:
+    with boundary_col, st.container(height=382, border=False):
         charts.show(tc.live_boundary(figs, "main", run.sig, xs, ys, P, d, title=title), live=True,
                     key="trainer_boundary")
-    with curves_col:
+    with curves_col, st.container(height=312 if run.twin is not None else 392, border=False):
         charts.show(tc.live_curves(figs, "curves", curves, twin_curves, wide=run.twin is not None,
                                    height=300 if run.twin is not None else 380), live=True, key="trainer_curves")
     rate = clock.tick(m["epoch"])
