@@ -169,3 +169,24 @@ def test_a_shared_link_restores_the_weights(open_page):
     assert "Weights loaded from the link" in main_text(other)
     # The link carries float32 weights: the same network to 7 digits, the same accuracy.
     assert _metric(other, "Train accuracy") == trained
+
+
+def test_own_points_from_a_csv(open_page, tmp_path):
+    from ui.trainer import template_csv
+
+    page = open_page("/trainer?twin=false")
+    page.get_by_text("Your own points (CSV)").click()
+    upload = page.locator(".st-key-trainer_upload_0 input[type='file']")
+    bad = tmp_path / "bad.csv"
+    bad.write_text("a,b\n1,2\n")
+    upload.set_input_files(str(bad))
+    page.get_by_text("Could not use bad.csv").wait_for()
+    assert "exactly the columns x1, x2, label" in main_text(page)
+    assert "Squares of alternating class" in main_text(page)  # the dataset is kept
+    good = tmp_path / "xor.csv"
+    good.write_bytes(template_csv())
+    upload.set_input_files(str(good))
+    page.get_by_text("Using your 40 points from xor.csv").wait_for()
+    wait_ready(page)
+    assert_clean(page)
+    screenshot(page, "trainer-own-points")
