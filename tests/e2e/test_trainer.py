@@ -40,6 +40,15 @@ def _epoch(page) -> int:
     return int(re.sub(r"[^0-9]", "", metric.locator("[data-testid='stMetricValue']").inner_text()))
 
 
+def _wait_epoch(page, epoch: int) -> None:
+    """Wait until the Epoch metric reads `epoch` (a click's rerun may not have started yet)."""
+    page.wait_for_function(
+        "(want) => Array.from(document.querySelectorAll(\"[data-testid='stMetric']\"))"
+        ".some(m => m.innerText.startsWith('Epoch') && m.innerText.replace(/[^0-9]/g, '') === want)",
+        arg=str(epoch))
+    wait_ready(page)
+
+
 def _metric(page, label: str) -> str:
     metric = page.locator("[data-testid='stMetric']", has_text=label).first
     return metric.locator("[data-testid='stMetricValue']").inner_text()
@@ -96,8 +105,7 @@ def test_play_trains_live_redraws_and_pause_stops(open_page):
 def test_twin_trains_in_lockstep(open_page):
     page = open_page("/trainer")
     _click(page, "+100")
-    wait_ready(page)
-    assert _epoch(page) == 100
+    _wait_epoch(page, 100)
     assert "Train accuracy" in main_text(page)
     assert page.locator(".st-key-trainer_twin_boundary .js-plotly-plot").count() >= 1
     _click(page, "Play")
@@ -115,17 +123,17 @@ def test_twin_trains_in_lockstep(open_page):
 def test_step_and_reset(open_page):
     page = open_page("/trainer?twin=false")
     _click(page, "+10")
-    wait_ready(page)
-    assert _epoch(page) == 10
+    _wait_epoch(page, 10)
+    _click(page, "Step")
+    _wait_epoch(page, 11)
     _click(page, "Reset")
-    wait_ready(page)
-    assert _epoch(page) == 0
+    _wait_epoch(page, 0)
 
 
 def test_bend_switch_changes_the_boundary_and_back(open_page):
     page = open_page("/trainer?twin=false&bend=identity")
     _click(page, "+100")
-    wait_ready(page)
+    _wait_epoch(page, 100)
     straight = _heatmap(page, BEND_AFTER)
     assert "one straight line" in main_text(page) or "= 0" in main_text(page)
     page.locator(".st-key-bend").get_by_role("combobox").click()
@@ -159,10 +167,16 @@ def test_bad_links_open_cleanly_with_notes(open_page):
 
 def test_a_shared_link_restores_the_weights(open_page):
     page = open_page("/trainer?twin=false")
+    code = page.locator("[data-testid='stCode']").filter(has_text="w=").first
+    untrained = code.inner_text().strip()
     _click(page, "+100")
-    wait_ready(page)
+    _wait_epoch(page, 100)
+    # The link is drawn at the end of the page: wait until it carries the trained weights.
+    page.wait_for_function(
+        "(before) => Array.from(document.querySelectorAll(\"[data-testid='stCode']\"))"
+        ".some(e => e.innerText.includes('w=') && e.innerText.trim() !== before)", arg=untrained)
     trained = _metric(page, "Train accuracy")
-    link = page.locator("[data-testid='stCode']").filter(has_text="w=").first.inner_text().strip()
+    link = code.inner_text().strip()
     assert "w=" in link
     other = open_page(link[link.index("/trainer"):] if link.startswith("http") else link)
     assert_clean(other)
