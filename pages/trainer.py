@@ -162,7 +162,10 @@ with knobs[0]:
 with knobs[1]:
     twin_on = bound(st.toggle, "Twin: no hidden layer", D["twin"], key="twin",
                     help="Train the same data from the same seed with no hidden layer, in lockstep.")
-spec.twin = bool(twin_on)
+spec.twin = bool(twin_on) and bool(spec.hidden)  # without hidden layers the twin would be the same network
+if twin_on and not spec.hidden:
+    right.caption(":material/info: Your network has no hidden layer, so it is its own twin: give it hidden "
+                  "units (for example 8) to compare.")
 speed = tr.parse_speed(speed_text)
 run = tr.get_run(spec)
 weights_error = tr.apply_link_weights(run)

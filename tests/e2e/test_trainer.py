@@ -66,6 +66,7 @@ def _click(page, name: str) -> None:
 def test_page_opens_at_both_widths(open_page):
     for width in ("laptop", "phone"):
         page = open_page("/trainer", width)
+        _wait_epoch(page, 0)
         assert_clean(page)
         text = main_text(page)
         for label in ("Epoch", "Loss", "Train accuracy", "Test accuracy"):
@@ -91,7 +92,6 @@ def test_play_trains_live_redraws_and_pause_stops(open_page):
     assert e1 > e0 > 0
     assert redraws_per_s >= 2, "the boundary must redraw while playing"
     assert _heatmap(page, BOUNDARY) != before
-    screenshot(page, "trainer-playing")
 
     _click(page, "Pause")
     page.get_by_role("button", name="Play", exact=True).wait_for()
@@ -100,6 +100,7 @@ def test_play_trains_live_redraws_and_pause_stops(open_page):
     page.wait_for_timeout(1500)
     assert _epoch(page) == stopped
     assert_clean(page)
+    screenshot(page, "trainer-trained")  # a full-page picture while playing catches charts mid-swap
 
 
 def test_twin_trains_in_lockstep(open_page):
@@ -154,6 +155,7 @@ def test_bend_switch_changes_the_boundary_and_back(open_page):
 
 def test_bad_links_open_cleanly_with_notes(open_page):
     page = open_page("/trainer?hidden=a,b&dataset=nope&act=zzz&speed=0&lr=abc&w=garbage!&n=-5")
+    _wait_epoch(page, 0)
     assert_clean(page)
     text = main_text(page)
     assert "Ignored hidden=a,b" in text
