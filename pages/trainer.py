@@ -282,8 +282,15 @@ with right:
 if bend == "identity":
     names = [FEATURES[f].label for f in spec.feat]
     gap = tr.collapse_gap(t, spec.feat, d.limit, W, b)
-    st.latex(r"P(\text{class }1) = \sigma\!\left(x W + b\right),\quad W = W_1 W_2 \cdots = "
-             + bmatrix(W.T) + r"^{\!\top},\quad b = " + num(b[0]))
+    # Two short lines rather than one long one: a phone shows both whole.
+    st.latex(r"P(\text{class }1) = \sigma\!\left(x W + b\right)")
+    if not spec.hidden:
+        st.latex(r"W = W_1 = " + bmatrix(W) + r",\quad b = b_1 = " + num(b[0]))
+    elif len(spec.hidden) == 1:
+        st.latex(r"W = W_1 W_2 = " + bmatrix(W) + r",\quad b = b_1 W_2 + b_2 = " + num(b[0]))
+    else:  # deeper: every layer's matrix multiplied in, every bias carried through the layers after it
+        st.latex(r"W = W_1 W_2 \cdots W_{" + str(len(spec.hidden) + 1) + "} = " + bmatrix(W)
+                 + r",\quad b = " + num(b[0]))
     st.caption("x = (" + ", ".join(names) + "). The network without its bends and this single layer "
                f"differ by at most {gap:.1e} over the square: rounding error.")
     if plain:
@@ -323,7 +330,7 @@ else:
         titles = []
         for j in range(units):
             name = f"h{j + 1}" if len(spec.hidden) == 1 else f"h{li + 1}.{j + 1}"
-            titles.append(f"{name} · out weight {W_out[j, 0]:+.2f}" if last else name)
+            titles.append(f"{name} · out {W_out[j, 0]:+.2f}" if last else name)
         folds = None
         if li == 0 and plain:
             W1, b1 = t.params[0]
@@ -333,7 +340,7 @@ else:
         charts.show(tc.unit_maps_figure(xs_s, ys_s, H, titles=titles, limit=d.limit, folds=folds,
                                         cols=4 if units <= 8 else 6), key=f"trainer_units_{li}")
     st.caption("Each map: the unit's output after the bend, blue above 0 and red below. "
-               "The output's sum is every last-layer map times its out weight, plus a bias.")
+               "The output's sum is every last-layer map times its out weight (\"out\"), plus a bias.")
 
     st.subheader("Linear regions")
     ids, count = region_ids(t.params, F_s, spec.act)

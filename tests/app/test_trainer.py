@@ -159,7 +159,7 @@ def test_inside_views_show_every_unit_and_the_regions():
     titles = [a["text"] for a in units["layout"]["annotations"]]
     t = _spec_trainer()
     W2 = t.params[1][0]  # (8, 1)
-    assert titles[0] == f"h1 · out weight {W2[0, 0]:+.2f}"
+    assert titles[0] == f"h1 · out {W2[0, 0]:+.2f}"
     regions = _metrics(at)["Linear regions over the square"]
     assert int(regions) >= 2
 
