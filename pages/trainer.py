@@ -226,24 +226,25 @@ def live():
         else "No hidden layer"
     curves = tr.finite_history(t)
     if run.twin is not None:
-        cols = st.columns(2)
+        # Twin and network in one figure: one chart to redraw per tick instead of two.
         _, _, P0 = tr.probabilities(run.twin, spec.feat, d.limit)
-        with cols[0], st.container(height=382, border=False):
-            charts.show(tc.live_boundary(figs, "twin", run.sig, xs, ys, P0, d, title="No hidden layer"),
-                        live=True, key="trainer_twin_boundary")
-            m0 = run.twin.metrics()
-            st.caption(f"Train accuracy {_fmt_pct(m0['train_acc'])} · test {_fmt_pct(m0['test_acc'])}")
-        boundary_col, curves_col = cols[1], st.container()
-        twin_curves = tr.finite_history(run.twin)
+        with st.container(height=372, border=False):
+            charts.show(tc.live_boundary(figs, "boundary", run.sig, xs, ys, [P0, P], d,
+                                         titles=["No hidden layer", title], height=360),
+                        live=True, key="trainer_boundary")
+        m0 = run.twin.metrics()
+        st.caption(f"No hidden layer: Train accuracy {_fmt_pct(m0['train_acc'])} · "
+                   f"test {_fmt_pct(m0['test_acc'])}")
+        with st.container(height=312, border=False):
+            charts.show(tc.live_curves(figs, "curves", curves, tr.finite_history(run.twin), wide=True,
+                                       height=300), live=True, key="trainer_curves")
     else:
-        boundary_col, curves_col = st.columns([1, 1])
-        twin_curves = None
-    with boundary_col, st.container(height=382, border=False):
-        charts.show(tc.live_boundary(figs, "main", run.sig, xs, ys, P, d, title=title), live=True,
-                    key="trainer_boundary")
-    with curves_col, st.container(height=312 if run.twin is not None else 392, border=False):
-        charts.show(tc.live_curves(figs, "curves", curves, twin_curves, wide=run.twin is not None,
-                                   height=300 if run.twin is not None else 380), live=True, key="trainer_curves")
+        left_col, right_col = st.columns(2)
+        with left_col, st.container(height=382, border=False):
+            charts.show(tc.live_boundary(figs, "boundary", run.sig, xs, ys, [P], d, titles=[title]),
+                        live=True, key="trainer_boundary")
+        with right_col, st.container(height=392, border=False):
+            charts.show(tc.live_curves(figs, "curves", curves, height=380), live=True, key="trainer_curves")
     rate = clock.tick(m["epoch"])
     if st.session_state.get(tr.PLAYING) and rate:
         st.caption(f":material/speed: {rate[0]:,.0f} epochs a second, {rate[1]:.1f} redraws a second "

@@ -39,8 +39,9 @@ def _square(fig: go.Figure, limit: float, *, ticks: bool, row=None, col=None) ->
     kw = {} if row is None else {"row": row, "col": col}
     fig.update_xaxes(range=[-limit, limit], showticklabels=ticks, showgrid=False, zeroline=False,
                      fixedrange=True, constrain="domain", **kw)
+    # A square plot in a wider or taller box: keep it under its title, leave the slack below.
     fig.update_yaxes(range=[-limit, limit], showticklabels=ticks, showgrid=False, zeroline=False,
-                     fixedrange=True, constrain="domain", **kw)
+                     fixedrange=True, constrain="domain", constraintoward="top", **kw)
 
 
 def dots_path(pts: np.ndarray, r: float, sides: int = 6) -> str:
@@ -60,7 +61,8 @@ def dots_path(pts: np.ndarray, r: float, sides: int = 6) -> str:
     )
 
 
-def points_shapes(fig: go.Figure, Xtr, ytr, Xte, yte, *, limit: float, legend: bool = True) -> None:
+def points_shapes(fig: go.Figure, Xtr, ytr, Xte, yte, *, limit: float, legend: bool = True,
+                  xref: str = "x", yref: str = "y") -> None:
     """Each class of each split as one shape: train points filled dots, test points rings."""
     r = 0.022 * limit
     for split, X, y in (("train", Xtr, ytr), ("test", Xte, yte)):
@@ -72,7 +74,7 @@ def points_shapes(fig: go.Figure, Xtr, ytr, Xte, yte, *, limit: float, legend: b
             style = (dict(fillcolor=color, line=dict(color="white", width=0.8)) if split == "train" else
                      dict(fillcolor="rgba(255,255,255,0.8)", line=dict(color=color, width=2)))
             fig.add_shape(type="path", path=dots_path(pts, r if split == "train" else 1.1 * r),
-                          xref="x", yref="y", layer="above", name=f"class {c} · {split}",
+                          xref=xref, yref=yref, layer="above", name=f"class {c} · {split}",
                           showlegend=legend, legendgroup=split, **style)
 
 
@@ -108,6 +110,31 @@ def boundary_figure(xs, ys, P, data, *, title: str | None = None, live: bool = T
                       legend=dict(font=dict(size=11), orientation="h", yanchor="top", y=-0.01,
                                   xanchor="left", x=0.0, entrywidth=0.5, entrywidthmode="fraction"),
                       title=dict(text=title, x=0.0, xanchor="left", font=dict(size=15)) if title else None)
+    return fig
+
+
+def panels_figure(xs, ys, Ps, titles, data, *, height: int = 370) -> go.Figure:
+    """Live boundaries side by side in ONE figure (one chart to redraw, not one per network).
+
+    Ps : list of ndarray of shape (res, res), P(class 1) of each network
+    titles : list of str, one per panel
+    """
+    k = len(Ps)
+    fig = make_subplots(rows=1, cols=k, subplot_titles=titles, horizontal_spacing=0.04)
+    for i, P in enumerate(Ps):
+        fig.add_trace(go.Heatmap(
+            z=_u8(P), x0=float(xs[0]), dx=float(xs[1] - xs[0]), y0=float(ys[0]), dy=float(ys[1] - ys[0]),
+            colorscale=SHADING, zmin=0.0, zmax=255.0, showscale=False, hoverinfo="skip",
+        ), row=1, col=i + 1)
+        ref = "" if i == 0 else str(i + 1)
+        points_shapes(fig, data.Xtr, data.ytr, data.Xte, data.yte, limit=data.limit, legend=i == 0,
+                      xref=f"x{ref}", yref=f"y{ref}")
+        _square(fig, data.limit, ticks=False, row=1, col=i + 1)
+        fig.layout[f"yaxis{ref}"].update(scaleanchor=f"x{ref}", scaleratio=1)
+    fig.update_layout(height=height, margin=dict(l=4, r=4, t=30, b=4), uirevision="boundary",
+                      legend=dict(font=dict(size=11), orientation="h", yanchor="top", y=-0.01,
+                                  xanchor="left", x=0.0, entrywidth=0.25, entrywidthmode="fraction"))
+    fig.update_annotations(font_size=15, xanchor="center")
     return fig
 
 
@@ -172,15 +199,23 @@ def curves_figure(hist, twin=None, *, height: int = 380, live: bool = True, wide
 # --- live figures: built once per run, then only their numbers change -------------------------
 # Building a plotly figure costs tens of milliseconds (validation, make_subplots); assigning new
 # arrays to a built one costs a tenth of a millisecond. The cache is a dict in the student's session.
-def live_boundary(cache: dict, key: str, sig, xs, ys, P, data, *, title: str, legend: bool = True):
-    """boundary_figure, rebuilt only when `sig` (the run, the title) changes; else new shading."""
+def live_boundary(cache: dict, key: str, sig, xs, ys, Ps, data, *, titles, height: int = 370):
+    """The live boundary (one network) or boundaries (twin and network side by side in one figure).
+
+    Rebuilt only when `sig` (the run) or the titles change; otherwise only the shading is replaced.
+    Ps : list of ndarray of shape (res, res); titles : list of str, one per panel
+    """
+    want = (sig, tuple(titles), height)
     entry = cache.get(key)
-    if entry is None or entry[0] != (sig, title, legend):
-        fig = boundary_figure(xs, ys, P, data, title=title, legend=legend, live=True)
-        cache[key] = ((sig, title, legend), fig)
+    if entry is None or entry[0] != want:
+        fig = (boundary_figure(xs, ys, Ps[0], data, title=titles[0], live=True, height=height)
+               if len(Ps) == 1 else panels_figure(xs, ys, Ps, titles, data, height=height))
+        cache[key] = (want, fig)
         return fig
     fig = entry[1]
-    fig.data[0].z = _u8(P)
+    with fig.batch_update():
+        for i, P in enumerate(Ps):
+            fig.data[i].z = _u8(P)
     return fig
 
 

@@ -108,7 +108,7 @@ def test_twin_trains_in_lockstep(open_page):
     _click(page, "+100")
     _wait_epoch(page, 100)
     assert "Train accuracy" in main_text(page)
-    assert page.locator(".st-key-trainer_twin_boundary .js-plotly-plot").count() >= 1
+    assert page.locator(f"{BOUNDARY} .js-plotly-plot").first.locator("g.hm image").count() == 2
     _click(page, "Play")
     page.wait_for_timeout(2500)
     e0, t0 = _epoch(page), time.perf_counter()
