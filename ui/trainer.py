@@ -19,6 +19,7 @@ from urllib.parse import urlencode
 import numpy as np
 import pandas as pd
 import streamlit as st
+from scipy.special import expit
 
 from lib import train as engine
 from lib.datasets import DATASETS, DOMAIN, make_dataset, split, validate_points
@@ -377,7 +378,7 @@ def collapse_gap(t: engine.Trainer, names, limit: float, W: np.ndarray, b: np.nd
     _, _, XY = plane(limit, 60)
     F = expand(XY, list(names))                           # (3600, n_in)
     p_net = t.predict(F, act="identity")                  # (3600,)
-    p_one = 1.0 / (1.0 + np.exp(-(F @ W + b)[:, 0]))      # (3600,) sigma(x W + b)
+    p_one = expit((F @ W + b)[:, 0])                      # (3600,) sigma(x W + b), no overflow
     return float(np.max(np.abs(p_net - p_one)))
 
 
