@@ -8,7 +8,7 @@ import streamlit as st
 from lib.activations import ACTIVATIONS
 from lib.datasets import DATASET_INFO, DEFAULT_CELLS
 from lib.features import FEATURES
-from lib.mlp import collapse_params, hidden_pre
+from lib.mlp import collapse_params, forward, hidden_pre, loss_and_grads
 from lib.optim import OPTIMIZERS
 from lib.regions import region_ids
 from ui import charts, links
@@ -364,7 +364,7 @@ else:
             + ("" if relu_like else f"With {ACTIVATIONS[spec.act].label} the bend is smooth, so the pieces "
                "are only nearly linear; the colours still show which units are above 0.")
         )
-show_source(tr.advance, label="The code that trains one redraw's worth")
+show_source(forward, loss_and_grads, label="The code that trains it: forward beside backward")
 
 # --- 5. Share and export ----------------------------------------------------------------------
 st.header("Share and export")
