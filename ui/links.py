@@ -14,7 +14,20 @@ from typing import Any
 
 import streamlit as st
 
-_NOTES = "_link_notes"  # session_state: {key: (message, value shown when noted)}
+_NOTES = "_link_notes"  # session_state: {page: {key: (message, value shown when noted)}}
+
+
+def page_id() -> str:
+    """The running page's id: state that is not a widget's is kept per page with it, so two
+    lessons may use the same short link key (w1, bend) without seeing each other's values."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    return ctx.page_script_hash if ctx is not None else ""
+
+
+def _notes() -> dict:
+    return st.session_state.setdefault(_NOTES, {}).setdefault(page_id(), {})
 
 
 def _same(raws: list[str], value: Any) -> bool:
@@ -43,7 +56,7 @@ def _safe(raw: str, limit: int = 40) -> str:
 
 def note(key: str, message: str, value: Any = None) -> None:
     """Remember that a link value was ignored; `show_note(key)` prints it."""
-    st.session_state.setdefault(_NOTES, {})[key] = (message, value)
+    _notes()[key] = (message, value)
 
 
 def ignored(key: str, raw: str, why: str) -> str:
@@ -53,7 +66,7 @@ def ignored(key: str, raw: str, why: str) -> str:
 
 def show_note(key: str, current: Any = None) -> None:
     """Print the note for `key`, unless the student has since changed the value."""
-    notes = st.session_state.get(_NOTES, {})
+    notes = _notes()
     if key not in notes:
         return
     message, value = notes[key]

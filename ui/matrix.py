@@ -54,8 +54,8 @@ def matrix_input(label: str, default, *, key: str, help: str,
     key : the URL parameter; the editor's own widget key is `key + "_editor"`.
     """
     default = np.asarray(default, dtype=float)
-    good, base = f"_{key}_good", f"_{key}_base"
-    if good not in st.session_state:
+    good, base = _state_keys(key)
+    if good not in st.session_state or np.shape(st.session_state[good]) != default.shape:
         start, raw = default, st.query_params.get(key)
         if raw is not None:
             try:
@@ -94,8 +94,14 @@ def matrix_input(label: str, default, *, key: str, help: str,
     return np.array(st.session_state[good])
 
 
+def _state_keys(key: str) -> tuple[str, str]:
+    """Session-state keys of a matrix's last good and starting values, kept per page."""
+    page = links.page_id()
+    return f"_matrix_{page}_{key}_good", f"_matrix_{page}_{key}_base"
+
+
 def reset_matrix(key: str) -> None:
     """Forget a matrix's edits (call before it is drawn, e.g. from a button's on_click)."""
-    for k in (f"_{key}_good", f"_{key}_base", f"{key}_editor"):
+    for k in (*_state_keys(key), f"{key}_editor"):
         st.session_state.pop(k, None)
     st.query_params.pop(key, None)

@@ -29,3 +29,14 @@ def test_home_quotes_gpt2s_count_as_computed():
     text = " ".join(m.value for m in at.markdown)
     assert f"{count_params(PRESETS['gpt2']):,}" in text
     assert "{" not in text  # every placeholder filled
+
+
+def test_lessons_sharing_a_link_key_keep_their_own_state():
+    """/activations and /gpt2-mlp both have a matrix `w1` (1 x 3 and 3 x 6) and a bound `bend`/
+    `bias`: visiting one and then the other in one session must not hand state across."""
+    at = open_page("activations", {"w1": "2,2,2", "xmax": "abc"})
+    assert any("Ignored `xmax=abc`" in c.value for c in at.caption)
+    for path in ("gpt2-mlp", "activations", "gpt2-mlp"):
+        at.switch_page(f"pages/{path}.py").run()
+        assert not at.exception, [e.value for e in at.exception]
+    assert not any("xmax" in c.value for c in at.caption)
