@@ -250,8 +250,8 @@ def live():
         st.caption(f":material/speed: {rate[0]:,.0f} epochs a second, {rate[1]:.1f} redraws a second "
                    f"(measured on the server)")
     else:
-        st.caption("Shading: the network's P(class 1), amber 0 to blue 1. Filled dots: training points; "
-                   "rings: test points, never trained on. Curves: solid train, dotted test.")
+        st.caption("Shading: the network's P(class 1), amber 0 to blue 1. Filled squares: training points; "
+                   "hollow squares: test points, never trained on. Curves: solid train, dotted test.")
 
 
 with right:

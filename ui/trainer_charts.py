@@ -45,7 +45,7 @@ def _square(fig: go.Figure, limit: float, *, ticks: bool, row=None, col=None) ->
 
 
 def dots_path(pts: np.ndarray, r: float, sides: int = 6) -> str:
-    """Every point as a small polygon, all in ONE SVG path (data coordinates, 2 decimals).
+    """Every point as a small polygon (a square if sides=4), all in ONE SVG path (2 decimals).
 
     Plotly draws each marker of a scatter trace as its own SVG node: 400 of them redrawn ten
     times a second kept the browser busy most of the time (about 100 ms a redraw). A layout
@@ -53,6 +53,10 @@ def dots_path(pts: np.ndarray, r: float, sides: int = 6) -> str:
 
     pts : ndarray of shape (m, 2)
     """
+    if sides == 4:  # a square: four numbers a dot with H and V moves, a third of a hexagon's text
+        lo, hi = np.round(pts - r, 2), np.round(pts + r, 2)                     # (m, 2) each
+        return "".join(f"M{a:.2f},{b:.2f}H{c:.2f}V{d:.2f}H{a:.2f}Z"
+                       for (a, b), (c, d) in zip(lo, hi, strict=True))
     angle = np.linspace(0, 2 * np.pi, sides, endpoint=False) + np.pi / 2      # (sides,)
     ring = np.column_stack([np.cos(angle), np.sin(angle)]) * r                  # (sides, 2)
     corners = np.round(pts[:, None, :] + ring[None], 2)                        # (m, sides, 2)
@@ -63,7 +67,7 @@ def dots_path(pts: np.ndarray, r: float, sides: int = 6) -> str:
 
 def points_shapes(fig: go.Figure, Xtr, ytr, Xte, yte, *, limit: float, legend: bool = True,
                   xref: str = "x", yref: str = "y") -> None:
-    """Each class of each split as one shape: train points filled dots, test points rings."""
+    """Each class of each split as one shape: train points filled squares, test points hollow ones."""
     r = 0.022 * limit
     for split, X, y in (("train", Xtr, ytr), ("test", Xte, yte)):
         for c in (0, 1):
@@ -73,7 +77,7 @@ def points_shapes(fig: go.Figure, Xtr, ytr, Xte, yte, *, limit: float, legend: b
             color = charts.CLASS_COLORS[c]
             style = (dict(fillcolor=color, line=dict(color="white", width=0.8)) if split == "train" else
                      dict(fillcolor="rgba(255,255,255,0.8)", line=dict(color=color, width=2)))
-            fig.add_shape(type="path", path=dots_path(pts, r if split == "train" else 1.1 * r),
+            fig.add_shape(type="path", path=dots_path(pts, 0.8 * r if split == "train" else 0.9 * r, sides=4),
                           xref=xref, yref=yref, layer="above", name=f"class {c} · {split}",
                           showlegend=legend, legendgroup=split, **style)
 

@@ -273,8 +273,11 @@ def test_dots_path_draws_one_polygon_per_point():
     from ui.trainer_charts import dots_path
 
     pts = np.array([[0.0, 0.0], [1.0, -1.0]])
-    path = dots_path(pts, 0.1, sides=4)
+    path = dots_path(pts, 0.1, sides=6)
     assert path.count("M") == 2 and path.count("Z") == 2
     first = path.split("Z")[0][1:].split("L")
-    corners = np.array([[float(v) for v in c.split(",")] for c in first])
+    corners = np.array([[float(v) for v in c.split(",")] for c in first])  # (6, 2)
     np.testing.assert_allclose(np.hypot(*corners.T), 0.1, atol=0.01)
+    # squares, the live default: from (x - r, y - r) across to x + r, up to y + r, back
+    assert dots_path(pts, 0.1, sides=4) == ("M-0.10,-0.10H0.10V0.10H-0.10Z"
+                                            "M0.90,-1.10H1.10V-0.90H0.90Z")
