@@ -221,6 +221,7 @@ def live():
              width=125)
 
     d = run.data
+    hold = tr.CURVES_HOLD if st.session_state.get(tr.PLAYING) else 0.0  # a step or reset shows at once
     xs, ys, P = tr.probabilities(t, spec.feat, d.limit)
     title = f"Hidden {tr.format_hidden(spec.hidden)} · {ACTIVATIONS[spec.act].label}" if spec.hidden \
         else "No hidden layer"
@@ -237,14 +238,15 @@ def live():
                    f"test {_fmt_pct(m0['test_acc'])}")
         with st.container(height=312, border=False):
             charts.show(tc.live_curves(figs, "curves", curves, tr.finite_history(run.twin), wide=True,
-                                       height=300), live=True, key="trainer_curves")
+                                       height=300, hold=hold), live=True, key="trainer_curves")
     else:
         left_col, right_col = st.columns(2)
         with left_col, st.container(height=382, border=False):
             charts.show(tc.live_boundary(figs, "boundary", run.sig, xs, ys, [P], d, titles=[title]),
                         live=True, key="trainer_boundary")
         with right_col, st.container(height=392, border=False):
-            charts.show(tc.live_curves(figs, "curves", curves, height=380), live=True, key="trainer_curves")
+            charts.show(tc.live_curves(figs, "curves", curves, height=380, hold=hold), live=True,
+                        key="trainer_curves")
     rate = clock.tick(m["epoch"])
     if st.session_state.get(tr.PLAYING) and rate:
         st.caption(f":material/speed: {rate[0]:,.0f} epochs a second, {rate[1]:.1f} redraws a second "

@@ -60,9 +60,10 @@ WEIGHTS_SEEN = "trainer_weights_seen"  # the `w` link text already applied (or r
 
 # The browser asks for a redraw every TICK seconds and Streamlit merges requests that arrive during
 # a run, so a tick slower than TICK lowers the rate. Training gets BUDGET of each tick; drawing,
-# sending and the browser's own work need the rest (at 20,000 epochs a second, 0.035 s is 700 epochs).
-TICK = 0.08         # seconds between redraws while playing (the browser's timer)
-BUDGET = 0.035      # seconds of training per redraw at speed "max"
+# sending and the browser's own work need the rest (at 20,000 epochs a second, 0.03 s is 600 epochs).
+TICK = 0.07         # seconds between redraws while playing (the browser's timer)
+BUDGET = 0.03       # seconds of training per redraw at speed "max"
+CURVES_HOLD = 0.3   # while playing, the curves take new numbers at most this often (seconds)
 RES = 100           # the live boundary's grid: RES x RES probabilities, float32
 MAX_UPLOAD_BYTES = 100_000    # a CSV of 2,000 points is about 40 KB
 MAX_POINTS = 2000

@@ -8,6 +8,8 @@ tick labels are hidden and `charts.show(..., live=True)` drops the mode bar. The
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
@@ -223,16 +225,27 @@ def live_boundary(cache: dict, key: str, sig, xs, ys, Ps, data, *, titles, heigh
     return fig
 
 
-def live_curves(cache: dict, key: str, hist, twin=None, *, wide: bool = False, height: int = 380):
-    """curves_figure, rebuilt only when its set of lines or its shape changes; else new numbers."""
+def live_curves(cache: dict, key: str, hist, twin=None, *, wide: bool = False, height: int = 380,
+                hold: float = 0.0):
+    """curves_figure, rebuilt only when its set of lines or its shape changes; else new numbers.
+
+    hold : seconds to keep showing the same numbers. An unchanged figure is an unchanged element,
+        which the browser does not redraw at all: while playing, the curves move a few times a
+        second and the boundary takes the rest of the browser's time.
+    """
     lines = _curve_arrays(hist, twin)
     sig = (wide, height, *((name, row, split) for name, row, split, *_ in lines))
     entry = cache.get(key)
     if entry is None or entry[0] != sig:
         fig = curves_figure(hist, twin, wide=wide, height=height)
         cache[key] = (sig, fig)
+        cache[key + ".t"] = time.perf_counter()
         return fig
     fig = entry[1]
+    now = time.perf_counter()
+    if now - cache.get(key + ".t", 0.0) < hold:
+        return fig
+    cache[key + ".t"] = now
     with fig.batch_update():
         for trace, (*_, x, y) in zip(fig.data, lines, strict=True):
             trace.x, trace.y = x, y
