@@ -87,9 +87,11 @@ def test_play_trains_live_redraws_and_pause_stops(open_page):
     e1, t1 = _epoch(page), time.perf_counter()
     redraws = page.evaluate("window.__redraws")
     epochs_per_s, redraws_per_s = (e1 - e0) / (t1 - t0), redraws / (t1 - t0)
-    print(f"\n/trainer live, default network, browser: {epochs_per_s:,.0f} epochs/s, "
+    print(f"\n/trainer live, default network without the twin: {epochs_per_s:,.0f} epochs/s, "
           f"{redraws_per_s:.1f} redraws/s")
     assert e1 > e0 > 0
+    # Floors far below the targets (5,000 and 10 on an idle machine): these machines are shared.
+    assert epochs_per_s >= 1000
     assert redraws_per_s >= 2, "the boundary must redraw while playing"
     assert _heatmap(page, BOUNDARY) != before
 
@@ -110,11 +112,15 @@ def test_twin_trains_in_lockstep(open_page):
     assert "Train accuracy" in main_text(page)
     assert page.locator(f"{BOUNDARY} .js-plotly-plot").first.locator("g.hm image").count() == 2
     _click(page, "Play")
-    page.wait_for_timeout(2500)
+    page.wait_for_timeout(1500)
+    page.evaluate(COUNT_REDRAWS, BOUNDARY)
     e0, t0 = _epoch(page), time.perf_counter()
-    page.wait_for_timeout(3000)
+    page.wait_for_timeout(4000)
     e1, t1 = _epoch(page), time.perf_counter()
-    print(f"\n/trainer live with the twin: {(e1 - e0) / (t1 - t0):,.0f} epochs/s")
+    redraws_per_s = page.evaluate("window.__redraws") / (t1 - t0)
+    print(f"\n/trainer live, default page (network and twin): {(e1 - e0) / (t1 - t0):,.0f} epochs/s, "
+          f"{redraws_per_s:.1f} redraws/s")
+    assert redraws_per_s >= 2
     _click(page, "Pause")
     page.get_by_role("button", name="Play", exact=True).wait_for()
     assert e1 > e0
