@@ -53,7 +53,7 @@ with left, st.container(border=True):
                       format="%d %%",
                       help="Points the network learns from; the rest are the test set it never sees.")
     with b:
-        seed = bound(st.number_input, "Seed", 0, 99_999, D["seed"], 1, key="seed",
+        seed = bound(st.number_input, "Seed", 0, 99_999, step=1, key="seed",  # value: the minimum, 0
                      help="Fixes the points and the network's starting weights: same seed, same run.")
     if dataset == "checkerboard" and own is None:
         cells = bound(st.slider, "Checkerboard cells per side", 2, 8, DEFAULT_CELLS, 1, key="cells",
