@@ -281,3 +281,14 @@ def test_dots_path_draws_one_polygon_per_point():
     # squares, the live default: from (x - r, y - r) across to x + r, up to y + r, back
     assert dots_path(pts, 0.1, sides=4) == ("M-0.10,-0.10H0.10V0.10H-0.10Z"
                                             "M0.90,-1.10H1.10V-0.90H0.90Z")
+
+
+def test_new_points_moves_to_the_next_seed_and_starts_again():
+    at = open_page("trainer", {"twin": "false"})
+    at.button(key="trainer_step_10").click().run()
+    before = next(f for f in figures(at) if f["layout"].get("uirevision") == "boundary")["layout"]["shapes"]
+    next(b for b in at.button if b.label == "New points").click().run()
+    assert at.number_input(key="seed").value == 1
+    assert _metrics(at)["Epoch"] == "0"
+    after = next(f for f in figures(at) if f["layout"].get("uirevision") == "boundary")["layout"]["shapes"]
+    assert [s["path"] for s in after] != [s["path"] for s in before]
