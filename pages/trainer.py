@@ -266,6 +266,9 @@ st.markdown(
     "With *identity* (no bend) every layer is linear, the layers multiply into one, "
     "and the boundary can only be one straight line. Switch back: the trained boundary returns."
 )
+if playing:
+    st.caption(":material/pause_circle: Training is playing: the pictures from here on show the weights as "
+               "they were at this page's last full redraw; they catch up at Pause, Step or any change.")
 bend = bound(st.selectbox, "Redraw the trained weights with the bend", ACTS, index=ACTS.index(D["bend"]),
              key="bend", help="Only the drawing below changes; training keeps using the bend chosen above.")
 t = run.trainer
