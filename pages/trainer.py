@@ -114,7 +114,7 @@ with left, st.container(border=True):
             st.session_state[tr.HIDDEN_GOOD] = hidden
         except ValueError as err:
             hidden = st.session_state.get(tr.HIDDEN_GOOD, tr.parse_hidden(D["hidden"]))
-            links.note("hidden", f"Ignored `hidden={links._safe(hidden_text)}`: {err}; "
+            links.note("hidden", f"Ignored `hidden={tr.shown(hidden_text)}`: {err}; "
                                  f"using {tr.format_hidden(hidden)}.", hidden_text)
         links.show_note("hidden", hidden_text)
     with b:

@@ -95,6 +95,12 @@ def parse_hidden(text: str) -> tuple[int, ...]:
     return tuple(units)
 
 
+def shown(text: str, limit: int = 40) -> str:
+    """Typed or linked text for a message: shortened, and unable to break out of inline code."""
+    text = str(text).replace("`", "'").replace("\n", " ")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def format_hidden(hidden: tuple[int, ...]) -> str:
     return ",".join(map(str, hidden)) or "0"
 
