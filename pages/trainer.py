@@ -130,16 +130,17 @@ with left, st.container(border=True):
         batch = bound(st.selectbox, "Batch size", tr.BATCH_OPTIONS, index=0, key="batch",
                       help="Training points per step; 0 uses all of them (one step per epoch, the fastest).")
     lr = bound(st.select_slider, "Learning rate",
-               tr.options_with_link("lr", tr.LR_OPTIONS, tr.positive_float(1e-6, 10.0)), D["lr"], key="lr", format_func=tr.short_number,
+               tr.options_with_link("lr", tr.LR_OPTIONS, tr.positive_float(1e-6, 10.0)), D["lr"], key="lr",
+               format_func=tr.short_number,
                help="Step size. Too large and the loss blows up: training stops and says so.")
     l2 = bound(st.select_slider, "L2 penalty",
-               tr.options_with_link("l2", tr.L2_OPTIONS, tr.positive_float(0.0, 1.0)), D["l2"], key="l2", format_func=tr.short_number,
+               tr.options_with_link("l2", tr.L2_OPTIONS, tr.positive_float(0.0, 1.0)), D["l2"], key="l2",
+               format_func=tr.short_number,
                help="Adds 0.5 · L2 · (sum of squared weights) to the loss: pulls weights towards 0.")
 
 spec = tr.Spec(dataset=dataset, n=int(n), noise=float(noise), seed=int(seed), cells=cells,
                train=share / 100, feat=tuple(f for f in tr.FEATURE_NAMES if f in feat), hidden=hidden,
-               act=act, opt=opt, lr=float(lr), batch=int(batch), l2=float(l2),
-               twin=bool(st.session_state.get("twin", D["twin"])), own=own)
+               act=act, opt=opt, lr=float(lr), batch=int(batch), l2=float(l2), twin=False, own=own)
 
 # --- 2. Run ----------------------------------------------------------------------------------
 # A wrapping row rather than columns: on a phone the buttons flow onto two lines, not five.
@@ -170,16 +171,16 @@ speed = tr.parse_speed(speed_text)
 run = tr.get_run(spec)
 weights_error = tr.apply_link_weights(run)
 
-bar.button("Pause" if playing else "Play", key="trainer_play", type="primary", on_click=_set_playing, args=(not playing,),
-              icon=":material/pause:" if playing else ":material/play_arrow:", width="stretch",
-              help="Train continuously; the charts below redraw several times a second.")
+bar.button("Pause" if playing else "Play", key="trainer_play", type="primary", on_click=_set_playing,
+           args=(not playing,), icon=":material/pause:" if playing else ":material/play_arrow:", width="stretch",
+           help="Train continuously; the charts below redraw several times a second.")
 for k in (1, 10, 100):
     if bar.button("Step" if k == 1 else f"+{k}", key=f"trainer_step_{k}", width="stretch",
                   help=f"Train {k} epoch{'s' if k > 1 else ''} and stop.",
                   icon=":material/skip_next:" if k == 1 else None):
         tr.advance(run, k)
 if bar.button("Reset", key="trainer_reset", icon=":material/restart_alt:", width="stretch",
-                 help="Back to epoch 0 and the starting weights of this seed."):
+              help="Back to epoch 0 and the starting weights of this seed."):
     tr.reset(run)
 
 with right:
