@@ -171,4 +171,10 @@ def main_text(page) -> str:
     return page.inner_text("[data-testid='stMain']")
 
 
+def metric(page, label: str) -> str:
+    """The value shown by the first st.metric whose label contains `label`."""
+    box = page.locator("[data-testid='stMetric']", has_text=label).first
+    return box.locator("[data-testid='stMetricValue']").inner_text()
+
+
 os.environ.setdefault("PW_TEST_SCREENSHOT_NO_FONTS_READY", "1")

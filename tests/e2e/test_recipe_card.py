@@ -7,12 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import assert_clean, main_text, screenshot, wait_ready
-
-
-def _metric(page, label: str) -> str:
-    box = page.locator("[data-testid='stMetric']", has_text=label).first
-    return box.locator("[data-testid='stMetricValue']").inner_text()
+from tests.e2e.conftest import assert_clean, main_text, metric, screenshot, wait_ready
 
 
 @pytest.mark.parametrize("width", ["laptop", "phone"])
@@ -21,7 +16,7 @@ def test_opens_with_the_seed_numbers_and_is_photographed(open_page, width):
     assert_clean(page)
     text = main_text(page)
     assert "A layer is a matrix" in text
-    assert _metric(page, "Sunrise") == "1.65" and _metric(page, "Jungle") == "-0.65"
+    assert metric(page, "Sunrise") == "1.65" and metric(page, "Jungle") == "-0.65"
     assert page.locator("[data-testid='stPlotlyChart']").count() >= 6
     screenshot(page, "recipe-card")
 
@@ -56,7 +51,7 @@ def test_sizes_from_the_link_reshape_the_card(open_page):
     page = open_page("/recipe-card?nin=5&nout=4&mode=plain")
     assert_clean(page)
     assert page.get_by_role("slider", name="w₅₄").count() == 1
-    assert _metric(page, "weights") == "5 × 4 = 20" and _metric(page, "parameters") == "24"
+    assert metric(page, "weights") == "5 × 4 = 20" and metric(page, "parameters") == "24"
 
 
 def test_bad_link_values_open_with_defaults_and_a_note(open_page):
@@ -65,7 +60,7 @@ def test_bad_link_values_open_with_defaults_and_a_note(open_page):
     text = main_text(page)
     for key in ("nin=99", "w11=abc", "x1=50", "mode=soup", "scale=-4"):
         assert f"Ignored {key}" in text, key
-    assert _metric(page, "Sunrise") == "1.65"
+    assert metric(page, "Sunrise") == "1.65"
 
 
 def test_a_hidden_cell_from_the_link_waits_for_the_layer_to_grow(open_page):
@@ -93,7 +88,7 @@ def test_random_weights_land_in_the_link(open_page):
     page.get_by_role("button", name="Random weights").click()
     page.wait_for_url(re.compile(r"[?&]w\d\d="), timeout=30_000)
     wait_ready(page)
-    assert _metric(page, "Sunrise") != "1.65" or _metric(page, "Jungle") != "-0.65"
+    assert metric(page, "Sunrise") != "1.65" or metric(page, "Jungle") != "-0.65"
     assert_clean(page)
 
 

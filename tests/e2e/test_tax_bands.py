@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.e2e.conftest import assert_clean, main_text, screenshot, wait_ready
+from tests.e2e.conftest import assert_clean, main_text, metric, screenshot, wait_ready
 
 
 def _edit_cell(page, row: int, column: int, text: str) -> None:
@@ -33,11 +33,6 @@ def _edit_cell(page, row: int, column: int, text: str) -> None:
     wait_ready(page)
 
 
-def _metric(page, label: str) -> str:
-    box = page.locator("[data-testid='stMetric']", has_text=label).first
-    return box.locator("[data-testid='stMetricValue']").inner_text()
-
-
 @pytest.mark.parametrize("width", ["laptop", "phone"])
 def test_opens_and_is_photographed(open_page, width):
     page = open_page("/tax-bands", width)
@@ -60,21 +55,21 @@ def test_bend_off_collapses_to_one_line_and_is_photographed(open_page):
 
 def test_the_income_control_changes_the_breakdown(open_page):
     page = open_page("/tax-bands")
-    before = _metric(page, "Tax, band by band")
+    before = metric(page, "Tax, band by band")
     box = page.get_by_role("spinbutton", name="An income to follow (£)")
     box.fill("150000")
     box.press("Enter")
     wait_ready(page)
     page.wait_for_timeout(500)
     assert "income=150000" in page.url
-    after = _metric(page, "Tax, band by band")
-    assert after != before and after == _metric(page, "Tax, sum of ramps")
+    after = metric(page, "Tax, band by band")
+    assert after != before and after == metric(page, "Tax, sum of ramps")
     assert_clean(page)
 
 
 def test_the_ramp_slider_changes_the_fit(open_page):
     page = open_page("/tax-bands")
-    before = _metric(page, "Root-mean-square error")
+    before = metric(page, "Root-mean-square error")
     slider = page.get_by_role("slider").first  # "Number of ramps"
     slider.focus()
     for _ in range(3):
@@ -82,31 +77,31 @@ def test_the_ramp_slider_changes_the_fit(open_page):
     wait_ready(page)
     page.wait_for_timeout(500)
     assert "units=9" in page.url
-    assert _metric(page, "Root-mean-square error") != before
+    assert metric(page, "Root-mean-square error") != before
     assert_clean(page)
 
 
 def test_editing_the_schedule_updates_the_tax_and_the_link(open_page):
     page = open_page("/tax-bands?income=200000")
-    before = _metric(page, "Tax, sum of ramps")
+    before = metric(page, "Tax, sum of ramps")
     _edit_cell(page, 3, 1, "50")  # the top band at 50 % instead of 45 %
     page.wait_for_url("**bands=**", timeout=20_000)
     wait_ready(page)
     assert "bands=0%3A0%2C12570%3A20%2C50270%3A40%2C125140%3A50" in page.url
-    after = _metric(page, "Tax, sum of ramps")
-    assert after != before and after == _metric(page, "Tax, band by band")
+    after = metric(page, "Tax, sum of ramps")
+    assert after != before and after == metric(page, "Tax, band by band")
     assert_clean(page)
 
 
 def test_a_bad_edit_gets_one_line_and_keeps_the_last_good_schedule(open_page):
     page = open_page("/tax-bands")
-    before = _metric(page, "Tax, sum of ramps")
+    before = metric(page, "Tax, sum of ramps")
     _edit_cell(page, 1, 0, "60000")  # the second threshold above the third
     page.get_by_text("Schedule: thresholds must go up").wait_for(timeout=20_000)
     text = main_text(page)
     assert "Schedule: thresholds must go up: row 3 is below row 2" in text
     assert "Still using the last good schedule" in text
-    assert _metric(page, "Tax, sum of ramps") == before
+    assert metric(page, "Tax, sum of ramps") == before
     assert "bands=" not in page.url
     assert_clean(page)
     page.locator("[data-testid='stAlert']", has_text="Schedule:").scroll_into_view_if_needed()
@@ -123,7 +118,7 @@ def test_a_preset_from_the_link_and_bands_in_the_link(open_page):
     screenshot(page, "tax-bands-taper")
     page = open_page("/tax-bands?bands=0:0,10000:50&income=30000")
     assert_clean(page)
-    assert _metric(page, "Tax, band by band") == "£10,000.00"
+    assert metric(page, "Tax, band by band") == "£10,000.00"
     assert "You have edited the bands" in main_text(page)
 
 
@@ -136,5 +131,5 @@ def test_bad_links_open_cleanly_with_notes(open_page):
     assert "Ignored preset=nowhere" in text
     assert "Ignored units=abc" in text
     assert "Ignored bend=sideways" in text
-    assert _metric(page, "Tax, band by band") == "£11,432.00"  # uk-2024 at the default £60,000
+    assert metric(page, "Tax, band by band") == "£11,432.00"  # uk-2024 at the default £60,000
     screenshot(page, "tax-bands-bad-link")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import time
 
-from tests.e2e.conftest import assert_clean, main_text, screenshot, wait_ready
+from tests.e2e.conftest import assert_clean, main_text, metric, screenshot, wait_ready
 
 BOUNDARY = ".st-key-trainer_boundary"
 BEND_AFTER = ".st-key-trainer_bend_after"
@@ -36,8 +36,7 @@ COUNT_REDRAWS = """sel => {
 
 
 def _epoch(page) -> int:
-    metric = page.locator("[data-testid='stMetric']", has_text="Epoch").first
-    return int(re.sub(r"[^0-9]", "", metric.locator("[data-testid='stMetricValue']").inner_text()))
+    return int(re.sub(r"[^0-9]", "", metric(page, "Epoch")))
 
 
 def _wait_epoch(page, epoch: int) -> None:
@@ -47,11 +46,6 @@ def _wait_epoch(page, epoch: int) -> None:
         ".some(m => m.innerText.startsWith('Epoch') && m.innerText.replace(/[^0-9]/g, '') === want)",
         arg=str(epoch))
     wait_ready(page)
-
-
-def _metric(page, label: str) -> str:
-    metric = page.locator("[data-testid='stMetric']", has_text=label).first
-    return metric.locator("[data-testid='stMetricValue']").inner_text()
 
 
 def _heatmap(page, sel: str) -> str:
@@ -183,14 +177,14 @@ def test_a_shared_link_restores_the_weights(open_page):
     page.wait_for_function(
         "(before) => Array.from(document.querySelectorAll(\"[data-testid='stCode']\"))"
         ".some(e => e.innerText.includes('w=') && e.innerText.trim() !== before)", arg=untrained)
-    trained = _metric(page, "Train accuracy")
+    trained = metric(page, "Train accuracy")
     link = code.inner_text().strip()
     assert "w=" in link
     other = open_page(link[link.index("/trainer"):] if link.startswith("http") else link)
     assert_clean(other)
     assert "Weights loaded from the link" in main_text(other)
     # The link carries float32 weights: the same network to 7 digits, the same accuracy.
-    assert _metric(other, "Train accuracy") == trained
+    assert metric(other, "Train accuracy") == trained
 
 
 def test_own_points_from_a_csv(open_page, tmp_path):
