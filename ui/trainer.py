@@ -19,11 +19,11 @@ from urllib.parse import urlencode
 import numpy as np
 import pandas as pd
 import streamlit as st
-from scipy.special import expit
 
 from lib import train as engine
 from lib.datasets import DATASETS, DOMAIN, make_dataset, split, validate_points
 from lib.features import FEATURES, expand
+from lib.mlp import predict_proba
 from lib.regions import grid
 
 # --- link keys: URL parameter -> default (README's /trainer table lists them) -----------------------
@@ -386,8 +386,8 @@ def collapse_gap(t: engine.Trainer, names, limit: float, W: np.ndarray, b: np.nd
     """Largest |network without bends - the one collapsed layer| over the square's grid."""
     _, _, XY = plane(limit, 60)
     F = expand(XY, list(names))                           # (3600, n_in)
-    p_net = t.predict(F, act="identity")                  # (3600,)
-    p_one = expit((F @ W + b)[:, 0])                      # (3600,) sigma(x W + b), no overflow
+    p_net = t.predict(F, act="identity")                  # (3600,) the network, bends off
+    p_one = predict_proba([(W, b)], F, "identity")        # (3600,) the one collapsed layer
     return float(np.max(np.abs(p_net - p_one)))
 
 
