@@ -57,3 +57,29 @@ def region_ids(params, X, act):
     _, ids = np.unique(on, axis=0, return_inverse=True)                        # ids: (n,)
     ids = ids.reshape(-1).astype(int)
     return ids, int(ids.max()) + 1
+
+
+def line_in_box(w, b: float, box: float) -> np.ndarray | None:
+    """The segment of the line x . w + b = 0 inside [-box, box]^2, as two points (2, 2).
+
+    None when the line misses the box (or w is zero, so there is no line at all).
+    """
+    w = np.asarray(w, dtype=float)
+    if not np.any(np.abs(w) > 1e-12):
+        return None
+    pts = []
+    for i in (0, 1):             # where the line crosses each pair of box edges
+        j = 1 - i
+        if abs(w[j]) < 1e-12:
+            continue
+        for edge in (-box, box):
+            other = -(b + w[i] * edge) / w[j]
+            if -box - 1e-9 <= other <= box + 1e-9:
+                p = np.empty(2)
+                p[i], p[j] = edge, other
+                pts.append(p)
+    if len(pts) < 2:
+        return None
+    pts = np.array(pts)                                           # (m, 2)
+    far = np.argmax(((pts[:, None] - pts[None]) ** 2).sum(-1))    # the two most distant crossings
+    return pts[[far // len(pts), far % len(pts)]]                 # (2, 2)

@@ -160,32 +160,6 @@ def grid(n: int = 121, box: float = BOX) -> tuple[np.ndarray, np.ndarray]:
     return axis, np.stack([g1.ravel(), g2.ravel()], axis=1)       # (n * n, 2)
 
 
-def line_in_box(w, b: float, box: float = BOX) -> np.ndarray | None:
-    """The segment of the line x . w + b = 0 inside [-box, box]^2, as two points (2, 2).
-
-    None when the line misses the box (or w is zero, so there is no line at all).
-    """
-    w = np.asarray(w, dtype=float)
-    if not np.any(np.abs(w) > 1e-12):
-        return None
-    pts = []
-    for i in (0, 1):             # where the line crosses each pair of box edges
-        j = 1 - i
-        if abs(w[j]) < 1e-12:
-            continue
-        for edge in (-box, box):
-            other = -(b + w[i] * edge) / w[j]
-            if -box - 1e-9 <= other <= box + 1e-9:
-                p = np.empty(2)
-                p[i], p[j] = edge, other
-                pts.append(p)
-    if len(pts) < 2:
-        return None
-    pts = np.array(pts)                                           # (m, 2)
-    far = np.argmax(((pts[:, None] - pts[None]) ** 2).sum(-1))    # the two most distant crossings
-    return pts[[far // len(pts), far % len(pts)]]                 # (2, 2)
-
-
 def line_distance(w, b: float) -> float:
     """Distance from the centre to the line x . w + b = 0 (inf when w is zero)."""
     norm = float(np.linalg.norm(w))

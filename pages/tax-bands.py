@@ -6,6 +6,7 @@ import streamlit as st
 
 from lib import relufit, ring, tax
 from lib.layers import collapse
+from lib.regions import line_in_box
 from ui import charts, ramps
 from ui.links import bound
 from ui.schedule import money, reset_schedule, schedule_input
@@ -245,7 +246,7 @@ unit_lim = float(np.max(np.abs(h))) or 1.0
 st.subheader("The three hidden units" + ("" if relu_on else ", without the bend"))
 cols = st.columns(3)
 for j, col in enumerate(cols):
-    seg = ring.line_in_box(net.W1[:, j], float(net.b1[j]))
+    seg = line_in_box(net.W1[:, j], float(net.b1[j]), ring.BOX)
     w_a, w_b, b_j = float(net.W1[0, j]), float(net.W1[1, j]), float(net.b1[j])
     with col:
         charts.show(ramps.plane_figure(
@@ -281,7 +282,7 @@ with o2:
         if not np.isfinite(dist):
             where = ("W is zero: the three directions cancel exactly, so the collapsed layer is a constant and "
                      "every point gets the same answer. There is no boundary at all.")
-        elif ring.line_in_box(W[:, 0], float(b[0])) is None:
+        elif line_in_box(W[:, 0], float(b[0]), ring.BOX) is None:
             where = (f"The boundary xW + b = 0 is one straight line, {dist:.2f} from the centre: outside this "
                      "chart, so every point shown gets the same answer.")
         else:

@@ -14,6 +14,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from lib.regions import line_in_box
 from ui import charts
 
 TRAIN_DASH, TEST_DASH = "solid", "dot"
@@ -382,21 +383,7 @@ def network_figure(params, in_labels, *, act_label: str, height: int = 360) -> g
 
 
 def line_across(w1: float, w2: float, b: float, limit: float):
-    """Points of w1·x1 + w2·x2 + b = 0 inside the square, or None if it misses the square."""
-    t = np.linspace(-limit, limit, 2)
-    if abs(w2) >= abs(w1):
-        if w2 == 0:
-            return None
-        x, y = t, -(w1 * t + b) / w2
-    else:
-        x, y = -(w2 * t + b) / w1, t
-    x, y = np.asarray(x, float), np.asarray(y, float)
-    if not (np.isfinite(x).all() and np.isfinite(y).all()):
-        return None
-    # Clip to the square by sampling densely and keeping what lies inside.
-    s = np.linspace(0, 1, 201)
-    px, py = x[0] + s * (x[1] - x[0]), y[0] + s * (y[1] - y[0])
-    inside = (np.abs(px) <= limit) & (np.abs(py) <= limit)
-    if inside.sum() < 2:
-        return None
-    return px[inside][[0, -1]], py[inside][[0, -1]]
+    """The fold line w1·x1 + w2·x2 + b = 0 inside the square as (x (2,), y (2,)), or None if it
+    misses the square (lib.regions.line_in_box, in the shape the figures here take)."""
+    seg = line_in_box([w1, w2], b, limit)                                      # (2, 2) or None
+    return None if seg is None else (seg[:, 0], seg[:, 1])

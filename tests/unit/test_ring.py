@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from lib.layers import collapse, linear
+from lib.regions import line_in_box
 from lib.ring import (
     BOX,
     HAND,
@@ -18,7 +19,6 @@ from lib.ring import (
     forward,
     grid,
     line_distance,
-    line_in_box,
     loss_and_grads,
     make_ring,
     predict,
@@ -126,12 +126,12 @@ def test_grid_covers_the_box():
 
 
 def test_line_in_box():
-    seg = line_in_box([1.0, 1.0], -1.0)  # x1 + x2 = 1
+    seg = line_in_box([1.0, 1.0], -1.0, BOX)  # x1 + x2 = 1
     assert seg.shape == (2, 2)
     np.testing.assert_allclose(seg @ [1.0, 1.0], 1.0)
     assert np.all(np.abs(seg) <= BOX + 1e-9)
     assert np.isclose(np.abs(seg), BOX).any(axis=1).all()  # both ends on the box edge
-    np.testing.assert_allclose(sorted(line_in_box([0.0, 2.0], -1.0)[:, 0]), [-BOX, BOX])  # x2 = 0.5
-    assert line_in_box([1.0, 0.0], -10.0) is None  # x1 = 10 misses the box
-    assert line_in_box([0.0, 0.0], 1.0) is None
+    np.testing.assert_allclose(sorted(line_in_box([0.0, 2.0], -1.0, BOX)[:, 0]), [-BOX, BOX])  # x2 = 0.5
+    assert line_in_box([1.0, 0.0], -10.0, BOX) is None  # x1 = 10 misses the box
+    assert line_in_box([0.0, 0.0], 1.0, BOX) is None
     assert line_distance([3.0, 4.0], 10.0) == pytest.approx(2.0)
