@@ -153,13 +153,6 @@ def train_ring(X, y, seed: int = 0, steps: int = 600, lr: float = 0.08,
 
 # --- geometry for the charts ----------------------------------------------------------------
 
-def grid(n: int = 121, box: float = BOX) -> tuple[np.ndarray, np.ndarray]:
-    """Axis values (n,) and every grid point as rows (n * n, 2), x1 varying fastest."""
-    axis = np.linspace(-box, box, n)                              # (n,)
-    g1, g2 = np.meshgrid(axis, axis)                              # (n, n) each
-    return axis, np.stack([g1.ravel(), g2.ravel()], axis=1)       # (n * n, 2)
-
-
 def line_distance(w, b: float) -> float:
     """Distance from the centre to the line x . w + b = 0 (inf when w is zero)."""
     norm = float(np.linalg.norm(w))

@@ -6,7 +6,7 @@ import streamlit as st
 
 from lib import relufit, ring, tax
 from lib.layers import collapse
-from lib.regions import line_in_box
+from lib.regions import grid, line_in_box
 from ui import charts, ramps
 from ui.links import bound
 from ui.schedule import money, reset_schedule, schedule_input
@@ -238,7 +238,7 @@ def _best_line() -> float:
 
 net, X, y = _ring(weights, int(seed))
 relu_on = bend == "relu"
-axis, pts = ring.grid(121)                                         # (121,), (14641, 2)
+axis, _, pts = grid(ring.BOX, 121)                                 # (121,), (14641, 2)
 z, h, out = ring.forward(net, pts, bend=relu_on)                   # (14641, 3) x2, (14641,)
 m = axis.size
 unit_lim = float(np.max(np.abs(h))) or 1.0

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from lib.layers import collapse, linear
-from lib.regions import line_in_box
+from lib.regions import grid, line_in_box
 from lib.ring import (
     BOX,
     HAND,
@@ -17,7 +17,6 @@ from lib.ring import (
     accuracy,
     best_line_accuracy,
     forward,
-    grid,
     line_distance,
     loss_and_grads,
     make_ring,
@@ -119,7 +118,7 @@ def test_loss_is_binary_cross_entropy():
 
 
 def test_grid_covers_the_box():
-    axis, pts = grid(5)
+    axis, _, pts = grid(BOX, 5)
     assert axis[0] == -BOX and axis[-1] == BOX
     assert pts.shape == (25, 2)
     np.testing.assert_array_equal(pts[:5, 1], -BOX)  # x1 varies fastest: one row of the heatmap
