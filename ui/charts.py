@@ -2,7 +2,8 @@
 
 Figures leave colours of background and text to Streamlit's theme (st.plotly_chart's
 default theme="streamlit"), so the same figure reads well on a projector in either mode.
-Data colours come from the Okabe-Ito palette, which colour-blind students can tell apart.
+Data colours come from ui.colors, the app's one colour language (sign, classes, on/off,
+categories), which colour-blind students can tell apart.
 """
 
 from __future__ import annotations
@@ -13,17 +14,29 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-# Okabe-Ito: distinguishable with every common colour-vision deficiency.
-BLUE, ORANGE, GREEN, VERMILLION, PURPLE, SKY, YELLOW, GREY = (
-    "#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#999999",
+from ui.colors import (  # noqa: F401  (re-exported: pages name colours through ui.colors or here)
+    BLUE,
+    CATEGORY,
+    CLASSES,
+    GREEN,
+    NEGATIVE,
+    OFF,
+    ON,
+    ORANGE,
+    POSITIVE,
+    PURPLE,
+    SIGNED,
+    SKY,
+    VERMILLION,
+    YELLOW,
+    class_scale,
 )
-SERIES = [BLUE, VERMILLION, GREEN, ORANGE, PURPLE, SKY, GREY]
-POSITIVE, NEGATIVE = BLUE, VERMILLION  # weights: blue positive, red negative
-CLASS_COLORS = (ORANGE, BLUE)          # class 0, class 1
-# Diverging scale for signed values (weights, ramps): red below zero, blue above.
-DIVERGING = [[0.0, VERMILLION], [0.5, "#f7f7f7"], [1.0, BLUE]]
-# Probability of class 1: amber through white to blue.
-PROBABILITY = [[0.0, ORANGE], [0.5, "#f7f7f7"], [1.0, BLUE]]
+
+GREY = OFF
+SERIES = list(CATEGORY)          # lines of different things (categories): never a sign or class colour
+CLASS_COLORS = CLASSES[:2]       # class 0, class 1
+DIVERGING = SIGNED               # signed values (weights, ramps): vermillion below zero, blue above
+PROBABILITY = class_scale(2)     # P(class 1): orange (class 0) through near white to green (class 1)
 
 
 def figure(*, title: str | None = None, x_title: str | None = None,

@@ -1,0 +1,115 @@
+"""ui.state: one declared link state per page (parse, bounds, last good value, notes, round trip)."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from ui import state
+
+PAGE = str(Path(__file__).parent / "fixtures" / "state_page.py")
+
+
+def run(query=None) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=30)
+    for k, v in (query or {}).items():
+        at.query_params[k] = v
+    at.run()
+    assert not at.exception
+    return at
+
+
+def texts(at):
+    return [m.value for m in at.markdown]
+
+
+def notes(at):
+    return [c.value for c in at.caption if "link_off" in c.value]
+
+
+def test_defaults_without_a_link():
+    at = run()
+    assert texts(at)[-1] == "B: act=relu mode=story on=True show=a hidden=(8,) w=[[1.0, 0.0], [0.0, 1.0]]"
+    assert notes(at) == []
+
+
+def test_a_link_reproduces_every_kind():
+    q = {"n": "7", "act": "gelu_tanh", "mode": "plain", "on": "false", "show": "b",
+         "hidden": "16,16", "w": "1,2;3,4"}
+    at = run(q)
+    assert texts(at)[0] == "before: n = 7, hidden = (16, 16)"  # values before their widgets
+    assert texts(at)[1] == "A: n = 7"
+    assert texts(at)[2] == ("B: act=gelu_tanh mode=plain on=False show=b hidden=(16, 16) "
+                            "w=[[1.0, 2.0], [3.0, 4.0]]")
+    assert notes(at) == []
+    # the select shows a name but the URL keeps the short value
+    assert at.selectbox(key="act").format_func("gelu_tanh") == "GELU (tanh approximation)"
+    assert at.query_params["act"] == "gelu_tanh" and at.query_params["w"] == "1,2;3,4"
+
+
+def test_bad_link_values_fall_back_with_one_line_each():
+    at = run({"n": "70", "act": "bogus", "hidden": "-3", "w": "1,2"})
+    assert texts(at)[-1] == "B: act=relu mode=story on=True show=a hidden=(8,) w=[[1.0, 0.0], [0.0, 1.0]]"
+    got = notes(at)
+    assert len(got) == 4
+    assert any("`n=70`" in n and "using 3" in n for n in got)
+    assert any("`act=bogus`" in n and "using ReLU" in n for n in got)
+    assert any("`hidden=-3`" in n and "using 8" in n for n in got)
+    assert any("`w=1,2`" in n and "2 × 2" in n for n in got)
+
+
+def test_typed_text_keeps_the_last_good_value_and_says_why():
+    at = run({"hidden": "16,16"})
+    at.text_input(key="hidden").input("a,b").run()
+    assert "hidden=(16, 16)" in texts(at)[-1]
+    assert any("`hidden=a,b`" in n and "using 16,16" in n for n in notes(at))
+    at.text_input(key="hidden").input("4").run()
+    assert "hidden=(4,)" in texts(at)[-1] and notes(at) == []
+
+
+def test_hand_bound_select_writes_its_short_value_and_drops_the_default():
+    at = run()
+    at.selectbox(key="act").set_value("gelu").run()
+    assert at.query_params["act"] == "gelu"
+    at.selectbox(key="act").set_value("relu").run()
+    assert "act" not in at.query_params
+
+
+def test_matrix_edit_travels_and_a_bad_cell_keeps_the_last_good():
+    at = run()
+    at.session_state["w_editor"] = {"edited_rows": {0: {"2": 5.0}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    assert "w=[[1.0, 5.0], [0.0, 1.0]]" in texts(at)[-1]
+    assert at.query_params["w"] == "1,5;0,1"
+    at.session_state["w_editor"] = {"edited_rows": {0: {"2": None}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    assert "w=[[1.0, 5.0], [0.0, 1.0]]" in texts(at)[-1]
+    assert any("still using the last good values" in e.value for e in at.error)
+
+
+def test_round_trip_of_every_declared_key():
+    links = state.page_links(PAGE)
+    for link in links:
+        if link.kind in ("multi",):
+            continue
+        value = link.default if link.kind != "slider" else link.hi
+        assert state._equal(link.from_text(link.to_text(value)), value), link.key
+
+
+def test_declarations_refuse_a_key_twice_and_read_without_running():
+    with pytest.raises(ValueError, match="twice"):
+        state.Links(state.toggle("a", True, "A", "a"), state.toggle("a", False, "A", "a"))
+    links = state.page_links(PAGE)
+    assert [link.key for link in links] == ["n", "act", "mode", "on", "show", "hidden", "w"]
+    table = links.readme()
+    assert "| `n` | Count | 1 to 10 (3) |" in table
+    assert "| `act` | Bend | `relu`, `gelu`, `gelu_tanh` (`relu`) |" in table
+
+
+def test_matrix_text_form():
+    assert state.format_matrix(np.array([[0.5, -1], [-1, 0]])) == "0.5,-1;-1,0"
+    assert state.parse_matrix("0.5,-1;-1,0", (2, 2)).tolist() == [[0.5, -1], [-1, 0]]
+    for bad, why in (("1,x;0,1", "not a number"), ("1,inf;0,1", "finite"), ("1;2", "2 × 2")):
+        with pytest.raises(ValueError, match=why):
+            state.parse_matrix(bad, (2, 2))

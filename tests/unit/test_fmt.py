@@ -1,0 +1,74 @@
+"""ui.fmt: numbers as a teacher writes them (pure functions, no Streamlit needed)."""
+
+import pandas as pd
+import pytest
+
+from ui import colors, fmt
+
+M = fmt.MINUS
+
+
+@pytest.mark.parametrize(("v", "digits", "want"), [
+    (2.4299999999999997, 3, "2.43"),
+    (0.9999999999999999, 3, "1"),
+    (-0.65, 3, f"{M}0.65"),
+    (-0.0001, 3, f"{M}1 × 10⁻⁴"),
+    (3.6e-15, 3, "3.6 × 10⁻¹⁵"),
+    (12570.5, 2, "12,570.5"),
+    (-0.0, 3, "0"),
+    (1.65, 2, "1.65"),
+])
+def test_num(v, digits, want):
+    assert fmt.num(v, digits) == want
+
+
+def test_no_negative_zero_and_true_minus():
+    assert fmt.fixed(-0.0004, 3) == "0.000"
+    assert fmt.fixed(-1.5) == f"{M}1.50"
+    assert fmt.signed(0.5) == "+0.50" and fmt.signed(-0.5) == f"{M}0.50"
+    assert fmt.num(1.0, keep=1) == "1.0"
+
+
+def test_powers_instead_of_e_notation():
+    assert fmt.power(4.73e-4) == "4.7 × 10⁻⁴"
+    assert fmt.power(9.96e-5) == "1 × 10⁻⁴"  # the mantissa rounds up to 10: carried to the exponent
+    assert fmt.gap(3.6e-15) == "3.6 × 10⁻¹⁵, below rounding error"
+    assert fmt.gap(0) == "exactly 0"
+    for v in (1e-5, 2.2e-16, 4.73e-4, 1.45e-1, 123456.0):
+        for s in (fmt.num(v), fmt.gap(v), fmt.power(v)):
+            assert "e-" not in s and "e+" not in s
+
+
+def test_counts_shares_money_shapes():
+    assert fmt.count(124439808) == "124,439,808"
+    assert fmt.pct(0.683) == "68.3 %"
+    assert fmt.pct(float("nan")) == "–"
+    assert fmt.money(-17053.5, "$") == f"{M}$17,053.50"
+    assert fmt.money(11432, "£") == "£11,432"
+    assert fmt.shape(3, 2) == "3 × 2" and fmt.shape((768, 3072)) == "768 × 3,072"
+
+
+def test_tex():
+    assert fmt.tex(-3.6e-15) == r"-3.6 \times 10^{-15}"
+    assert fmt.tex(-1.5) == "-1.5"
+    assert fmt.tex(2, 3, fixed_digits=True) == "2.000"
+
+
+def test_frame_rounds_the_data_not_only_its_format():
+    df = fmt.frame(pd.DataFrame({"a": [2.4299999999999997, -0.0000001], "n": [1, 2]}))
+    assert df["a"].tolist() == [2.43, 0.0]
+    assert str(df["a"].iloc[1]) == "0.0"  # no negative zero
+    assert df["n"].tolist() == [1, 2]
+
+
+def test_colours_keep_one_meaning():
+    sign = {colors.POSITIVE, colors.NEGATIVE}
+    classes = set(colors.CLASSES)
+    onoff = {colors.ON, colors.OFF}
+    cats = set(colors.CATEGORY)
+    groups = [sign, classes, onoff, cats]
+    for i, a in enumerate(groups):
+        for b in groups[i + 1:]:
+            assert not a & b, (a, b)
+    assert len(colors.CLASSES) >= 5 and len(colors.CLASS_NAMES) == len(colors.CLASSES)
+    assert colors.rgba("#0072B2", 0.5) == "rgba(0,114,178,0.5)"

@@ -1,0 +1,57 @@
+"""The colour language of Layer Lab: one meaning per colour, on every page and every chart.
+
+Captions name a colour by what it is here ("blue", "vermillion"), never by what it might look like
+on some screen, and a colour is never used for anything but its meaning:
+
+| meaning                 | colours                                          |
+|-------------------------|--------------------------------------------------|
+| sign of a number        | POSITIVE blue, NEGATIVE vermillion; SIGNED scale |
+| classes (up to 5)       | CLASSES: orange, bluish green, reddish purple, yellow, sky blue |
+| on / off                | ON ink (near black), OFF grey (and dashed)       |
+| train / test            | no colour of its own: filled vs hollow marks, solid vs dotted lines |
+| categories (series)     | CATEGORY: Paul Tol's muted palette, none of the above |
+
+Okabe-Ito (sign, classes) and Tol's muted (categories) are both designed to stay apart under the
+common colour-vision deficiencies. A chart that needs more categories than CATEGORY has should be
+two charts.
+"""
+
+from __future__ import annotations
+
+# Okabe-Ito
+BLUE, VERMILLION = "#0072B2", "#D55E00"
+ORANGE, GREEN, PURPLE, YELLOW, SKY = "#E69F00", "#009E73", "#CC79A7", "#F0E442", "#56B4E9"
+
+POSITIVE, NEGATIVE = BLUE, VERMILLION
+ZERO = "#F2F2F2"  # the middle of a signed scale: near white, so 0 reads as "nothing"
+SIGNED = [[0.0, NEGATIVE], [0.5, ZERO], [1.0, POSITIVE]]  # plotly colorscale, use with zmid=0
+
+CLASSES = (ORANGE, GREEN, PURPLE, YELLOW, SKY)  # class 0, 1, 2, ...
+CLASS_NAMES = ("orange", "green", "purple", "yellow", "sky blue")  # for captions
+
+
+def class_scale(k: int = 2) -> list:
+    """Two classes: P(class 1) from orange (0) through near white (½) to green (1)."""
+    if k != 2:
+        raise ValueError("a probability scale runs between two classes; colour k classes by CLASSES")
+    return [[0.0, CLASSES[0]], [0.5, ZERO], [1.0, CLASSES[1]]]
+
+
+ON, OFF = "#222222", "#999999"  # a bend on / off, a unit active / silent; OFF lines are dashed
+
+# Paul Tol's "muted" qualitative palette (rose and cyan left out: too near vermillion and sky blue).
+INDIGO, TEAL, OLIVE, WINE, SAND, DARK_GREEN, MAUVE = (
+    "#332288", "#44AA99", "#999933", "#882255", "#DDCC77", "#117733", "#AA4499")
+CATEGORY = (INDIGO, TEAL, WINE, OLIVE, MAUVE, SAND, DARK_GREEN)
+
+
+def category(i: int) -> str:
+    """The i-th category colour (wraps around; a chart with more categories should be split)."""
+    return CATEGORY[i % len(CATEGORY)]
+
+
+def rgba(hex_color: str, alpha: float) -> str:
+    """A translucent version of a colour, for fills."""
+    h = hex_color.lstrip("#")
+    r, g, b = (int(h[i:i + 2], 16) for i in (0, 2, 4))
+    return f"rgba({r},{g},{b},{alpha:g})"

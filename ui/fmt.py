@@ -1,0 +1,139 @@
+"""Numbers as a teacher writes them: one module for every number, shape and sign on screen.
+
+Rules, the same on every page:
+- a true minus sign (−, U+2212) in text, never a negative zero (−0.000 prints 0.000);
+- no e-notation: a very small number reads 3.6 × 10⁻¹⁵, or "below rounding error" for gaps;
+- one precision per kind of number: weights and activations `num` (up to 3 decimals), shares
+  `pct` (one decimal), counts `count` (thousands separators), money `money`;
+- shapes as 3 × 2.
+LaTeX gets the same numbers through `tex` (LaTeX draws its own minus from "-").
+Tables: round the data itself (`frame`), not only its format, because st.dataframe's hidden
+accessible table and a copied cell hold the raw value (2.4299999999999997).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+MINUS = "\u2212"
+TIMES = "×"
+_SUP = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+ROUNDING = 1e-12  # a gap below this is rounding error in float64 for numbers of order 1
+
+
+def _clean(v: float, digits: int) -> float:
+    """v rounded to `digits` decimals, with -0.0 turned into 0.0."""
+    r = round(float(v), digits)
+    return 0.0 if r == 0 else r
+
+
+def _minus(s: str) -> str:
+    return s.replace("-", MINUS)
+
+
+def fixed(v: float, digits: int = 2) -> str:
+    """Exactly `digits` decimals: fixed(-0.0004, 3) -> '0.000', fixed(-1.5) -> '−1.50'."""
+    return _minus(f"{_clean(v, digits):.{digits}f}")
+
+
+def num(v: float | None, digits: int = 3, *, keep: int = 0) -> str:
+    """Up to `digits` decimals without trailing zeros (at least `keep`): 1.65, −0.65, 2, 0.001.
+
+    A number too small for `digits` decimals but not zero is written with its first two
+    significant figures in powers of ten, never as 0 or in e-notation: 3.6 × 10⁻⁵.
+    """
+    if v is None:
+        return "–"
+    v = float(v)
+    if not math.isfinite(v):
+        return "not a number" if math.isnan(v) else ("∞" if v > 0 else MINUS + "∞")
+    if v != 0 and abs(v) < 0.5 * 10.0 ** (-digits):
+        return power(v)
+    s = f"{_clean(v, digits):.{digits}f}"
+    if "." in s:
+        s = s.rstrip("0")
+        whole, _, dec = s.partition(".")
+        dec = dec.ljust(keep, "0")
+        s = f"{whole}.{dec}" if dec else whole
+    if abs(v) >= 10_000:
+        whole, dot, dec = s.partition(".")
+        s = f"{int(whole):,}" + (dot + dec if dec else "")
+    return _minus(s)
+
+
+def signed(v: float, digits: int = 2) -> str:
+    """With its sign always written: +0.50, −1.20 (weights on a diagram)."""
+    s = fixed(v, digits)
+    return s if s.startswith(MINUS) else "+" + s
+
+
+def power(v: float, sig: int = 2) -> str:
+    """Powers of ten instead of e-notation: 3.6 × 10⁻¹⁵; 1 × 10⁻⁵."""
+    v = float(v)
+    if v == 0:
+        return "0"
+    exp = math.floor(math.log10(abs(v)))
+    mant = v / 10.0**exp
+    if round(abs(mant), sig - 1) >= 10:
+        mant, exp = mant / 10, exp + 1
+    m = f"{mant:.{sig - 1}f}".rstrip("0").rstrip(".")
+    return _minus(f"{m} {TIMES} 10") + str(exp).translate(_SUP)
+
+
+def gap(v: float) -> str:
+    """A difference that should be zero: '3.6 × 10⁻¹⁵, below rounding error', or the number."""
+    v = abs(float(v))
+    if v == 0:
+        return "exactly 0"
+    if v < ROUNDING:
+        return f"{power(v)}, below rounding error"
+    return num(v, 6) if v < 1e-3 else num(v, 3)
+
+
+def count(n: float) -> str:
+    """A whole number with thousands separators: 124,439,808."""
+    return _minus(f"{round(float(n)):,}")
+
+
+def pct(share: float | None, digits: int = 1) -> str:
+    """A share (0.683) as a percentage: '68.3 %'."""
+    if share is None or not math.isfinite(float(share)):
+        return "–"
+    return fixed(100.0 * float(share), digits) + " %"
+
+
+def money(v: float, currency: str = "", decimals: int | None = None) -> str:
+    """An amount: '£12,570', '−$17,053.50'; whole amounts without decimals unless asked."""
+    v = float(v)
+    if decimals is None:
+        decimals = 0 if round(v, 2) == round(v) else 2
+    r = _clean(v, decimals)
+    sign = MINUS if r < 0 else ""
+    return f"{sign}{currency}{abs(r):,.{decimals}f}"
+
+
+def shape(*dims: int | Iterable[int]) -> str:
+    """A shape: shape(3, 2) or shape((3, 2)) -> '3 × 2'; a vector: '3'."""
+    if len(dims) == 1 and not isinstance(dims[0], int):
+        dims = tuple(dims[0])
+    return f" {TIMES} ".join(f"{int(d):,}" for d in dims)
+
+
+def tex(v: float, digits: int = 3, *, fixed_digits: bool = False) -> str:
+    """A number for LaTeX: as `num` (or `fixed`), with LaTeX's own minus and \\times 10^{..}."""
+    s = fixed(v, digits) if fixed_digits else num(v, digits)
+    if TIMES in s:
+        mant, _, exp = s.partition(f" {TIMES} 10")
+        exp = exp.translate(str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-"))
+        s = f"{mant} \\times 10^{{{exp}}}"
+    return s.replace(MINUS, "-").replace(",", "{,}")
+
+
+def frame(df, digits: int = 3):
+    """A copy of a DataFrame with every float column rounded (and −0.0 made 0.0), for st.dataframe."""
+    out = df.copy()
+    for c in out.columns:
+        if out[c].dtype.kind == "f":
+            out[c] = out[c].round(digits) + 0.0
+    return out

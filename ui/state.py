@@ -1,0 +1,512 @@
+"""One declared link state per page: every URL key once, with its kind, default, bounds and help.
+
+Like the Playground's state.ts: a page declares its link keys in one table,
+
+    LINKS = Links(
+        slider("n", 50, 2000, 400, 50, "Points", "How many points to draw."),
+        select("act", ACTIVATIONS, "relu", "Bend", "Applied after every hidden layer.",
+               names={k: a.label for k, a in ACTIVATIONS.items()}),
+        text("hidden", "8", "Units per hidden layer", "8, or 16,16 for two layers; 0 for none.",
+             parse=parse_hidden, fmt=format_hidden),
+        matrix("w1", np.eye(2), "W1", "The first layer's weights."),
+    )
+
+and draws each control with `LINKS.widget("n")` (`LINKS.matrix("w1")` for an editable matrix).
+This piece reads the URL, binds the widget (`bind="query-params"` wherever Streamlit has it), keeps
+the last good value of what a student types, shows one line under the control for a link value it
+ignored, and hands the page a plain value. `LINKS.value(key)` gives a value before (or without)
+its widget being drawn, e.g. a size that a section higher up the page depends on.
+
+How each kind travels in the URL:
+- slider, number, toggle, multi, text, and select / radio / pills without display names:
+  Streamlit's own binding. Streamlit drops a bound value it cannot use (`?n=abc`); we compare the
+  URL before and after the widget call and say what was ignored.
+- select / radio / pills *with* display names (`names=`): Streamlit would write the displayed
+  name into the URL (a bound widget serialises its formatted option), so the widget is bound by
+  hand: the URL keeps the short value (`act=gelu_tanh`) while the student reads "GELU (tanh
+  approximation)".
+- text with `parse=`: bound by Streamlit as text, then parsed here; a value that does not parse
+  keeps the last good one and says why.
+- matrix: st.data_editor cannot be bound, so its compact form (`0.5,-1;-1,0`) is kept in
+  st.query_params by hand, and dropped when it equals the default.
+
+State that is not a widget's (last good values, notes) is kept per page (`page_id()`), so two
+lessons may use the same short key (`w1`, `bend`) without seeing each other's values.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import streamlit as st
+
+from ui import fmt
+
+_STORE = "_links"  # session_state: {page id: {"good": {key: value}, "notes": {key: (msg, value)}}}
+
+
+# --- the declaration -----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Link:
+    """One URL key of a page: what it is, its default, what it may hold, and the words around it."""
+
+    key: str                 # the URL parameter (short, lowercase) and the widget's key
+    kind: str                # slider number toggle select radio pills select_slider multi text matrix
+    default: Any
+    label: str
+    help: str
+    lo: float | None = None  # slider / number bounds
+    hi: float | None = None
+    step: float | None = None
+    choices: tuple = ()      # select, radio, pills, select_slider, multi
+    names: Mapping[Any, str] | None = None  # display name per choice; the URL keeps the choice
+    parse: Callable[[str], Any] | None = None  # text / matrix: URL or typed text -> value, ValueError(reason)
+    fmt: Callable[[Any], str] | None = None    # value -> URL text (the inverse of parse)
+    number_format: str | None = None  # a slider's or number box's printf format ("%.2f")
+    meaning: str = ""        # the README's "Meaning" column (the label when empty)
+    values: str = ""         # the README's "Values" column, when the generated one would not do
+    group: str = ""          # one README row for several keys ("x1 .. x8")
+    options: dict = field(default_factory=dict)  # more keyword arguments for the widget
+
+    # -- checking a value the way the widget would -------------------------------------------------
+    def from_text(self, raw: str) -> Any:
+        """A URL text as this key's value; ValueError with a reason a student can act on."""
+        if self.parse is not None:
+            return self.parse(raw)
+        if self.kind in ("slider", "number"):
+            try:
+                v = float(raw)
+            except ValueError:
+                raise ValueError("not a number") from None
+            if not math.isfinite(v):
+                raise ValueError("not a finite number")
+            if (self.lo is not None and v < self.lo) or (self.hi is not None and v > self.hi):
+                raise ValueError(f"outside {fmt.num(self.lo)} to {fmt.num(self.hi)}")
+            return int(v) if isinstance(self.default, int) and v == int(v) else v
+        if self.kind == "toggle":
+            t = raw.strip().lower()
+            if t not in ("true", "false"):
+                raise ValueError("use true or false")
+            return t == "true"
+        if self.choices:
+            for c in self.choices:
+                if str(c) == raw:
+                    return c
+            raise ValueError("not one of " + ", ".join(map(str, self.choices)))
+        return raw
+
+    def to_text(self, value: Any) -> str:
+        if self.fmt is not None:
+            return self.fmt(value)
+        if isinstance(value, bool):
+            return str(value).lower()
+        if isinstance(value, float):
+            return f"{value:g}"
+        return str(value)
+
+    @property
+    def by_hand(self) -> bool:
+        """Bound by this module rather than by Streamlit (see the module's docstring)."""
+        return self.kind == "matrix" or (self.kind in ("select", "radio", "pills") and bool(self.names))
+
+
+def slider(key, lo, hi, default, step, label, help, **kw) -> Link:
+    return _link(key, "slider", default, label, help, lo=lo, hi=hi, step=step, **kw)
+
+
+def number(key, lo, hi, default, step, label, help, **kw) -> Link:
+    return _link(key, "number", default, label, help, lo=lo, hi=hi, step=step, **kw)
+
+
+def toggle(key, default, label, help, **kw) -> Link:
+    return _link(key, "toggle", bool(default), label, help, **kw)
+
+
+def select(key, choices, default, label, help, *, kind="select", **kw) -> Link:
+    """A choice among `choices` (a dict's keys are fine); kind select, radio or pills."""
+    return _link(key, kind, default, label, help, choices=tuple(choices), **kw)
+
+
+def select_slider(key, choices, default, label, help, **kw) -> Link:
+    return _link(key, "select_slider", default, label, help, choices=tuple(choices), **kw)
+
+
+def multi(key, choices, default, label, help, **kw) -> Link:
+    return _link(key, "multi", tuple(default), label, help, choices=tuple(choices), **kw)
+
+
+def text(key, default, label, help, *, parse, fmt, **kw) -> Link:
+    """Typed text parsed by `parse` (str -> value or ValueError); `default` is the value, not text."""
+    return _link(key, "text", default, label, help, parse=parse, fmt=fmt, **kw)
+
+
+def matrix(key, default, label, help, **kw) -> Link:
+    default = np.asarray(default, dtype=float)
+    return _link(key, "matrix", default, label, help,
+                 parse=lambda raw: parse_matrix(raw, default.shape), fmt=format_matrix, **kw)
+
+
+_LINK_FIELDS = set(Link.__dataclass_fields__)
+
+
+def _link(key, kind, default, label, help, **kw) -> Link:
+    own = {k: v for k, v in kw.items() if k in _LINK_FIELDS}
+    widget_options = {k: v for k, v in kw.items() if k not in _LINK_FIELDS}
+    return Link(key, kind, default, label, help, options={**own.pop("options", {}), **widget_options}, **own)
+
+
+# --- matrices in a URL ---------------------------------------------------------------------------
+def format_matrix(M) -> str:
+    """Compact URL form: '0.5,-1;-1,0' (rows split by ';', numbers by ',')."""
+    M = np.atleast_2d(np.asarray(M, dtype=float))
+    return ";".join(",".join(f"{v:.6g}" for v in row) for row in M)
+
+
+def parse_matrix(raw: str, shape: tuple[int, ...]) -> np.ndarray:
+    """The compact form back, checked against `shape`; ValueError with a reason."""
+    cells = [r.split(",") for r in str(raw).strip().split(";")]
+    want_rows, want_cols = (1, shape[0]) if len(shape) == 1 else shape
+    if len(cells) != want_rows or any(len(r) != want_cols for r in cells):
+        got = f"{len(cells)} × {max(len(r) for r in cells)}"
+        raise ValueError(f"expected {want_rows} × {want_cols} numbers, got {got}")
+    out = np.empty((want_rows, want_cols))
+    for i, row in enumerate(cells):
+        for j, cell in enumerate(row):
+            try:
+                v = float(cell)
+            except ValueError:
+                raise ValueError(f"row {i + 1}, column {j + 1} is not a number") from None
+            if not math.isfinite(v):
+                raise ValueError(f"row {i + 1}, column {j + 1} is not a finite number")
+            out[i, j] = v
+    return out.reshape(shape)
+
+
+# --- per-page store -------------------------------------------------------------------------------
+def page_id() -> str:
+    """The running page's id (its script hash)."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    return ctx.page_script_hash if ctx is not None else ""
+
+
+def _store() -> dict:
+    return st.session_state.setdefault(_STORE, {}).setdefault(page_id(), {"good": {}, "notes": {}})
+
+
+def shown(raw: Any, limit: int = 40) -> str:
+    """Text from a link or a box, for a message: shortened, and unable to break out of inline code."""
+    raw = str(raw).replace("`", "'").replace("\n", " ")
+    return raw if len(raw) <= limit else raw[: limit - 1] + "…"
+
+
+def _equal(a: Any, b: Any) -> bool:
+    try:
+        if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+            return np.shape(a) == np.shape(b) and bool(np.array_equal(a, b))
+        return bool(a == b)
+    except (TypeError, ValueError):
+        return False
+
+
+class Links:
+    """A page's link keys (see the module's docstring)."""
+
+    def __init__(self, *links: Link | Iterable[Link]):
+        flat: list[Link] = []
+        for item in links:
+            flat.extend([item] if isinstance(item, Link) else item)
+        self.links: dict[str, Link] = {}
+        for link in flat:
+            if link.key in self.links:
+                raise ValueError(f"link key {link.key!r} declared twice")
+            self.links[link.key] = link
+
+    def __getitem__(self, key: str) -> Link:
+        return self.links[key]
+
+    def __iter__(self):
+        return iter(self.links.values())
+
+    def defaults(self) -> dict[str, Any]:
+        return {k: link.default for k, link in self.links.items()}
+
+    # -- notes --------------------------------------------------------------------------------
+    def note(self, key: str, message: str, value: Any = None) -> None:
+        """Remember a one-line note for `key`; it shows under the control until its value changes."""
+        _store()["notes"][key] = (message, value)
+
+    def ignored(self, key: str, raw: Any, why: str, using: Any) -> None:
+        self.note(key, f"Ignored `{key}={shown(raw)}` from the link: {why}; using {self._say(key, using)}.",
+                  using)
+
+    def show_note(self, key: str, current: Any = None) -> None:
+        notes = _store()["notes"]
+        if key not in notes:
+            return
+        message, value = notes[key]
+        if current is not None and value is not None and not _equal(current, value):
+            del notes[key]
+            return
+        st.caption(f":orange[:material/link_off: {message}]")
+
+    def _say(self, key: str, value: Any) -> str:
+        link = self.links[key]
+        if link.names and value in link.names:
+            return link.names[value]
+        if isinstance(value, (list, tuple)) and link.kind == "multi":
+            return ", ".join(map(str, value)) or "none"
+        if isinstance(value, np.ndarray):
+            return "the default" if _equal(value, link.default) else "the last good values"
+        return link.to_text(value)
+
+    # -- last good values -----------------------------------------------------------------------
+    def good(self, key: str) -> Any:
+        """The last good value of a typed key (text, matrix, or anything kept through `accept`)."""
+        store = _store()["good"]
+        link = self.links[key]
+        if key not in store:
+            store[key] = link.default
+            raw = st.query_params.get(key)
+            if raw is not None:
+                try:
+                    store[key] = link.from_text(raw)
+                except ValueError as err:
+                    if link.kind != "text":  # a text box says it itself, under what it shows
+                        self.ignored(key, raw, str(err), link.default)
+        return store[key]
+
+    def accept(self, key: str, candidate: Any, *, text: str | None = None) -> tuple[Any, str | None]:
+        """Take a typed value if it parses (text) or checks (a value): store it as the last good value
+        and keep the URL in step. Returns (the value in force, the reason it was refused or None)."""
+        link = self.links[key]
+        self.good(key)
+        try:
+            value = link.from_text(candidate) if isinstance(candidate, str) and link.parse else candidate
+        except ValueError as err:
+            return _store()["good"][key], str(err)
+        _store()["good"][key] = value
+        if link.by_hand:
+            if _equal(value, link.default):
+                st.query_params.pop(key, None)
+            else:
+                st.query_params[key] = text if text is not None else link.to_text(value)
+        return value, None
+
+    def forget(self, key: str) -> None:
+        """Back to the default (call from a button's on_click, before the control is drawn)."""
+        _store()["good"].pop(key, None)
+        _store()["notes"].pop(key, None)
+        self._fresh_editor(key)
+        if self.links[key].by_hand:
+            st.session_state.pop(key, None)
+            st.query_params.pop(key, None)
+
+    @staticmethod
+    def _editor_base(key: str) -> str:
+        return f"_{key}_editor_base_{page_id()}"
+
+    def _fresh_editor(self, key: str) -> None:
+        st.session_state.pop(f"{key}_editor", None)
+        st.session_state.pop(self._editor_base(key), None)
+
+    # -- values before their widget is drawn -------------------------------------------------------
+    def value(self, key: str) -> Any:
+        """The value in force for `key` without drawing its control: the widget's state, else the
+        link's value if usable, else the default."""
+        link = self.links[key]
+        if link.kind in ("text", "matrix"):
+            return self.good(key)
+        if key in st.session_state:
+            return st.session_state[key]
+        raws = st.query_params.get_all(key)
+        if raws:
+            try:
+                if link.kind == "multi":
+                    return tuple(link.from_text(r) for r in raws)
+                return link.from_text(raws[-1])
+            except ValueError:
+                pass
+        return link.default
+
+    def set(self, key: str, value: Any) -> None:
+        """Give a control a new value from code (a button's on_click): it shows and travels in the link."""
+        link = self.links[key]
+        if link.kind in ("text", "matrix"):
+            if link.kind == "text":
+                st.session_state[key] = link.to_text(value)
+            else:
+                self._fresh_editor(key)
+            self.accept(key, value)
+        else:
+            st.session_state[key] = value
+
+    # -- drawing ----------------------------------------------------------------------------------
+    def widget(self, key: str, *, label: str | None = None, help: str | None = None, **kw) -> Any:
+        """Draw `key`'s control and return its value (see the module's docstring for how it travels)."""
+        link = self.links[key]
+        label = link.label if label is None else label
+        options = {**link.options, **kw, "help": help or link.help}
+        if link.kind == "matrix":
+            return self.matrix(key, label=label, **options)
+        if link.by_hand:
+            return self._by_hand(link, label, options)
+        raws = st.query_params.get_all(key)
+        value = self._draw(link, label, options, bind="query-params")
+        if link.kind == "text":
+            return self._parsed(link, value)
+        dropped = key not in st.query_params or isinstance(value, (list, tuple))
+        if raws and dropped and not _same(raws, value):
+            self.ignored(key, "&".join(raws), "it cannot be used here", value)
+        self.show_note(key, value)
+        return value
+
+    def _draw(self, link: Link, label: str, options: dict, **bind) -> Any:
+        k, d = link.key, link.default
+        if link.kind == "slider":
+            return st.slider(label, link.lo, link.hi, d, link.step, key=k, format=link.number_format,
+                             **bind, **options)
+        if link.kind == "number":
+            return st.number_input(label, link.lo, link.hi, d, link.step, key=k, format=link.number_format,
+                                   **bind, **options)
+        if link.kind == "toggle":
+            return st.toggle(label, d, key=k, **bind, **options)
+        if link.kind == "multi":
+            return tuple(st.multiselect(label, list(link.choices), default=list(d), key=k, **bind, **options))
+        if link.kind == "select_slider":
+            return st.select_slider(label, list(link.choices), d, key=k, **bind, **options)
+        if link.kind == "text":
+            return st.text_input(label, link.to_text(d), key=k, **bind, **options)
+        choices = list(link.choices)
+        names = link.names
+        if names:
+            options.setdefault("format_func", lambda c: names.get(c, str(c)))
+        index = choices.index(d)
+        if link.kind == "radio":
+            return st.radio(label, choices, index=index, key=k, **bind, **options)
+        if link.kind == "pills":
+            got = st.segmented_control(label, choices, default=d, key=k, **bind, **options)
+            return d if got is None else got
+        return st.selectbox(label, choices, index=index, key=k, **bind, **options)
+
+    def _parsed(self, link: Link, typed: str) -> Any:
+        """A bound text box: parse what it holds; keep the last good value when it does not parse."""
+        key = link.key
+        value, why = self.accept(key, typed)
+        if why is not None:
+            self.note(key, f"Ignored `{key}={shown(typed)}`: {why}; using {self._say(key, value)}.", typed)
+        self.show_note(key, typed)
+        return value
+
+    def _by_hand(self, link: Link, label: str, options: dict) -> Any:
+        """A choice bound by hand, so that the URL keeps the short value while the widget shows a name."""
+        key = link.key
+        if key not in st.session_state:
+            st.session_state[key] = self.good(key)
+        elif st.session_state[key] not in link.choices:  # never, but a stale session must not crash
+            st.session_state[key] = link.default
+        value = self._draw(link, label, options)
+        self.accept(key, value)
+        self.show_note(key, value)
+        return value
+
+    def matrix(self, key: str, *, label: str | None = None, help: str | None = None,
+               row_labels=None, col_labels=None, number_format: str = "%.2f", show_label: bool = True,
+               **_ignored) -> np.ndarray:
+        """An editable matrix (or vector) in the link; returns the last good value, shape of the default.
+
+        The editor's own widget key is `key + "_editor"`. A cell left empty or holding no number gets
+        one line under the matrix, and the page keeps computing with the last good matrix.
+        """
+        import pandas as pd
+
+        link = self.links[key]
+        label = link.label if label is None else label
+        good = np.asarray(self.good(key), dtype=float)
+        base = st.session_state.get(self._editor_base(key))
+        if f"{key}_editor" not in st.session_state or base is None or np.shape(base) != good.shape:
+            # A fresh editor (first draw, or not drawn on the last run so Streamlit dropped its
+            # edits): start it from the last good values. While it lives its base stays put, since
+            # the editor's edits are kept relative to the frame it was first given.
+            base = good
+            st.session_state[self._editor_base(key)] = base
+        shown_m = np.atleast_2d(base)
+        rows = list(row_labels) if row_labels is not None else [str(i + 1) for i in range(shown_m.shape[0])]
+        cols = list(col_labels) if col_labels is not None else [str(j + 1) for j in range(shown_m.shape[1])]
+        if label and show_label:
+            st.caption(f"**{label}**: {help or link.help}")
+        edited = st.data_editor(
+            pd.DataFrame(shown_m, index=rows, columns=cols), key=f"{key}_editor", num_rows="fixed",
+            width="content",
+            column_config={c: st.column_config.NumberColumn(c, format=number_format, step=0.01)
+                           for c in cols},
+        )
+        values = edited.to_numpy(dtype=float).reshape(link.default.shape)
+        bad = np.argwhere(~np.isfinite(np.atleast_2d(values)))
+        if bad.size:
+            i, j = bad[0]
+            st.error(f"{label or key}: row {rows[i]}, column {cols[j]} is empty or not a number; "
+                     "still using the last good values.", icon=":material/error:")
+        else:
+            self.accept(key, values)
+        value = np.array(self.good(key))
+        self.show_note(key, value)
+        return value
+
+    # -- the README's table ---------------------------------------------------------------------
+    def readme(self) -> str:
+        """The page's link table for the README: Key | Meaning | Values (default)."""
+        lines = ["| Key | Meaning | Values (default) |", "|---|---|---|"]
+        seen: set[str] = set()
+        for link in self:
+            if link.group and link.group in seen:
+                continue
+            seen.add(link.group)
+            keys = link.group or f"`{link.key}`"
+            lines.append(f"| {keys} | {link.meaning or link.label} | {link.values or _values(link)} |")
+        return "\n".join(lines)
+
+
+def _values(link: Link) -> str:
+    d = link.default
+    if link.kind in ("slider", "number"):
+        return f"{fmt.num(link.lo)} to {fmt.num(link.hi)} ({fmt.num(d)})"
+    if link.kind == "toggle":
+        return f"`true`/`false` (`{str(d).lower()}`)"
+    if link.kind == "multi":
+        return ", ".join(f"`{c}`" for c in link.choices) + " (" + ", ".join(f"`{c}`" for c in d) + ")"
+    if link.choices:
+        return ", ".join(f"`{link.to_text(c)}`" for c in link.choices) + f" (`{link.to_text(d)}`)"
+    return f"`{link.to_text(d)}`"
+
+
+def _same(raws: list[str], value: Any) -> bool:
+    """Do the raw URL texts mean the widget's value (Streamlit drops values equal to defaults)?"""
+    if isinstance(value, (list, tuple)):
+        return sorted(raws) == sorted(str(v) for v in value)
+    raw = raws[-1]
+    if isinstance(value, bool):
+        return raw.strip().lower() == str(value).lower()
+    if isinstance(value, (int, float)):
+        try:
+            return float(raw) == float(value)
+        except ValueError:
+            return False
+    return raw == str(value)
+
+
+def page_links(path: str) -> Links | None:
+    """The LINKS table declared by a page file, read without running the page (pages guard their
+    body with `if __name__ == "__main__":`, which is how Streamlit runs them)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(f"_layerlab_page_{abs(hash(path))}", path)
+    module = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    spec.loader.exec_module(module)
+    return getattr(module, "LINKS", None)
