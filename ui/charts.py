@@ -50,8 +50,10 @@ def figure(*, title: str | None = None, x_title: str | None = None,
         legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="left", x=0.0),
         hovermode="closest",
     )
-    fig.update_xaxes(title_text=x_title, zeroline=True)
-    fig.update_yaxes(title_text=y_title, zeroline=True)
+    # Powers of ten, never e-notation, on every axis; text a back row can read.
+    fig.update_xaxes(title_text=x_title, zeroline=True, exponentformat="power")
+    fig.update_yaxes(title_text=y_title, zeroline=True, exponentformat="power")
+    fig.update_layout(font=dict(size=14))
     return fig
 
 
