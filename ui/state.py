@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -47,6 +47,7 @@ import streamlit as st
 from ui import fmt
 
 _STORE = "_links"  # session_state: {page id: {"good": {key: value}, "notes": {key: (msg, value)}}}
+_UNSET = object()  # "no per-draw default given" (None is a value)
 
 
 # --- the declaration -----------------------------------------------------------------------------
@@ -316,10 +317,14 @@ class Links:
         st.session_state.pop(self._editor_base(key), None)
 
     # -- values before their widget is drawn -------------------------------------------------------
-    def value(self, key: str) -> Any:
+    def value(self, key: str, *, default: Any = _UNSET) -> Any:
         """The value in force for `key` without drawing its control: the widget's state, else the
-        link's value if usable, else the default."""
-        link = self.links[key]
+        link's value if usable, else the default.
+
+        `default=` stands in for the declared default on this run (Streamlit-bound kinds only), for a
+        default that depends on another control (a preset's value): pass the same to `widget`.
+        """
+        link = self._link(key, default)
         if link.kind in ("text", "matrix"):
             return self.good(key)
         if key in st.session_state:
@@ -347,9 +352,31 @@ class Links:
             st.session_state[key] = value
 
     # -- drawing ----------------------------------------------------------------------------------
-    def widget(self, key: str, *, label: str | None = None, help: str | None = None, **kw) -> Any:
-        """Draw `key`'s control and return its value (see the module's docstring for how it travels)."""
+    def _link(self, key: str, default: Any = _UNSET) -> Link:
         link = self.links[key]
+        if default is _UNSET:
+            return link
+        if link.by_hand or link.kind in ("text", "matrix"):
+            raise ValueError(f"{key}: a per-draw default is for Streamlit-bound kinds only")
+        return replace(link, default=default)
+
+    def kept(self, name: str, value: Any = _UNSET, *, default: Any = None) -> Any:
+        """The last good value of something made of several keys (a whole configuration that must
+        check out before it is used): `kept(name, v)` stores v and returns it, `kept(name)` returns
+        the last one stored (or `default`). Kept per page, beside the keys' own last good values."""
+        store = _store().setdefault("kept", {})
+        if value is not _UNSET:
+            store[name] = value
+        return store.get(name, default)
+
+    def widget(self, key: str, *, label: str | None = None, help: str | None = None,
+               default: Any = _UNSET, **kw) -> Any:
+        """Draw `key`'s control and return its value (see the module's docstring for how it travels).
+
+        `default=` replaces the declared default on this draw (see `value`): Streamlit leaves a value
+        equal to it out of the URL, so a link holds only what was moved away from it.
+        """
+        link = self._link(key, default)
         label = link.label if label is None else label
         options = {**link.options, **kw, "help": help or link.help}
         if link.kind == "matrix":
