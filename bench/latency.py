@@ -1,0 +1,430 @@
+"""Slider key press -> end of the run it starts, per page, against a bare one-slider page.
+
+    python bench/latency.py                          # every lesson, ~3-6 minutes
+    python bench/latency.py --pages trainer,tax-bands --moves 12
+    python bench/latency.py --json artifacts/latency.json --budget 600
+
+Starts `streamlit run app.py` and `streamlit run bench/bare.py` on free 127.0.0.1 ports
+(headless, no file watcher, no run on save; both read the repo's .streamlit/config.toml), drives
+Debian's Chromium through Playwright, and for every page (ui.nav.LESSONS, or --pages) moves up to
+--sliders visible sliders (found by role, spread over the page: first, middle, last) --moves times
+each, after one warm-up move, alternating ArrowRight / ArrowLeft (turning back at an end).
+
+A move is timed inside the browser, on one clock: from the keydown event to the arrival of the
+websocket message that ends the run it started: a ForwardMsg whose `script_finished` is
+FINISHED_SUCCESSFULLY or FINISHED_FRAGMENT_RUN_SUCCESSFULLY (fragment runs send one too; a run
+cancelled by a newer one sends FINISHED_EARLY_FOR_RERUN and is not the end). Frames are decoded
+in Python from Playwright's `framereceived` with streamlit.proto's ForwardMsg and matched, by
+their order on the socket, to timestamps an init script records for each message. "KB per move"
+is what the server sent from the keypress to that message. Before every move the page must be
+quiet (no message for --quiet ms); runs that arrive after the measured one without a key press
+(a second rerun, a timer) are counted as "extra runs".
+
+Prints: page | median ms | ratio to bare | KB per move | goal <= 2x, with the bare page's own
+median, measured in blocks between the pages (the ratio uses the median of all its blocks).
+Absolute times on this shared machine are noise; the ratio is the figure to compare.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+DEFAULT_PAGES = ["recipe-card", "activations", "tax-bands", "gpt2-params", "gpt2-mlp", "trainer"]
+GOAL = 2.0
+
+# Runs before the page's own scripts: every websocket message gets a timestamp on the page's
+# clock, and every keydown too. Frames are matched to Playwright's by (socket, index).
+TAP_JS = """
+(() => {
+  const Native = window.WebSocket;
+  const lat = window.__lat = {sockets: 0, frames: [], keys: []};
+  class Tapped extends Native {
+    constructor(...args) {
+      super(...args);
+      const id = lat.sockets++;
+      this.addEventListener('message', (e) => {
+        const d = e.data;
+        const n = typeof d === 'string' ? d.length : (d.byteLength !== undefined ? d.byteLength : d.size);
+        lat.frames.push([id, performance.now(), n]);
+      });
+    }
+  }
+  window.WebSocket = Tapped;
+  document.addEventListener('keydown', (e) => lat.keys.push([performance.now(), e.key]), true);
+})();
+"""
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """`streamlit run <script>` on a free port; stopped by its pid."""
+
+    def __init__(self, script: str, logdir: Path):
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log_path = logdir / f"{Path(script).stem}-{self.port}.log"
+        self.log = open(self.log_path, "w")  # noqa: SIM115 (closed in stop)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "streamlit", "run", script,
+             "--server.headless", "true", "--server.port", str(self.port),
+             "--server.address", "127.0.0.1", "--server.fileWatcherType", "none",
+             "--server.runOnSave", "false", "--browser.gatherUsageStats", "false"],
+            cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
+        )
+
+    def wait_healthy(self, timeout: float = 90) -> None:
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            with contextlib.suppress(OSError):
+                if urllib.request.urlopen(self.url + "/_stcore/health", timeout=2).read() == b"ok":
+                    return
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.3)
+        raise RuntimeError(f"streamlit did not start; see {self.log_path}")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        self.log.close()
+
+
+class Tab:
+    """One browser page with its websocket frames decoded."""
+
+    DONE = None  # filled with the two "finished" statuses on first use
+
+    def __init__(self, browser, url: str):
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        self.ForwardMsg = ForwardMsg
+        Tab.DONE = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY}
+        self.ctx = browser.new_context(viewport={"width": 1366, "height": 900})
+        self.ctx.add_init_script(TAP_JS)
+        self.page = self.ctx.new_page()
+        # (socket, index, bytes, kind, arrival on this process's clock); Playwright reports frames
+        # from the browser's network layer, which a busy page main thread does not hold up.
+        self.frames: list[tuple[int, int, int, str | None, float]] = []
+        self._sockets: list = []
+        self.page.on("websocket", self._on_socket)
+        self.page.goto(url)
+        self.wait_ready()
+
+    def _on_socket(self, ws) -> None:
+        sid = len(self._sockets)
+        self._sockets.append(ws)
+        count = [0]
+
+        def on_frame(payload) -> None:
+            kind = None
+            if isinstance(payload, (bytes, bytearray)):
+                msg = self.ForwardMsg()
+                with contextlib.suppress(Exception):
+                    msg.ParseFromString(bytes(payload))
+                    kind = msg.WhichOneof("type")
+                    if kind == "script_finished":
+                        kind = "done" if msg.script_finished in Tab.DONE else "cancelled"
+            self.frames.append((sid, count[0], len(payload), kind, time.perf_counter()))
+            count[0] += 1
+
+        ws.on("framereceived", on_frame)
+
+    def wait_ready(self, timeout: float = 90_000) -> None:
+        p = self.page
+        p.wait_for_selector("[data-testid='stApp'][data-test-connection-state='CONNECTED']",
+                            timeout=timeout)
+        p.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']",
+                            timeout=timeout)
+        p.wait_for_function("!document.querySelector('[data-testid=\"stSkeleton\"]')", timeout=timeout)
+
+    def js_frames(self) -> list:
+        return self.page.evaluate("window.__lat.frames.slice()")
+
+    def wait_quiet(self, quiet_ms: float, timeout_s: float = 15) -> bool:
+        """No message for quiet_ms, and Python has seen every frame the page has."""
+        deadline = time.time() + timeout_s
+        while time.time() < deadline:
+            idle, n_js = self.page.evaluate(
+                "[window.__lat.frames.length ? performance.now() - window.__lat.frames.at(-1)[1] : 1e9,"
+                " window.__lat.frames.length]")
+            if idle >= quiet_ms and n_js == len(self.frames):
+                return True
+            self.page.wait_for_timeout(max(10, quiet_ms - idle) if idle < quiet_ms else 10)
+        return False
+
+    def sliders(self, k: int) -> list:
+        """Up to k visible, enabled sliders, spread over the page (first, middle, last)."""
+        loc = self.page.get_by_role("slider")
+        found = []
+        for i in range(loc.count()):
+            s = loc.nth(i)
+            with contextlib.suppress(Exception):
+                if s.is_visible() and s.get_attribute("aria-disabled") != "true":
+                    found.append(s)
+        if len(found) <= k:
+            return found
+        step = (len(found) - 1) / (k - 1) if k > 1 else 0
+        return [found[round(i * step)] for i in range(k)]
+
+    def move(self, slider, direction: int, timeout_s: float = 30) -> dict | None:
+        """Press one arrow key on the slider; time it to the end of the run it starts."""
+        slider.focus()
+        vals = slider.evaluate("e => [e.getAttribute('aria-valuenow'), e.getAttribute('aria-valuemin'),"
+                               " e.getAttribute('aria-valuemax')]")
+        key = "ArrowRight" if direction > 0 else "ArrowLeft"
+        with contextlib.suppress(TypeError, ValueError):
+            now, lo, hi = (float(v) for v in vals)
+            if now >= hi:
+                key = "ArrowLeft"
+            elif now <= lo:
+                key = "ArrowRight"
+        n0 = len(self.frames)
+        n_keys = self.page.evaluate("window.__lat.keys.length")
+        t_press = time.perf_counter()
+        self.page.keyboard.press(key)
+        deadline = time.time() + timeout_s
+        end = None
+        while end is None and time.time() < deadline:
+            for i in range(n0, len(self.frames)):
+                if self.frames[i][3] == "done":
+                    end = i
+                    break
+            else:
+                self.page.wait_for_timeout(5)
+        if end is None:
+            return None
+        keys = self.page.evaluate("window.__lat.keys.slice()")
+        t_key = keys[n_keys][0] if len(keys) > n_keys else None
+        js = self.js_frames()
+        while len(js) <= end:  # the page's record of the frame may trail Playwright's by a moment
+            self.page.wait_for_timeout(5)
+            js = self.js_frames()
+        sid, idx, nbytes, _, t_end = self.frames[end]
+        mine = [f for f in js if f[0] == sid]
+        first_sid, first_idx = self.frames[n0][0], self.frames[n0][1]
+        first = [f for f in js if f[0] == first_sid]
+        if t_key is None or idx >= len(mine) or mine[idx][2] != nbytes:
+            return None  # could not match the page's clock to the frames: drop the move
+        return {
+            "ms": mine[idx][1] - t_key,
+            "start_ms": first[first_idx][1] - t_key if first_idx < len(first) else None,
+            # network view: first message of the run to its end, and key press to its end
+            "server_ms": 1000 * (t_end - self.frames[n0][4]),
+            "net_ms": 1000 * (t_end - t_press),
+            "bytes": sum(f[2] for f in self.frames[n0:end + 1]),
+            "frames": end + 1 - n0,
+            "key": key,
+        }
+
+    def extra_runs_since(self, n: int) -> int:
+        return sum(1 for f in self.frames[n:] if f[3] == "done")
+
+    def close(self) -> None:
+        self.ctx.close()
+
+
+class Peer:
+    """The bare page's one slider, moved once after every page move so both see the same load."""
+
+    def __init__(self, tab: Tab, quiet_ms: float):
+        self.tab, self.quiet_ms = tab, quiet_ms
+        self.slider = tab.sliders(1)[0]
+        self.i = 0
+
+    def move(self) -> dict | None:
+        self.i += 1
+        if not self.tab.wait_quiet(self.quiet_ms):
+            return None
+        return self.tab.move(self.slider, 1 if self.i % 2 else -1)
+
+
+def measure(tab: Tab, peer: Peer, n_sliders: int, moves: int, quiet_ms: float, deadline: float) -> dict:
+    """Up to n_sliders sliders, a warm-up and `moves` timed moves each, a peer move after each."""
+    sliders = tab.sliders(n_sliders)
+    out = {"sliders": len(sliders), "moves": [], "bare_moves": [], "extra_runs": 0, "failed": 0,
+           "per_slider": []}
+    for s in sliders:
+        times = []
+        for i in range(moves + 1):  # the first move is a warm-up
+            if time.time() > deadline:
+                out["truncated"] = True
+                break
+            if not tab.wait_quiet(quiet_ms):
+                out["busy"] = True  # something keeps sending (a playing fragment?)
+                return out
+            r = tab.move(s, 1 if i % 2 == 0 else -1)
+            if r is None:
+                out["failed"] += 1
+                continue
+            n_after = len(tab.frames)
+            tab.wait_quiet(quiet_ms)
+            out["extra_runs"] += tab.extra_runs_since(n_after)
+            if i > 0:
+                out["moves"].append(r)
+                times.append(r["ms"])
+                b = peer.move()
+                if b is not None:
+                    out["bare_moves"].append(b)
+        if times:
+            out["per_slider"].append(round(statistics.median(times)))
+    return out
+
+
+def summarise(moves: list[dict]) -> dict:
+    ms = [m["ms"] for m in moves]
+    if not ms:
+        return {"median_ms": None, "n": 0}
+    starts = [m["start_ms"] for m in moves if m["start_ms"] is not None]
+    q = statistics.quantiles(ms, n=4) if len(ms) >= 2 else [ms[0]] * 3
+    return {
+        "median_ms": statistics.median(ms), "p25_ms": q[0], "p75_ms": q[2],
+        "kb_per_move": statistics.median(m["bytes"] / 1024 for m in moves),
+        "first_frame_ms": statistics.median(starts) if starts else None,
+        "server_ms": statistics.median(m["server_ms"] for m in moves),
+        "net_ms": statistics.median(m["net_ms"] for m in moves),
+        "n": len(ms),
+    }
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--pages", help="comma separated URL paths (default: every lesson in ui/nav.py)")
+    ap.add_argument("--moves", type=int, default=8, help="timed moves per slider (after a warm-up)")
+    ap.add_argument("--sliders", type=int, default=3, help="sliders per page, spread over it")
+    ap.add_argument("--quiet", type=float, default=250, help="ms without a message before a move")
+    ap.add_argument("--budget", type=float, default=900, help="seconds for the whole run")
+    ap.add_argument("--json", help="write every move and the summary here")
+    args = ap.parse_args()
+
+    if args.pages:
+        pages = [p.strip().strip("/") for p in args.pages.split(",") if p.strip()]
+    else:
+        from ui.nav import LESSONS
+
+        pages = list(DEFAULT_PAGES)
+        pages += [lesson.url_path for lesson in LESSONS if lesson.url_path not in pages]
+
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not chromium:
+        print("Debian's chromium is not installed (apt-get install chromium)", file=sys.stderr)
+        return 2
+    from playwright.sync_api import sync_playwright
+
+    t_start = time.time()
+    deadline = t_start + args.budget
+    logdir = Path(tempfile.mkdtemp(prefix="latency-"))
+    results: dict = {"pages": {}, "load_before": os.getloadavg()[:2]}
+    servers = [Server("app.py", logdir), Server("bench/bare.py", logdir)]
+    app, bare = servers
+    try:
+        for s in servers:
+            s.wait_healthy()
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(
+                executable_path=chromium,
+                args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+            )
+            try:
+                peer = Peer(Tab(browser, bare.url + "/"), args.quiet)
+                for _ in range(2):  # warm the peer up
+                    peer.move()
+                for path in pages:
+                    if time.time() > deadline:
+                        results["pages"][path] = {"skipped": "budget"}
+                        continue
+                    try:
+                        tab = Tab(browser, f"{app.url}/{path}")
+                    except Exception as e:  # a page that does not load is a result
+                        results["pages"][path] = {"error": f"{type(e).__name__}: {e}"[:200]}
+                        continue
+                    try:
+                        r = measure(tab, peer, args.sliders, args.moves, args.quiet, deadline)
+                    finally:
+                        tab.close()
+                    results["pages"][path] = {**r, **summarise(r["moves"]),
+                                              "bare": summarise(r["bare_moves"])}
+                peer.tab.close()
+            finally:
+                browser.close()
+    finally:
+        for s in servers:
+            s.stop()
+
+    every_bare = [m for r in results["pages"].values() for m in r.get("bare_moves", [])]
+    results["bare"] = summarise(every_bare)
+    results["seconds"] = round(time.time() - t_start, 1)
+    results["load_after"] = os.getloadavg()[:2]
+    _print_table(results)
+    if args.json:
+        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.json).write_text(json.dumps(results, indent=1))
+    shutil.rmtree(logdir, ignore_errors=True)
+    return 0
+
+
+def _print_table(results: dict) -> None:
+    b = results["bare"]
+    if b["median_ms"] is not None:
+        print(f"\nbare one-slider page (bench/bare.py), moved after every page move: median "
+              f"{b['median_ms']:.0f} ms (quartiles {b['p25_ms']:.0f}-{b['p75_ms']:.0f}), on wire "
+              f"{b['server_ms']:.0f} ms, {b['kb_per_move']:.1f} KB per move")
+    print(f"load average before {results['load_before'][0]:.1f}, after {results['load_after'][0]:.1f} "
+          f"({os.cpu_count()} cores)")
+    print(f"\n{'page':14s} | {'median ms':>9s} | {'ratio to bare':>13s} | {'KB per move':>11s} | "
+          f"goal <= {GOAL:g}x | {'bare ms':>7s} | {'on wire ms':>10s} | notes")
+    print(f"{'-' * 14}-|-{'-' * 9}-|-{'-' * 13}-|-{'-' * 11}-|-{'-' * 11}-|-{'-' * 7}-|-{'-' * 10}-|------")
+    for path, r in results["pages"].items():
+        if r.get("median_ms") is None:
+            note = r.get("error") or r.get("skipped") or ("busy" if r.get("busy") else "no move measured")
+            print(f"/{path:13s} | {'-':>9s} | {'-':>13s} | {'-':>11s} | {'-':>11s} | {'-':>7s} | "
+                  f"{'-':>10s} | {note}")
+            continue
+        peer = r["bare"]["median_ms"] or b["median_ms"]
+        r["ratio"] = ratio = r["median_ms"] / peer
+        per = ", ".join(map(str, r["per_slider"]))
+        notes = [f"{r['n']} moves on {r['sliders']} sliders (medians {per} ms)"]
+        if r["extra_runs"]:
+            notes.append(f"{r['extra_runs']} extra runs")
+        if r["failed"]:
+            notes.append(f"{r['failed']} unmatched")
+        if r.get("busy"):
+            notes.append("stopped: page kept sending")
+        if r.get("truncated"):
+            notes.append("budget ran out")
+        print(f"/{path:13s} | {r['median_ms']:9.0f} | {ratio:12.1f}x | {r['kb_per_move']:11.1f} | "
+              f"{'yes' if ratio <= GOAL else 'no':>11s} | {peer:7.0f} | {r['server_ms']:10.0f} | "
+              f"{'; '.join(notes)}")
+    print(f"\n({results['seconds']:.0f} s.) median ms: keydown to the run's script_finished message, both on "
+          "the page's clock,\nso it includes time the page's main thread spent drawing earlier messages. "
+          "ratio: to the bare\npage's median over the moves made right after this page's. on wire ms: the "
+          "run's first message\nto its script_finished as the browser's network layer received them "
+          "(about the server's run).")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
