@@ -1,17 +1,19 @@
-"""LaTeX for numbers on screen: the formulas show the current values."""
+"""LaTeX for numbers on screen: the formulas show the current values.
+
+A thin wrapper over ui.fmt.tex (the one number formatter): fixed decimals, so the numbers in a
+vector line up; no '-0.000', no e-notation (a tiny number reads 3.6 \\times 10^{-15}).
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
+from ui import fmt
+
 
 def num(v: float, digits: int = 3) -> str:
-    """A number for LaTeX: fixed decimals, a true minus sign, no '-0.000'."""
-    v = float(v)
-    s = f"{v:.{digits}f}"
-    if float(s) == 0.0:
-        s = f"{0.0:.{digits}f}"
-    return s
+    """A number for LaTeX with exactly `digits` decimals (fmt.tex with fixed digits)."""
+    return fmt.tex(v, digits, fixed_digits=True)
 
 
 def bmatrix(M, digits: int = 3) -> str:
