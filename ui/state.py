@@ -24,7 +24,8 @@ How each kind travels in the URL:
 - select / radio / pills *with* display names (`names=`): Streamlit would write the displayed
   name into the URL (a bound widget serialises its formatted option), so the widget is bound by
   hand: the URL keeps the short value (`act=gelu_tanh`) while the student reads "GELU (tanh
-  approximation)".
+  approximation)". The same for a multi with display names: the URL keeps repeated short values
+  (`show=relu&show=gelu_tanh`); a value that is not a choice is left out, with a note.
 - text with `parse=`: bound by Streamlit as text, then parsed here; a value that does not parse
   keeps the last good one and says why.
 - matrix: st.data_editor cannot be bound, so its compact form (`0.5,-1;-1,0`) is kept in
@@ -112,7 +113,8 @@ class Link:
     @property
     def by_hand(self) -> bool:
         """Bound by this module rather than by Streamlit (see the module's docstring)."""
-        return self.kind == "matrix" or (self.kind in ("select", "radio", "pills") and bool(self.names))
+        named = self.kind in ("select", "radio", "pills", "multi") and bool(self.names)
+        return self.kind == "matrix" or named
 
 
 def slider(key, lo, hi, default, step, label, help, **kw) -> Link:
@@ -261,7 +263,7 @@ class Links:
         if link.names and value in link.names:
             return link.names[value]
         if isinstance(value, (list, tuple)) and link.kind == "multi":
-            return ", ".join(map(str, value)) or "none"
+            return ", ".join((link.names or {}).get(v, str(v)) for v in value) or "none"
         if isinstance(value, np.ndarray):
             return "the default" if _equal(value, link.default) else "the last good values"
         return link.to_text(value)
@@ -274,13 +276,24 @@ class Links:
         if key not in store:
             store[key] = link.default
             raw = st.query_params.get(key)
-            if raw is not None:
+            if link.kind == "multi" and raw is not None:
+                store[key] = self._multi_from_link(link)
+            elif raw is not None:
                 try:
                     store[key] = link.from_text(raw)
                 except ValueError as err:
                     if link.kind != "text":  # a text box says it itself, under what it shows
                         self.ignored(key, raw, str(err), link.default)
         return store[key]
+
+    def _multi_from_link(self, link: Link) -> tuple:
+        """A hand-bound multi's repeated URL values: the usable ones, and a note for the rest."""
+        raws = st.query_params.get_all(link.key)
+        good = tuple(c for c in link.choices if str(c) in raws)  # in the table's order
+        bad = [r for r in raws if r not in {str(c) for c in link.choices}]
+        if bad:
+            self.ignored(link.key, "&".join(bad), "not one of " + ", ".join(map(str, link.choices)), good)
+        return good
 
     def accept(self, key: str, candidate: Any, *, text: str | None = None) -> tuple[Any, str | None]:
         """Take a typed value if it parses (text) or checks (a value): store it as the last good value
@@ -295,6 +308,8 @@ class Links:
         if link.by_hand:
             if _equal(value, link.default):
                 st.query_params.pop(key, None)
+            elif link.kind == "multi":
+                st.query_params[key] = [link.to_text(c) for c in value]  # repeated parameters
             else:
                 st.query_params[key] = text if text is not None else link.to_text(value)
         return value, None
@@ -404,6 +419,9 @@ class Links:
         if link.kind == "toggle":
             return st.toggle(label, d, key=k, **bind, **options)
         if link.kind == "multi":
+            if link.names and not bind:
+                names = link.names
+                options.setdefault("format_func", lambda c: names.get(c, str(c)))
             return tuple(st.multiselect(label, list(link.choices), default=list(d), key=k, **bind, **options))
         if link.kind == "select_slider":
             return st.select_slider(label, list(link.choices), d, key=k, **bind, **options)
@@ -433,7 +451,10 @@ class Links:
     def _by_hand(self, link: Link, label: str, options: dict) -> Any:
         """A choice bound by hand, so that the URL keeps the short value while the widget shows a name."""
         key = link.key
-        if key not in st.session_state:
+        if link.kind == "multi":
+            if key not in st.session_state or not set(st.session_state[key]) <= set(link.choices):
+                st.session_state[key] = list(self.good(key))
+        elif key not in st.session_state:
             st.session_state[key] = self.good(key)
         elif st.session_state[key] not in link.choices:  # never, but a stale session must not crash
             st.session_state[key] = link.default
