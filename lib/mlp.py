@@ -1,12 +1,23 @@
-"""A small multilayer perceptron for two classes, forward and backward written by hand.
+"""A small multilayer perceptron, forward and backward written by hand, with three heads.
 
-Layers are ``h = act(h_prev @ W + b)``; the last layer has one unit and a sigmoid, and the
-loss is the mean binary cross-entropy plus ``0.5 * l2 * sum(W**2)`` over the weights
-(biases are not penalised). This file is the plain, readable reference; lib.train runs
-the same maths with preallocated buffers for speed, and a test holds the two equal.
+Layers are ``h = act(h_prev @ W + b)``; the last layer has no bend, and a *head* turns its
+outputs into a prediction and a loss:
+
+- ``"sigmoid"`` (the default, two classes): one output, p = sigmoid(logit) = P(class 1),
+  mean binary cross-entropy; labels y in {0, 1}.
+- ``"softmax"`` (k >= 2 classes): k outputs, p = softmax(logits), rows sum to 1, mean
+  cross-entropy; labels y int in 0..k-1.
+- ``"linear"`` (regression): one output, the value itself, mean squared error
+  mean((p - y)^2) as torch.nn.MSELoss; targets y float.
+
+Penalties on the weights (biases are never penalised): ``0.5 * l2 * sum(W**2)`` and
+``l1 * sum(|W|)``, whose gradient is ``l1 * sign(W)`` (0 at W = 0). This file is the plain,
+readable reference; lib.train runs the same maths with preallocated buffers for speed, and
+tests hold the two equal.
 
 Parameters are a list of (W, b) per layer: W (n_in, n_out), b (n_out,). A network's
-``sizes`` are its layer widths, e.g. [2, 8, 1]; [2, 1] has no hidden layer.
+``sizes`` are its layer widths, e.g. [2, 8, 1]; [2, 1] has no hidden layer; [2, 16, 16, 3]
+ends in 3 softmax outputs.
 """
 
 from __future__ import annotations
@@ -14,11 +25,17 @@ from __future__ import annotations
 from itertools import pairwise
 
 import numpy as np
-from scipy.special import expit
+from scipy.special import expit, log_softmax, softmax
 
 from lib.activations import ACTIVATIONS, Activation
 
 BIAS_INIT = 0.1  # small positive hidden biases: a ReLU unit starts "on" for most points
+
+HEADS: dict[str, str] = {
+    "sigmoid": "Two classes: one output, a sigmoid, mean binary cross-entropy.",
+    "softmax": "k classes: k outputs, a softmax, mean cross-entropy.",
+    "linear": "A value per point: one output as it is, mean squared error.",
+}
 
 
 def _act(act):
@@ -30,8 +47,18 @@ def _act(act):
     return ACTIVATIONS[act]
 
 
+def check_head(head, n_out):
+    """Raise ValueError unless `head` is a key of HEADS that fits a last layer of n_out units."""
+    if head not in HEADS:
+        raise ValueError(f"unknown head {head!r}; choose one of {', '.join(HEADS)}")
+    if head == "softmax" and n_out < 2:
+        raise ValueError("a softmax head needs at least 2 outputs (one per class)")
+    if head != "softmax" and n_out != 1:
+        raise ValueError(f"a {head} head has exactly 1 output; got {n_out}")
+
+
 def sizes_of(params):
-    """Layer widths [n_in, hidden..., 1] of a parameter list."""
+    """Layer widths [n_in, hidden..., n_out] of a parameter list."""
     return [params[0][0].shape[0]] + [W.shape[1] for W, _ in params]
 
 
@@ -70,26 +97,35 @@ def flatten(params):
     return np.concatenate([np.column_stack([np.asarray(W).T, np.asarray(b)]).ravel() for W, b in params])
 
 
-def init_params(sizes, seed, bias=None):
+def weight_mask(sizes):
+    """(P,) 1.0 where the flat vector holds a weight, 0.0 where it holds a bias (the penalties' reach)."""
+    return flatten([(np.ones((a, b)), np.zeros(b)) for a, b in pairwise(sizes)])
+
+
+def init_params(sizes, seed, bias=None, head="sigmoid"):
     """Initial weights: He-scaled normal weights, small positive hidden biases.
 
     Parameters
     ----------
     sizes : sequence of int
-        Layer widths, e.g. [2, 8, 1]; the last must be 1.
+        Layer widths, e.g. [2, 8, 1]; the last is 1 for the sigmoid and linear heads and
+        k >= 2 for softmax, e.g. [2, 16, 16, 3].
     seed : int
         The same seed gives the same weights.
     bias : float, optional
         Initial bias of every hidden unit (None = BIAS_INIT) (the output bias starts at 0). All-zero biases
         leave every ReLU fold line through the origin, and some seeds then get stuck.
+    head : str
+        The head the last layer feeds (a key of HEADS); it decides how many outputs are allowed.
 
     Returns
     -------
     list of (W (n_in, n_out), b (n_out,)), views into one flat float64 vector
     """
     sizes = [int(s) for s in sizes]
-    if len(sizes) < 2 or min(sizes) < 1 or sizes[-1] != 1:
-        raise ValueError("sizes must be [n_in, hidden..., 1] with every width >= 1")
+    if len(sizes) < 2 or min(sizes) < 1:
+        raise ValueError("sizes must be [n_in, hidden..., n_out] with every width >= 1")
+    check_head(head, sizes[-1])
     bias = BIAS_INIT if bias is None else float(bias)
     rng = np.random.default_rng(seed)
     flat = np.empty(param_total(sizes))
@@ -100,73 +136,150 @@ def init_params(sizes, seed, bias=None):
     return params
 
 
-def forward(params, X, act):
-    """P(class 1) for each row of X.
-
-    Parameters
-    ----------
-    params : list of (W, b)
-    X : ndarray of shape (n, n_in)
-    act : str or Activation, the bend after every hidden layer
-
-    Returns
-    -------
-    p : ndarray of shape (n,)
-    cache : dict with "h" (the input and each layer's output after the bend, list of (n, width)),
-        "z" (each hidden layer's sums before the bend) and "logit" (n,)
-    """
-    f = _act(act)
-    h = [np.asarray(X, dtype=float)]
-    zs = []
-    for W, b in params[:-1]:
-        zs.append(h[-1] @ W + b)                                               # (n, width)
-        h.append(f.fn(zs[-1]))                                                 # (n, width)
-    W, b = params[-1]
-    logit = (h[-1] @ W + b)[:, 0]                                              # (n,)
-    return expit(logit), {"h": h, "z": zs, "logit": logit}
-
+# --- heads: output, loss and dloss/doutput side by side -------------------------------------------
 
 def bce(logit, y):
     """Mean binary cross-entropy from logits, stable for any size: mean softplus(-(2y - 1) * logit)."""
     return float(np.mean(np.logaddexp(0.0, (1.0 - 2.0 * np.asarray(y)) * logit)))
 
 
-def loss_and_grads(params, X, y, act, l2=0.0):
+def cross_entropy(logits, y):
+    """Mean cross-entropy of int labels y (n,) under softmax(logits (n, k)), stable for any size."""
+    y = np.asarray(y, dtype=int)
+    return float(-np.mean(log_softmax(logits, axis=1)[np.arange(len(y)), y]))
+
+
+def mse(out, y):
+    """Mean squared error mean((out - y)^2), as torch.nn.MSELoss (no factor 1/2)."""
+    d = np.asarray(out, dtype=float) - np.asarray(y, dtype=float)
+    return float(np.mean(d * d))
+
+
+def _labels(y, head, n_out):
+    """y as the head wants it, checked: floats 0/1, ints in 0..k-1, or finite floats."""
+    if head == "softmax":
+        yi = np.asarray(y).astype(int)
+        if yi.size and (yi.min() < 0 or yi.max() >= n_out or not np.array_equal(yi, y)):
+            raise ValueError(f"softmax labels must be whole numbers from 0 to {n_out - 1}")
+        return yi
+    return np.asarray(y, dtype=float)
+
+
+def head_output(logit, head):
+    """The prediction from the last layer's sums (n, n_out): P(class 1) (n,), P (n, k) or values (n,)."""
+    if head == "softmax":
+        return softmax(logit, axis=1)                                          # (n, k)
+    if head == "sigmoid":
+        return expit(logit[:, 0])                                              # (n,)
+    return logit[:, 0].copy()                                                  # (n,)
+
+
+def head_loss(logit, y, head):
+    """Mean loss of the head over the points (no penalties). logit (n, n_out)."""
+    if head == "softmax":
+        return cross_entropy(logit, y)
+    if head == "sigmoid":
+        return bce(logit[:, 0], y)
+    return mse(logit[:, 0], y)
+
+
+def head_delta(p, y, head):
+    """dloss/dlogit (n, n_out) of the mean loss, from the prediction p of head_output."""
+    n = len(y)
+    if head == "softmax":
+        d = p.copy()                                                           # (n, k)
+        d[np.arange(n), y] -= 1.0                                              # softmax - one-hot
+        return d / n
+    if head == "sigmoid":
+        return ((p - y) / n)[:, None]                                          # (n, 1)
+    return (2.0 * (p - y) / n)[:, None]                                        # (n, 1) d(p - y)^2 = 2 (p - y)
+
+
+def penalty(params, l2=0.0, l1=0.0):
+    """0.5 * l2 * sum(W**2) + l1 * sum(|W|) over the weights (biases excluded)."""
+    total = 0.0
+    if l2:
+        total += 0.5 * l2 * sum(float(np.sum(W * W)) for W, _ in params)
+    if l1:
+        total += l1 * sum(float(np.sum(np.abs(W))) for W, _ in params)
+    return total
+
+
+# --- forward and backward ---------------------------------------------------------------------------
+
+def forward(params, X, act, head="sigmoid"):
+    """The prediction for each row of X.
+
+    Parameters
+    ----------
+    params : list of (W, b)
+    X : ndarray of shape (n, n_in)
+    act : str or Activation, the bend after every hidden layer
+    head : str, a key of HEADS
+
+    Returns
+    -------
+    p : ndarray: sigmoid (n,) P(class 1); softmax (n, k) class probabilities, rows sum to 1;
+        linear (n,) the values
+    cache : dict with "h" (the input and each layer's output after the bend, list of (n, width)),
+        "z" (each hidden layer's sums before the bend) and "logit" (the last layer's sums:
+        (n,) for the one-output heads, (n, k) for softmax)
+    """
+    f = _act(act)
+    check_head(head, params[-1][0].shape[1])
+    h = [np.asarray(X, dtype=float)]
+    zs = []
+    for W, b in params[:-1]:
+        zs.append(h[-1] @ W + b)                                               # (n, width)
+        h.append(f.fn(zs[-1]))                                                 # (n, width)
+    W, b = params[-1]
+    out = h[-1] @ W + b                                                        # (n, n_out)
+    logit = out if head == "softmax" else out[:, 0]                            # (n, k) or (n,)
+    return head_output(out, head), {"h": h, "z": zs, "logit": logit}
+
+
+def loss_and_grads(params, X, y, act, l2=0.0, head="sigmoid", l1=0.0):
     """Loss and its gradient with respect to every W and b (backpropagation).
 
     Parameters
     ----------
     params : list of (W, b)
     X : ndarray of shape (n, n_in)
-    y : ndarray of shape (n,), labels 0 and 1
+    y : ndarray of shape (n,): labels 0 and 1 (sigmoid), ints 0..k-1 (softmax) or float targets (linear)
     act : str or Activation
     l2 : float
         Weight of the penalty 0.5 * l2 * sum of squared weights.
+    head : str, a key of HEADS
+    l1 : float
+        Weight of the penalty l1 * sum of |weights|; its gradient is l1 * sign(w), 0 at w = 0.
 
     Returns
     -------
-    loss : float
+    loss : float, the head's mean loss plus the penalties
     grads : list of (dW, db), shapes as params
     """
     f = _act(act)
-    y = np.asarray(y, dtype=float)
-    p, cache = forward(params, X, f)
-    n = len(y)
-    loss = bce(cache["logit"], y) + 0.5 * l2 * sum(float(np.sum(W * W)) for W, _ in params)
-    delta = ((p - y) / n)[:, None]                                             # (n, 1) dloss/dlogit
+    y = _labels(y, head, params[-1][0].shape[1])
+    p, cache = forward(params, X, f, head)
+    logit = cache["logit"] if head == "softmax" else cache["logit"][:, None]  # (n, n_out)
+    loss = head_loss(logit, y, head) + penalty(params, l2, l1)
+    delta = head_delta(p, y, head)                                             # (n, n_out) dloss/dlogit
     grads = []
     for k in range(len(params) - 1, -1, -1):
         W, _ = params[k]
         h_in = cache["h"][k]                                                   # (n, n_in)
-        grads.append((h_in.T @ delta + l2 * W, delta.sum(axis=0)))             # dW (n_in, n_out), db (n_out,)
+        dW = h_in.T @ delta + l2 * W                                           # (n_in, n_out)
+        if l1:
+            dW += l1 * np.sign(W)                                              # sign(0) = 0
+        grads.append((dW, delta.sum(axis=0)))                                  # db (n_out,)
         if k > 0:
             delta = (delta @ W.T) * f.grad(cache["z"][k - 1])                  # (n, n_in) through the bend
     return loss, grads[::-1]
 
 
-def predict_proba(params, X, act):
-    """P(class 1) for each row of X (n, n_in) -> (n,)."""
-    return forward(params, X, act)[0]
+def predict_proba(params, X, act, head="sigmoid"):
+    """The prediction for each row of X (n, n_in): P(class 1) (n,), P (n, k) or values (n,)."""
+    return forward(params, X, act, head)[0]
 
 
 def hidden_pre(params, X, act="relu"):
@@ -174,7 +287,12 @@ def hidden_pre(params, X, act="relu"):
 
     The first layer's sums do not depend on the bend; later layers' do, through `act`.
     """
-    return forward(params, X, act)[1]["z"]
+    f = _act(act)
+    h, zs = np.asarray(X, dtype=float), []
+    for W, b in params[:-1]:
+        zs.append(h @ W + b)                                                   # (n, width)
+        h = f.fn(zs[-1])                                                       # (n, width)
+    return zs
 
 
 def collapse_params(params):
@@ -185,8 +303,8 @@ def collapse_params(params):
 
     Returns
     -------
-    W : ndarray of shape (n_in, 1)
-    b : ndarray of shape (1,)
+    W : ndarray of shape (n_in, n_out)
+    b : ndarray of shape (n_out,)
     """
     W, b = np.asarray(params[0][0], dtype=float), np.asarray(params[0][1], dtype=float)
     for W_k, b_k in params[1:]:

@@ -122,15 +122,52 @@ class Adam(Optimizer):
 
 OPTIMIZERS: dict[str, type] = {"sgd": SGD, "momentum": Momentum, "adam": Adam}
 
-OPTIMIZER_INFO: dict[str, str] = {
-    "sgd": "Plain gradient descent: each step moves every weight by lr times its gradient.",
-    "momentum": "Gradient descent with a running velocity (0.9): it rolls through flat stretches.",
-    "adam": "Adam: a step size per weight from running averages of the gradient and its square.",
-}
-
-
 def make_optimizer(name, size, lr):
     """A fresh optimiser (zero moments) for a flat vector of `size` parameters."""
     if name not in OPTIMIZERS:
         raise ValueError(f"unknown optimiser {name!r}; choose one of {', '.join(OPTIMIZERS)}")
     return OPTIMIZERS[name](size, lr)
+
+
+class L1Orthant:
+    """An L1 penalty l1 * sum|w| that leaves weights at exactly zero, for any optimiser (OWL-QN's rule).
+
+    The subgradient l1 * sign(w) alone makes a small weight hop across zero at every step
+    and never rest there. Andrew and Gao (2007, "Scalable training of L1-regularized
+    log-linear models") instead hand the optimiser a pseudo-gradient and keep each step inside
+    the weight's orthant:
+
+    - where w != 0: g + l1 * sign(w), the ordinary gradient of the penalised loss;
+    - where w == 0: g moved towards 0 by l1 (g - l1 if g > l1, g + l1 if g < -l1, else 0):
+      the penalty's one-sided slopes, so a weight stays at 0 while |g| <= l1;
+    - after the step, a weight that crossed zero, or moved off zero against its pseudo-
+      gradient, is set to exactly 0.
+
+    Call ``pseudo_gradient(w, g, l1)`` before the optimiser's step and ``clip(w)`` after it.
+    `mask` (P,) is 1 where the penalty applies (weights) and 0 where it does not (biases).
+    """
+
+    def __init__(self, mask):
+        self.mask = np.asarray(mask, dtype=float)                              # (P,)
+        self.xi = np.zeros_like(self.mask)                                     # (P,) the orthant: -1, 0, +1
+        self.tmp = np.empty_like(self.mask)                                    # (P,)
+        self.penalised = self.mask != 0                                        # (P,) bool
+
+    def pseudo_gradient(self, w, g, l1):
+        """Turn the gradient g (P,) of the unpenalised loss into the pseudo-gradient, in place."""
+        xi, tmp = self.xi, self.tmp
+        np.sign(w, out=xi)
+        xi *= self.mask                                                        # 0 for biases and zero weights
+        np.multiply(xi, l1, out=tmp)
+        g += tmp                                                               # + l1 sign(w)
+        at_zero = np.flatnonzero(self.penalised & (w == 0.0))
+        if at_zero.size:
+            gz = g[at_zero]
+            pg = gz - np.clip(gz, -l1, l1)                                     # shrunk towards 0 by l1
+            g[at_zero] = pg
+            xi[at_zero] = -np.sign(pg)                                         # where a step may go
+
+    def clip(self, w):
+        """After the step: weights (P,) outside their orthant become exactly 0."""
+        np.sign(w, out=self.tmp)
+        w[self.penalised & (self.tmp != self.xi)] = 0.0

@@ -3,11 +3,17 @@
 The page calls ``run_for(seconds)`` several times a second; each call trains as many whole
 epochs as fit. A loss that stops being finite ends training for good (until ``reset``)
 with the last finite weights kept.
+
+One Trainer trains one of three heads (lib.mlp.HEADS): ``sigmoid`` for two classes,
+``softmax`` for k classes, ``linear`` for a value per point; ``metrics()`` reports what fits
+the head (accuracy for classes, R² and mean absolute error for values, the loss for all).
+``twin(**changes)`` builds a second Trainer on the same data from the same initial weights.
 """
 
 from __future__ import annotations
 
 import base64
+import json
 import math
 import time
 from dataclasses import asdict, dataclass, fields
@@ -17,29 +23,41 @@ from scipy.special import expit
 
 from lib.activations import ACTIVATIONS
 from lib.mlp import (
+    HEADS,
     augmented_views,
-    bce,
     flatten,
     forward,
+    head_loss,
     init_params,
     layer_views,
     param_total,
     predict_proba,
+    weight_mask,
 )
-from lib.optim import OPTIMIZERS, make_optimizer
+from lib.optim import OPTIMIZERS, L1Orthant, make_optimizer
 
 MAX_LINK_PARAMS = 400  # weights in a share link: 400 float32 numbers are about 2,100 URL characters
+MAX_CLASSES = 10       # softmax outputs a Trainer accepts (the page offers 3 to 5)
+MAX_FILE_PARAMS = 20_000   # parameters a weights file may hold (6 layers of 32 units are about 5,500)
+MAX_FILE_BYTES = 2_000_000  # JSON text of a weights file (20,000 numbers at 25 characters each, and some)
+FORMAT = "layer-lab-mlp/1"  # to_dict's format tag; files without head, l1 or classes are two-class files
+
+# What each head's network is, in the words a message to a student uses.
+HEAD_WORDS = {"sigmoid": "two classes", "softmax": "several classes", "linear": "a value per point"}
 
 
 @dataclass
 class TrainConfig:
-    hidden: tuple[int, ...] = (8,)   # units per hidden layer; () = no hidden layer (a linear classifier)
+    hidden: tuple[int, ...] = (8,)   # units per hidden layer; () = no hidden layer (a linear model)
     act: str = "relu"                # the bend after every hidden layer, a key of ACTIVATIONS
     opt: str = "adam"                # a key of OPTIMIZERS
     lr: float = 0.03                 # learning rate
     batch: int = 0                   # points per step; 0 = full batch (one step per epoch)
     l2: float = 0.0                  # weight of the penalty 0.5 * l2 * sum(W**2)
     seed: int = 0                    # initial weights and mini-batch order
+    head: str = "sigmoid"            # a key of lib.mlp.HEADS: sigmoid, softmax or linear
+    l1: float = 0.0                  # weight of the penalty l1 * sum(|W|) (see Trainer: exact zeros)
+    classes: int = 0                 # softmax outputs; 0 = 1 + the largest label (ignored by other heads)
 
 
 def check_config(cfg):
@@ -56,6 +74,35 @@ def check_config(cfg):
         raise ValueError("the batch size must be 0 (full batch) or more")
     if not (math.isfinite(cfg.l2) and cfg.l2 >= 0):
         raise ValueError("L2 must be a number >= 0")
+    if not (math.isfinite(cfg.l1) and cfg.l1 >= 0):
+        raise ValueError("L1 must be a number >= 0")
+    if cfg.head not in HEADS:
+        raise ValueError(f"unknown head {cfg.head!r}; choose one of {', '.join(HEADS)}")
+    if cfg.head == "softmax" and not (cfg.classes == 0 or 2 <= cfg.classes <= MAX_CLASSES):
+        raise ValueError(f"a softmax network needs 2 to {MAX_CLASSES} classes")
+
+
+def metric_keys(head):
+    """The names metrics() and history carry for this head, "epoch" first."""
+    if head == "linear":
+        return ("epoch", "train_loss", "test_loss", "train_r2", "test_r2", "train_mae", "test_mae")
+    return HISTORY_KEYS
+
+
+def targets(y, head, k=1):
+    """Labels as the fast path wants them, one point per column.
+
+    Returns
+    -------
+    sigmoid: (1, m) s = 1 - 2y (+1 for class 0, -1 for class 1); softmax: (k, m) one-hot;
+    linear: (1, m) the targets y
+    """
+    y = np.asarray(y, dtype=float).reshape(-1)
+    if head == "sigmoid":
+        return (1.0 - 2.0 * y)[None, :]                                        # (1, m)
+    if head == "softmax":
+        return (np.arange(k)[:, None] == y[None, :].astype(int)).astype(float)  # (k, m)
+    return y[None, :].copy()                                                   # (1, m)
 
 
 # --- the fast path -------------------------------------------------------------------------
@@ -68,6 +115,11 @@ def check_config(cfg):
 # and backward, 9 calls and 4 us per Adam step. lib.mlp is the readable reference; tests
 # hold the two equal.
 
+# The output pass leaves FACTOR[head] times the gradient summed over the points in G (the
+# optimiser's scale takes 1 / (FACTOR * m) at no cost): sigmoid's t is 2 (p - y), softmax's
+# P - Y, linear's out - y, half of d(out - y)²/dout.
+FACTOR = {"sigmoid": 2.0, "softmax": 1.0, "linear": 0.5}
+
 
 class Workspace:
     """Preallocated buffers for a pass over m points through a network of the given widths.
@@ -75,33 +127,43 @@ class Workspace:
     Attributes
     ----------
     XT : (n_in + 1, m) the input, one point per column, with a row of ones at the bottom
-    s : (1, m) 1 - 2y: +1 for class 0, -1 for class 1
+    s : the targets (see `targets`): sigmoid (1, m) 1 - 2y; softmax (k, m) one-hot; linear (1, m) y
     Z : per hidden layer, (units, m) sums before the bend
     H : per hidden layer, (units + 1, m) after the bend, with a row of ones at the bottom
     D : per hidden layer, (units, m) the bend's derivative at Z
+    z : (n_out, m) the last layer's sums
+    t : (n_out, m) FACTOR[head] * dloss/dz per point
+    factor : FACTOR[head]
     """
 
-    def __init__(self, sizes, m):
+    def __init__(self, sizes, m, head="sigmoid"):
         self.m = m = int(m)
+        self.head = head
+        self.factor = FACTOR[head]
+        k = self.k = int(sizes[-1])
         self.XT = np.ones((sizes[0] + 1, m))                                   # (n_in + 1, m)
-        self.s = np.empty((1, m))                                              # (1, m)
-        self.s2 = np.empty((1, m))                                             # (1, m) 2 s
+        self.s = np.empty((k if head == "softmax" else 1, m))                  # (k or 1, m)
+        self.s2 = np.empty((1, m))                                             # (1, m) 2 s (sigmoid)
         hidden = sizes[1:-1]
         self.Z = [np.empty((u, m)) for u in hidden]                            # (u, m) each
         self.H = [np.ones((u + 1, m)) for u in hidden]                         # (u + 1, m) each
         self.D = [np.empty((u, m)) for u in hidden]                            # (u, m) each
         self.dH = [np.empty((u, m)) for u in hidden]                           # (u, m) each
-        self.z = np.empty((1, m))                                              # (1, m) logits
+        self.z = np.empty((k, m))                                              # (k, m) logits
         self.L = np.empty((1, m))                                              # (1, m) scratch
         self.R = np.empty((1, m))                                              # (1, m) scratch
         self.ones = np.ones(m)                                                 # (m,) a sum as a dot product
         # XT * t, one input row times dloss/dlogit per point; its last row (ones times t) is t itself.
         self.XTt = np.empty_like(self.XT)                                      # (n_in + 1, m)
+        if k > 1:
+            self.T = np.empty((k, m))                                          # (k, m) t for k outputs
+            self.E = np.empty((k, m))                                          # (k, m) shifted logits, exp
+            self.ones_k = np.ones(k)                                           # (k,)
         self._views()
 
     def _views(self):
         self.Hv = [H[:-1] for H in self.H]                                     # (u, m) views: the bent part
-        self.t = self.XTt[-1:]                                                 # (1, m) 2 (p - y)
+        self.t = self.XTt[-1:] if self.k == 1 else self.T                      # (n_out, m)
 
     def __getstate__(self):  # copies and pickles rebuild the views into their own buffers
         return {k: v for k, v in self.__dict__.items() if k not in ("Hv", "t")}
@@ -111,10 +173,11 @@ class Workspace:
         self._views()
 
     def load(self, XT, s):
-        """Copy data in: XT (n_in + 1, m) with its ones row, s (1, m)."""
+        """Copy data in: XT (n_in + 1, m) with its ones row, s the targets (see `targets`)."""
         self.XT[:] = XT
         self.s[:] = s
-        np.multiply(s, 2.0, out=self.s2)
+        if self.head == "sigmoid":
+            np.multiply(s, 2.0, out=self.s2)
 
 
 def _bend(name, f, Z, Hv, D):
@@ -144,7 +207,7 @@ def _bend(name, f, Z, Hv, D):
     return D
 
 
-def _output(ws, with_loss):
+def _output_sigmoid(ws, with_loss):
     """From the logits ws.z, fill ws.t = 2 (p - y) (dloss/dlogit, times 2); return the check value.
 
     with_loss: the summed cross-entropy; without: the sum of the logits, which is finite exactly
@@ -175,20 +238,55 @@ def _output(ws, with_loss):
     return float(np.dot(z[0], ws.ones))
 
 
+def _output_softmax(ws, with_loss):
+    """From the logits ws.z (k, m), fill ws.t = P - Y; return the summed cross-entropy or a check value.
+
+    The logits are shifted by their column maximum first, so exp never overflows; the check
+    value (without the loss) is the sum of the softmax denominators, each in [1, k], finite
+    exactly when every logit is.
+    """
+    z, E, S, t, Y = ws.z, ws.E, ws.L, ws.t, ws.s
+    np.max(z, axis=0, keepdims=True, out=ws.R)                                 # (1, m)
+    np.subtract(z, ws.R, out=E)                                                # (k, m) logits - max <= 0
+    if with_loss:
+        picked = float(np.vdot(E, Y))  # sum over points of the true class's shifted logit
+    np.exp(E, out=E)
+    np.dot(ws.ones_k, E, out=S[0])                                             # (m,) softmax denominators
+    np.divide(E, S, out=t)                                                     # (k, m) P
+    np.subtract(t, Y, out=t)                                                   # (k, m) P - Y
+    if with_loss:  # CE = log(sum exp(z - max)) - (z_y - max), summed over points
+        np.log(S, out=S)
+        return float(np.dot(S[0], ws.ones)) - picked
+    return float(np.dot(S[0], ws.ones))
+
+
+def _output_linear(ws, with_loss):
+    """From the outputs ws.z (1, m), fill ws.t = out - y; return the summed squared error or its sum."""
+    t = ws.t
+    np.subtract(ws.z, ws.s, out=t)                                             # (1, m) out - y
+    if with_loss:
+        return float(np.dot(t[0], t[0]))
+    return float(np.dot(t[0], ws.ones))
+
+
+_OUTPUTS = {"sigmoid": _output_sigmoid, "softmax": _output_softmax, "linear": _output_linear}
+
+
 def kernel(ws, A, G, act, with_loss=False):
     """One forward and backward pass over the workspace's points; the summed gradient goes into G.
 
     Parameters
     ----------
-    ws : Workspace, data loaded
+    ws : Workspace, data loaded (its head decides the output and the loss)
     A : list of (n_out, n_in + 1) views [W.T | b] into the weights (lib.mlp.augmented_views)
     G : list of the same shapes, views into the gradient buffer; receives
-        2 * sum over points of dloss_i/dparams (the factor 2 and the 1/m are left to the
-        optimiser's scale, which costs nothing there)
+        ws.factor * sum over points of dloss_i/dparams (the factor and the 1/m are left to
+        the optimiser's scale, which costs nothing there)
     act : str, a key of ACTIVATIONS
     with_loss : bool
-        True: return the summed cross-entropy. False: return the sum of the logits, which
-        is finite exactly when every logit is, the cheap check that training has not blown up.
+        True: return the summed loss (cross-entropy, or squared error for the linear head).
+        False: return a sum that is finite exactly when every output is, the cheap check
+        that training has not blown up.
 
     Notes
     -----
@@ -202,11 +300,12 @@ def kernel(ws, A, G, act, with_loss=False):
         np.dot(A[k], inp, out=ws.Z[k])                                         # (u, m)
         D.append(_bend(act, f, ws.Z[k], ws.Hv[k], ws.D[k]))
         inp = ws.H[k]                                                          # (u + 1, m)
-    np.dot(A[last], inp, out=ws.z)                                             # (1, m) logits
-    check = _output(ws, with_loss)
-    t = ws.t                                                                   # (1, m) dloss/dlogit, times 2
-    np.dot(t, inp.T, out=G[last])                                              # (1, u + 1)
-    if last == 1 and D[0] is not None:
+    np.dot(A[last], inp, out=ws.z)                                             # (n_out, m) logits
+    check = _OUTPUTS[ws.head](ws, with_loss)
+    t = ws.t                                                                   # (n_out, m) factor * dloss/dz
+    np.dot(t, inp.T, out=G[last])                                              # (n_out, u + 1)
+    one_out = ws.k == 1
+    if last == 1 and D[0] is not None and one_out:
         # One hidden layer: G1[j] = w_j * sum_i D[j, i] t_i x_i, so scale the 2 input rows by t
         # (the ones row times t is t, already in place) rather than the 8 hidden rows, and
         # multiply by the weights w_j once at the end.
@@ -217,7 +316,7 @@ def kernel(ws, A, G, act, with_loss=False):
     delta = t
     for k in range(last - 1, -1, -1):
         dH = ws.dH[k]
-        if k == last - 1:  # from the single output unit: an outer product, cheaper as a broadcast
+        if k == last - 1 and one_out:  # from a single output unit: an outer product, cheaper as a broadcast
             np.multiply(A[last][0, :-1, None], delta, out=dH)                  # (u, m)
         else:
             np.dot(A[k + 1][:, :-1].T, delta, out=dH)                          # (u, m) back through W
@@ -231,12 +330,12 @@ def kernel(ws, A, G, act, with_loss=False):
 def compile_pass(ws, A, G, act):
     """kernel(ws, A, G, act, with_loss) as a function of with_loss alone, specialised where it pays.
 
-    For one ReLU hidden layer (the page's default network) every array, view and function is
+    For one ReLU hidden layer and two classes (the page's default network) every array, view and function is
     bound once into a closure, so a pass is 13 or 14 NumPy calls and almost no Python; the
     generic kernel's loop, lookups and dispatch cost as much again as a few of those calls.
     Other networks get the generic kernel. Tests hold the two equal.
     """
-    if not (len(A) == 2 and act == "relu"):
+    if not (len(A) == 2 and act == "relu" and ws.head == "sigmoid"):
         return lambda with_loss=False: kernel(ws, A, G, act, with_loss)
     A1, A2 = A
     G1, G2 = G
@@ -284,31 +383,57 @@ def _record_every(epoch):
     return 1 if epoch < 100 else 10 ** (len(str(epoch)) - 2)
 
 
+def _check_labels(y, head, k, where):
+    """Raise ValueError unless the labels y (n,) fit the head (k = softmax outputs)."""
+    if not np.isfinite(y).all():
+        raise ValueError(f"some {where} targets are not finite numbers")
+    if head == "sigmoid" and not np.isin(y, (0.0, 1.0)).all():
+        raise ValueError(f"{where} labels must be 0 or 1 for two classes")
+    if head == "softmax" and not (np.array_equal(y, np.round(y)) and (y >= 0).all() and (y < k).all()):
+        raise ValueError(f"{where} labels must be whole numbers from 0 to {k - 1}")
+
+
 class Trainer:
     """A network being trained on fixed data.
 
     Parameters
     ----------
-    cfg : TrainConfig
+    cfg : TrainConfig (its head decides what the labels are)
     Xtr : ndarray of shape (n_tr, d), features already expanded
-    ytr : ndarray of shape (n_tr,), labels 0 and 1
+    ytr : ndarray of shape (n_tr,): labels 0 and 1 (sigmoid), ints 0..k-1 (softmax) or values (linear)
     Xte : ndarray of shape (n_te, d), may have 0 rows
     yte : ndarray of shape (n_te,)
+    start : ndarray of shape (P,), optional
+        Initial weights in lib.mlp's flat layout (what reset returns to); None = init_params of cfg.seed.
 
     Attributes
     ----------
+    sizes : list of int, [d, *hidden, n_out]; n_out is cfg.classes for softmax, else 1
     params : list of (W, b), views into the flat weight vector (they change as it trains)
     epoch : int, whole epochs trained
-    history : dict of lists, keys HISTORY_KEYS; thinned (every epoch to 100, every 10th to
+    keys : tuple of str, metric_keys(cfg.head): the names of metrics() and history
+    history : dict of lists, keys `keys`; thinned (every epoch to 100, every 10th to
         1,000, ...) but always ending with the latest epoch
     diverged : str or None, the reason training stopped for good
+    start_note : str, one line on where the initial weights came from (see twin)
+
+    Notes
+    -----
+    L1 and exact zeros. The penalty l1 * sum|w| has the subgradient l1 * sign(w), and a plain
+    step with it makes a weight hop back and forth across zero rather than stop there. So the
+    trainer steps as OWL-QN does (Andrew and Gao, 2007), with any optimiser: the gradient
+    handed to the optimiser is the pseudo-gradient (g + l1 sign(w) where w != 0; at w = 0,
+    g shrunk towards 0 by l1, i.e. 0 when |g| <= l1, the data too weak to pull the weight out),
+    and after the step every weight that crossed zero, or left zero against that
+    pseudo-gradient, is set to exactly 0. lib.mlp.loss_and_grads still reports l1 * sign(w).
     """
 
-    def __init__(self, cfg, Xtr, ytr, Xte, yte):
+    def __init__(self, cfg, Xtr, ytr, Xte, yte, start=None):
         cfg = TrainConfig(**asdict(cfg))
         cfg.hidden = tuple(int(u) for u in cfg.hidden)
+        cfg.lr, cfg.l2, cfg.l1 = float(cfg.lr), float(cfg.l2), float(cfg.l1)
+        cfg.batch, cfg.classes = int(cfg.batch), int(cfg.classes)
         check_config(cfg)
-        self.cfg = cfg
         self.Xtr = np.ascontiguousarray(Xtr, dtype=float)                      # (n_tr, d)
         if self.Xtr.ndim != 2 or len(self.Xtr) == 0:
             raise ValueError("need a 2-D array with at least one training point")
@@ -317,15 +442,36 @@ class Trainer:
         self.yte = np.asarray(yte, dtype=float).reshape(-1)                    # (n_te,)
         if len(self.Xtr) != len(self.ytr) or len(self.Xte) != len(self.yte):
             raise ValueError("need one label per point")
-        self.sizes = [self.Xtr.shape[1], *cfg.hidden, 1]
+        head = cfg.head
+        if head == "softmax":
+            if cfg.classes == 0:
+                seen = np.concatenate([self.ytr, self.yte])
+                cfg.classes = max(2, int(np.nanmax(seen)) + 1 if np.isfinite(seen).all() else 2)
+                check_config(cfg)
+            k = cfg.classes
+        else:
+            cfg.classes, k = 0, 1
+        _check_labels(self.ytr, head, k, "training")
+        _check_labels(self.yte, head, k, "test")
+        self.cfg = cfg
+        self.keys = metric_keys(head)
+        self.sizes = [self.Xtr.shape[1], *cfg.hidden, k]
         n = len(self.Xtr)
         self._XT = np.vstack([self.Xtr.T, np.ones((1, n))])                    # (d + 1, n) ones for the bias
-        self._s = (1.0 - 2.0 * self.ytr)[None, :]                              # (1, n)
-        self._s2 = 2.0 * self._s                                               # (1, n)
-        self._full = Workspace(self.sizes, n)
+        self._s = targets(self.ytr, head, k)                                   # (k or 1, n)
+        self._s2 = 2.0 * self._s                                               # sigmoid's 2 s
+        self._full = Workspace(self.sizes, n, head)
         self._full.load(self._XT, self._s)
         self._batches = {}
         self._passes = {}
+        self._start = None
+        if start is not None:
+            start = np.array(start, dtype=float).reshape(-1)                   # (P,)
+            if start.size != param_total(self.sizes) or not np.isfinite(start).all():
+                raise ValueError(f"the initial weights must be {param_total(self.sizes)} finite numbers")
+            self._start = start
+        self.start_note = ("the initial weights given" if start is not None else
+                           f"the initial weights drawn from seed {cfg.seed}")
         self.reset()
 
     # --- state -----------------------------------------------------------------------------
@@ -340,12 +486,18 @@ class Trainer:
         self._G = augmented_views(self.opt.g, self.sizes)
         self._passes = {}
 
+    def initial_weights(self):
+        """(P,) the weights reset() returns to (a copy)."""
+        if self._start is not None:
+            return self._start.copy()
+        return flatten(init_params(self.sizes, self.cfg.seed, head=self.cfg.head))  # (P,)
+
     def reset(self):
-        """Back to epoch 0 with the initial weights of cfg.seed and a fresh optimiser."""
-        self.flat = flatten(init_params(self.sizes, self.cfg.seed))            # (P,)
+        """Back to epoch 0 with the initial weights (of cfg.seed, or `start`) and a fresh optimiser."""
+        self.flat = self.initial_weights()                                     # (P,)
         self.params = layer_views(self.flat, self.sizes)
         self._A = augmented_views(self.flat, self.sizes)
-        self._l2mask = flatten([(np.ones_like(W), np.zeros_like(b)) for W, b in self.params])  # (P,)
+        self._l2mask = weight_mask(self.sizes)                                 # (P,) 1: weight, 0: bias
         self._tmp = np.empty_like(self.flat)
         self.rng = np.random.default_rng(self.cfg.seed)
         self.epoch = 0
@@ -359,23 +511,24 @@ class Trainer:
         self.diverged = None
         self._version = getattr(self, "_version", 0) + 1
         self._cache = None
-        self.history = {k: [] for k in HISTORY_KEYS}
+        self.history = {k: [] for k in self.keys}
         self._record()
 
     def _new_optimizer(self):
         self.opt = make_optimizer(self.cfg.opt, self.flat.size, self.cfg.lr)
         self._G = augmented_views(self.opt.g, self.sizes)                      # gradient views, as _A
+        self._l1 = L1Orthant(self._l2mask)
         self._passes = {}
 
     def set_hparams(self, **changes):
-        """Change opt, lr, batch, l2 or act, keeping the weights; a new optimiser has fresh moments."""
-        allowed = {"opt", "lr", "batch", "l2", "act"}
+        """Change opt, lr, batch, l2, l1 or act, keeping the weights; a new optimiser has fresh moments."""
+        allowed = {"opt", "lr", "batch", "l2", "l1", "act"}
         bad = set(changes) - allowed
         if bad:
             raise ValueError(f"cannot change {sorted(bad)[0]!r} without a new network")
         new = TrainConfig(**{**asdict(self.cfg), **changes})
         new.hidden = self.cfg.hidden
-        new.lr, new.l2, new.batch = float(new.lr), float(new.l2), int(new.batch)
+        new.lr, new.l2, new.l1, new.batch = float(new.lr), float(new.l2), float(new.l1), int(new.batch)
         check_config(new)
         old, self.cfg = self.cfg, new
         if new.opt != old.opt:
@@ -383,9 +536,55 @@ class Trainer:
         self.opt.lr = new.lr
         if new.act != old.act:
             self._passes = {}
-        if (new.act, new.l2) != (old.act, old.l2):  # the loss itself changed: re-measure this epoch
+        if (new.act, new.l2, new.l1) != (old.act, old.l2, old.l1):  # the loss changed: re-measure this epoch
             self._version += 1
             self._record_latest()
+
+    def twin(self, **changes):
+        """A second Trainer on the same data and head, from the same initial weights where shapes allow.
+
+        Parameters
+        ----------
+        **changes : any of hidden, act, opt, lr, batch, l2, l1 (the rest stays as in self.cfg)
+
+        Returns
+        -------
+        Trainer at epoch 0, its `start_note` saying what it shares. Its reset() returns to
+        the same start.
+
+        Notes
+        -----
+        The start is self.initial_weights() (what self.reset() returns to), not the weights
+        trained so far. Same layer widths: the twin starts from exactly those weights. Other
+        widths: the twin draws its own weights from the same seed, then, when both networks have
+        a hidden layer, copies the first hidden layer's units they both have (units 1..min(u, u'),
+        each with its input weights and bias: the same first fold lines); layers behind it
+        cannot be shared, since their inputs differ. If either network has no hidden layer,
+        nothing is copied and the twin's start is its own draw from the seed.
+        """
+        allowed = {"hidden", "act", "opt", "lr", "batch", "l2", "l1"}
+        bad = set(changes) - allowed
+        if bad:
+            raise ValueError(f"a twin differs only in {', '.join(sorted(allowed))}; not {sorted(bad)[0]!r}")
+        cfg = TrainConfig(**{**asdict(self.cfg), **changes})
+        cfg.hidden = tuple(int(u) for u in cfg.hidden)
+        sizes = [self.sizes[0], *cfg.hidden, self.sizes[-1]]
+        mine = self.initial_weights()                                          # (P,)
+        if sizes == self.sizes:
+            start, note = mine, "the same initial weights"
+        else:
+            start = flatten(init_params(sizes, cfg.seed, head=cfg.head))       # (P',)
+            if cfg.hidden and self.cfg.hidden:
+                shared = min(cfg.hidden[0], self.cfg.hidden[0])
+                augmented_views(start, sizes)[0][:shared] = augmented_views(mine, self.sizes)[0][:shared]
+                units = f"units 1-{shared}" if shared > 1 else "unit 1"
+                note = (f"the same first-layer {units}; its other weights drawn from seed {cfg.seed} "
+                        "(the layer widths differ)")
+            else:
+                note = f"its own weights drawn from seed {cfg.seed} (no hidden layer to share)"
+        t = Trainer(cfg, self.Xtr, self.ytr, self.Xte, self.yte, start=start)
+        t.start_note = note
+        return t
 
     # --- training --------------------------------------------------------------------------
     def _diverge(self):
@@ -410,7 +609,7 @@ class Trainer:
 
     def _batch_workspace(self, m):
         if m not in self._batches:
-            self._batches[m] = Workspace(self.sizes, m)
+            self._batches[m] = Workspace(self.sizes, m, self.cfg.head)
         return self._batches[m]
 
     def _train(self, epochs):
@@ -419,6 +618,8 @@ class Trainer:
         bs = n if self.cfg.batch <= 0 else min(int(self.cfg.batch), n)
         opt, flat, backup = self.opt, self.flat, self._backup
         l2, l2mask, tmp, g = self.cfg.l2, self._l2mask, self._tmp, self.opt.g
+        l1, owl = self.cfg.l1, self._l1
+        factor = FACTOR[self.cfg.head]
         history_epochs = self.history["epoch"]
         full = self._pass(self._full) if bs == n else None
         start = self.epoch
@@ -439,16 +640,22 @@ class Trainer:
                     if not math.isfinite(run()):
                         self._diverge()
                         return self.epoch - start
-                    scale = 0.5 / m  # the pass leaves 2 * the gradient summed over the batch
-                    if l2:
+                    scale = 1.0 / (factor * m)  # the pass leaves factor * the gradient summed over the batch
+                    if l2 or l1:
                         g *= scale
+                        scale = 1.0
+                    if l2:
                         np.multiply(flat, l2mask, out=tmp)
                         tmp *= l2
                         g += tmp
-                        scale = 1.0
                     np.copyto(backup, flat)
                     self._backup_epoch = self.epoch
-                    opt.step(flat, None, scale)
+                    if l1:
+                        owl.pseudo_gradient(flat, g, l1)
+                        opt.step(flat, None, scale)
+                        owl.clip(flat)
+                    else:
+                        opt.step(flat, None, scale)
                 self.epoch += 1
                 self._version += 1
         return self.epoch - start
@@ -458,7 +665,8 @@ class Trainer:
         ws = self._batch_workspace(len(idx))
         np.take(self._XT, idx, axis=1, out=ws.XT)
         np.take(self._s, idx, axis=1, out=ws.s)
-        np.take(self._s2, idx, axis=1, out=ws.s2)
+        if self.cfg.head == "sigmoid":
+            np.take(self._s2, idx, axis=1, out=ws.s2)
         return self._pass(ws), len(idx)
 
     def step(self, epochs=1):
@@ -489,22 +697,37 @@ class Trainer:
         return max(0, self.epoch - begin)
 
     # --- metrics ---------------------------------------------------------------------------
+    def _penalty(self):
+        w = self.flat * self._l2mask                                           # (P,) weights, biases zeroed
+        return 0.5 * self.cfg.l2 * float(np.dot(w, w)) + self.cfg.l1 * float(np.abs(w).sum())
+
     def _evaluate(self, X, y):
+        """{"loss", and "acc" or "r2" and "mae"} on these points (nan without points)."""
+        head = self.cfg.head
+        names = ("loss", "r2", "mae") if head == "linear" else ("loss", "acc")
         if len(X) == 0:
-            return float("nan"), float("nan")
+            return dict.fromkeys(names, float("nan"))
         with np.errstate(all="ignore"):
-            _, cache = forward(self.params, X, self.cfg.act)
-            penalty = 0.5 * self.cfg.l2 * float(np.dot(self.flat * self._l2mask, self.flat))
-            loss = bce(cache["logit"], y) + penalty
-        return loss, float(np.mean((cache["logit"] > 0) == (y > 0.5)))
+            p, cache = forward(self.params, X, self.cfg.act, head)
+            logit = cache["logit"] if head == "softmax" else cache["logit"][:, None]  # (n, n_out)
+            out = {"loss": head_loss(logit, y, head) + self._penalty()}
+            if head == "sigmoid":
+                out["acc"] = float(np.mean((cache["logit"] > 0) == (y > 0.5)))
+            elif head == "softmax":
+                out["acc"] = float(np.mean(np.argmax(logit, axis=1) == y))
+            else:
+                out["r2"] = r_squared(p, y)
+                out["mae"] = float(np.mean(np.abs(p - y)))
+        return out
 
     def metrics(self):
-        """Latest numbers: epoch, train_loss, test_loss, train_acc, test_acc (nan without test points)."""
+        """Latest numbers, keys `self.keys`: epoch, train_loss, test_loss and, by head, train_acc, test_acc
+        (sigmoid, softmax) or train_r2, test_r2, train_mae, test_mae (linear); nan without test points."""
         if self._cache is None or self._cache[0] != self._version:
-            tr_loss, tr_acc = self._evaluate(self.Xtr, self.ytr)
-            te_loss, te_acc = self._evaluate(self.Xte, self.yte)
-            self._cache = (self._version, {"epoch": self.epoch, "train_loss": tr_loss, "test_loss": te_loss,
-                                           "train_acc": tr_acc, "test_acc": te_acc})
+            m = {"epoch": self.epoch}
+            for split, X, y in (("train", self.Xtr, self.ytr), ("test", self.Xte, self.yte)):
+                m.update({f"{split}_{k}": v for k, v in self._evaluate(X, y).items()})
+            self._cache = (self._version, {k: m[k] for k in self.keys})
         return dict(self._cache[1])
 
     def _record(self):
@@ -514,9 +737,9 @@ class Trainer:
             self._diverge()
             m = self.metrics()
             while self.history["epoch"] and self.history["epoch"][-1] >= self.epoch:
-                for k in HISTORY_KEYS:
+                for k in self.keys:
                     self.history[k].pop()
-        for k in HISTORY_KEYS:
+        for k in self.keys:
             self.history[k].append(m[k])
         self._recorded = self._version
 
@@ -525,20 +748,39 @@ class Trainer:
         if self.history["epoch"] and self.history["epoch"][-1] == self.epoch:
             if self._recorded == self._version:
                 return
-            for k in HISTORY_KEYS:
+            for k in self.keys:
                 self.history[k].pop()
         self._record()
 
     def predict(self, X, act=None):
-        """P(class 1) at each row of X (n, d); `act` swaps the bend but keeps the weights."""
+        """The prediction at each row of X (n, d); `act` swaps the bend but keeps the weights.
+
+        Returns
+        -------
+        sigmoid: (n,) P(class 1); softmax: (n, k) class probabilities, rows sum to 1; linear: (n,) values
+        """
         with np.errstate(all="ignore"):
-            return predict_proba(self.params, np.asarray(X, dtype=float), act or self.cfg.act)
+            return predict_proba(self.params, np.asarray(X, dtype=float), act or self.cfg.act, self.cfg.head)
+
+    def confusion(self, which="train"):
+        """(k, k) int counts: row = true class, column = predicted class, on "train" or "test" points.
+
+        k is 2 for the sigmoid head, cfg.classes for softmax; a linear head has no classes (ValueError).
+        """
+        if self.cfg.head == "linear":
+            raise ValueError("a network that predicts values has no confusion matrix")
+        X, y = (self.Xtr, self.ytr) if which == "train" else (self.Xte, self.yte)
+        k = self.sizes[-1] if self.cfg.head == "softmax" else 2
+        with np.errstate(all="ignore"):
+            logit = forward(self.params, X, self.cfg.act, self.cfg.head)[1]["logit"]  # (n, k) or (n,)
+        guess = np.argmax(logit, axis=1) if logit.ndim == 2 else (logit > 0).astype(int)  # (n,)
+        return np.bincount(y.astype(int) * k + guess, minlength=k * k).reshape(k, k)
 
     # --- export ----------------------------------------------------------------------------
     def to_dict(self):
-        """JSON-able: the configuration, the epoch and the weights with their shapes."""
+        """JSON-able: the configuration (head, l1, classes too), the epoch and the weights with shapes."""
         return {
-            "format": "layer-lab-mlp/1",
+            "format": FORMAT,
             "config": {**asdict(self.cfg), "hidden": list(self.cfg.hidden)},
             "sizes": list(self.sizes),
             "epoch": int(self.epoch),
@@ -547,64 +789,49 @@ class Trainer:
         }
 
     @classmethod
-    def from_dict(cls, d, Xtr, ytr, Xte, yte):
-        """A Trainer with saved configuration and weights; ValueError with a one-line reason if unusable."""
+    def from_dict(cls, d, Xtr, ytr, Xte, yte, head=None):
+        """A Trainer with saved configuration and weights; ValueError with a one-line reason if unusable.
+
+        d is to_dict's dict or its JSON text; head, if given, is the head the page expects
+        (a file for another problem type is refused). The checks are check_export's, plus
+        the data: its number of features and its labels must fit the network.
+        """
+        d, cfg = _read_export(d, head=head, n_in=np.shape(Xtr)[1] if np.ndim(Xtr) == 2 else None)
         try:
-            if not isinstance(d, dict) or d.get("format") != "layer-lab-mlp/1":
-                raise ValueError("not a Layer Lab network (format 'layer-lab-mlp/1' expected)")
-            raw = d["config"]
-            names = {f.name for f in fields(TrainConfig)}
-            if not isinstance(raw, dict) or set(raw) - names:
-                raise ValueError("the config has unknown fields")
-            cfg = TrainConfig(**raw)
-            try:
-                cfg.hidden = tuple(int(u) for u in cfg.hidden)
-                cfg.lr, cfg.l2 = float(cfg.lr), float(cfg.l2)
-                cfg.batch, cfg.seed = int(cfg.batch), int(cfg.seed)
-            except (TypeError, ValueError):
-                raise ValueError("the config holds a value of the wrong type") from None
             t = cls(cfg, Xtr, ytr, Xte, yte)
-            layers = d["layers"]
-            if not isinstance(layers, list) or len(layers) != len(t.params):
-                raise ValueError(f"expected {len(t.params)} layers, got "
-                                 f"{len(layers) if isinstance(layers, list) else 'none'}")
-            for k, ((W, b), layer) in enumerate(zip(t.params, layers, strict=True)):
-                try:
-                    Wn = np.asarray(layer["W"], dtype=float)
-                    bn = np.asarray(layer["b"], dtype=float)
-                except (TypeError, ValueError):
-                    raise ValueError(f"malformed network file: layer {k + 1} holds something "
-                                     "other than numbers") from None
-                if Wn.shape != W.shape or bn.shape != b.shape:
-                    raise ValueError(f"layer {k + 1} has shape {Wn.shape}/{bn.shape}, the network needs "
-                                     f"{W.shape}/{b.shape}")
-                if not (np.isfinite(Wn).all() and np.isfinite(bn).all()):
-                    raise ValueError(f"layer {k + 1} has weights that are not finite numbers")
-                W[:], b[:] = Wn, bn
-            try:
-                t.epoch = max(0, int(d.get("epoch", 0)))
-            except (TypeError, ValueError):
-                raise ValueError("the epoch is not a whole number") from None
-            t._restart()
-            return t
-        except ValueError:
-            raise
-        except (KeyError, TypeError, AttributeError, OverflowError) as e:
-            raise ValueError(f"malformed network file ({type(e).__name__}: {e})") from None
+        except ValueError as e:
+            raise ValueError(f"the file's network does not fit these points: {e}") from None
+        for (W, b), layer in zip(t.params, d["layers"], strict=True):
+            W[:], b[:] = np.asarray(layer["W"], dtype=float), np.asarray(layer["b"], dtype=float)
+        t.epoch = max(0, int(d.get("epoch", 0)))
+        t._restart()
+        return t
 
     def encode_weights(self):
-        """The weights as URL-safe text (float32, base64), or None above MAX_LINK_PARAMS parameters."""
+        """The weights as URL-safe text, or None above MAX_LINK_PARAMS parameters.
+
+        float32, base64 (RFC 4648 URL alphabet, no padding); a softmax network's text starts with
+        "s<k>." and a linear one's with "l.", so a link cannot load weights into the wrong head
+        (two-class text has no prefix, as links made before the heads existed).
+        """
         if self.flat.size > MAX_LINK_PARAMS:
             return None
         raw = self.flat.astype("<f4").tobytes()
-        return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
+        body = base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
+        return _head_tag(self.cfg.head, self.sizes[-1]) + body
 
     def load_weights(self, text):
         """Load weights from encode_weights' text; ValueError with a one-line reason, nothing loaded."""
         if not isinstance(text, str) or not text:
             raise ValueError("the weights text is empty")
+        tag, dot, body = text.rpartition(".")
+        tag = tag + dot
+        mine = _head_tag(self.cfg.head, self.sizes[-1])
+        if tag != mine:
+            raise ValueError(f"the link's weights are for {_tag_words(tag)}; this network is for "
+                             f"{_tag_words(mine)}")
         try:
-            raw = base64.b64decode(text + "=" * (-len(text) % 4), altchars=b"-_", validate=True)
+            raw = base64.b64decode(body + "=" * (-len(body) % 4), altchars=b"-_", validate=True)
         except (ValueError, TypeError):
             raise ValueError("the weights text is not valid base64") from None
         P = self.flat.size
@@ -618,6 +845,120 @@ class Trainer:
         self._restart()
 
 
-def n_params(cfg, n_in):
-    """Parameters of the network cfg describes, on n_in input features."""
-    return param_total([n_in, *cfg.hidden, 1])
+def r_squared(p, y):
+    """Coefficient of determination 1 - sum (y - p)² / sum (y - mean y)²; nan if y does not vary."""
+    y = np.asarray(y, dtype=float)
+    ss_tot = float(np.sum((y - y.mean()) ** 2)) if len(y) else 0.0
+    if not ss_tot > 0:
+        return float("nan")
+    return 1.0 - float(np.sum((y - p) ** 2)) / ss_tot
+
+
+def _head_tag(head, n_out):
+    return {"sigmoid": "", "softmax": f"s{n_out}.", "linear": "l."}[head]
+
+
+def _tag_words(tag):
+    if tag == "":
+        return "two classes"
+    if tag == "l.":
+        return "a value per point"
+    if tag[:1] == "s" and tag[1:-1].isdigit():
+        return f"{tag[1:-1]} classes"
+    return "an unknown kind of network"
+
+
+def check_export(d, head=None, n_in=None, max_params=MAX_FILE_PARAMS):
+    """Check a weights file (to_dict's format, as a dict or JSON text) before anything is loaded.
+
+    Parameters
+    ----------
+    d : dict, or str / bytes of JSON
+    head : str, optional
+        The head the page expects; a file for another problem type is refused.
+    n_in : int, optional
+        The number of input features the page feeds the network.
+    max_params : int
+        The most weights and biases a file may hold.
+
+    Returns
+    -------
+    TrainConfig, the file's configuration (its classes filled in for softmax)
+
+    Raises
+    ------
+    ValueError
+        With one line a student can act on: not JSON, not a Layer Lab network, another problem type,
+        too big, a layer of the wrong shape, numbers that are not finite, and so on.
+    """
+    return _read_export(d, head, n_in, max_params)[1]
+
+
+def _read_export(d, head=None, n_in=None, max_params=MAX_FILE_PARAMS):
+    """check_export's work; returns (the dict, its TrainConfig)."""
+    if isinstance(d, bytes | bytearray | str):
+        if len(d) > MAX_FILE_BYTES:
+            raise ValueError(f"the file is larger than {MAX_FILE_BYTES // 1_000_000} MB; a Layer Lab network "
+                             "file is much smaller")
+        try:
+            d = json.loads(d)
+        except (ValueError, UnicodeDecodeError):
+            raise ValueError("the file is not JSON text (download the weights from this page "
+                             "to get one)") from None
+    try:
+        if not isinstance(d, dict) or d.get("format") != FORMAT:
+            raise ValueError(f"not a Layer Lab network (format {FORMAT!r} expected)")
+        raw = d["config"]
+        names = {f.name for f in fields(TrainConfig)}
+        if not isinstance(raw, dict) or set(raw) - names:
+            raise ValueError("the config has unknown fields")
+        cfg = TrainConfig(**raw)
+        try:
+            cfg.hidden = tuple(int(u) for u in cfg.hidden)
+            cfg.lr, cfg.l2, cfg.l1 = float(cfg.lr), float(cfg.l2), float(cfg.l1)
+            cfg.batch, cfg.seed, cfg.classes = int(cfg.batch), int(cfg.seed), int(cfg.classes)
+        except (TypeError, ValueError):
+            raise ValueError("the config holds a value of the wrong type") from None
+        check_config(cfg)
+        if head is not None and cfg.head != head:
+            raise ValueError(f"this file holds a network for {HEAD_WORDS[cfg.head]}; the page is set to "
+                             f"{HEAD_WORDS.get(head, head)}: switch the problem type first")
+        n_out = cfg.classes if cfg.head == "softmax" else 1
+        if cfg.head == "softmax" and n_out < 2:
+            raise ValueError("the file's softmax network does not say how many classes it has")
+        layers = d["layers"]
+        if not isinstance(layers, list) or len(layers) != len(cfg.hidden) + 1:
+            raise ValueError(f"expected {len(cfg.hidden) + 1} layers, got "
+                             f"{len(layers) if isinstance(layers, list) else 'none'}")
+        first = layers[0].get("W") if isinstance(layers[0], dict) else None
+        file_in = len(first) if isinstance(first, list) and first else None
+        if n_in is not None and file_in is not None and file_in != n_in:
+            raise ValueError(f"layer 1 has the wrong shape: the network reads {file_in} input features, "
+                             f"the page feeds {n_in} (choose the same features)")
+        sizes = [file_in if file_in is not None else (n_in or 0), *cfg.hidden, n_out]
+        if param_total(sizes) > max_params:
+            raise ValueError(f"the network has {param_total(sizes):,} parameters, more than the "
+                             f"{max_params:,} a file may hold")
+        for k, (layer, a, b) in enumerate(zip(layers, sizes[:-1], sizes[1:], strict=True)):
+            try:
+                Wn = np.asarray(layer["W"], dtype=float)
+                bn = np.asarray(layer["b"], dtype=float)
+            except (TypeError, ValueError):
+                raise ValueError(f"malformed network file: layer {k + 1} holds something "
+                                 "other than numbers") from None
+            if Wn.shape != (a, b) or bn.shape != (b,):
+                raise ValueError(f"layer {k + 1} has shape {Wn.shape}/{bn.shape}, the network needs "
+                                 f"{(a, b)}/{(b,)}")
+            if not (np.isfinite(Wn).all() and np.isfinite(bn).all()):
+                raise ValueError(f"layer {k + 1} has weights that are not finite numbers")
+        try:
+            epoch = int(d.get("epoch", 0))
+        except (TypeError, ValueError):
+            raise ValueError("the epoch is not a whole number") from None
+        if epoch < 0:
+            raise ValueError("the epoch is not a whole number")
+        return d, cfg
+    except ValueError:
+        raise
+    except (KeyError, TypeError, AttributeError, OverflowError, IndexError) as e:
+        raise ValueError(f"malformed network file ({type(e).__name__}: {e})") from None
