@@ -84,6 +84,14 @@ PRESETS: dict[str, TransformerConfig] = {
                                       tie_embeddings=True),
 }
 
+# What a student calls each preset (the URL keeps the key).
+PRESET_NAMES: dict[str, str] = {
+    "gpt2": "GPT-2 small", "gpt2-medium": "GPT-2 medium", "gpt2-large": "GPT-2 large",
+    "gpt2-xl": "GPT-2 XL", "llama-3-8b": "Llama 3 8B", "llama-3.2-1b": "Llama 3.2 1B",
+    "mistral-7b": "Mistral 7B", "qwen2.5-0.5b": "Qwen2.5 0.5B",
+}
+assert set(PRESET_NAMES) == set(PRESETS)
+
 # Sizes beyond these are typing slips, not models (the largest real vocabularies are
 # ~256k tokens, the widest models ~20k numbers per token, the deepest ~128 blocks).
 LIMITS: dict[str, tuple[int, int]] = {
@@ -265,6 +273,11 @@ class Totals:
     @property
     def linear_share(self) -> float:
         return self.linear / self.total
+
+    @property
+    def block_norms(self) -> int:
+        """The blocks' own norms: with `linear` they make up `blocks`."""
+        return self.blocks - self.linear
 
 
 def totals(cfg: TransformerConfig) -> Totals:

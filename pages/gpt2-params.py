@@ -3,170 +3,277 @@
 import streamlit as st
 
 from lib.transformer import (
+    MLPS,
+    NORMS,
+    PRESET_NAMES,
     PRESETS,
-    count_params,
+    TransformerConfig,
     matching_preset,
     memory_table,
     mlp_collapse,
     param_table,
-    presets_table,
-    totals,
     validate,
     weight_groups,
 )
-from ui import charts
+from ui import fmt, state
 from ui import params as ui
-from ui.links import bound
 from ui.source import show_source
 
-LAST_VALID = "gpt2params_last_valid"  # session_state: the last configuration that made a model
+G = PRESETS["gpt2"]  # the declared defaults; every field's default on a run is the chosen preset's
+FIELDS = {  # TransformerConfig field -> its link key, in the order the controls are drawn
+    "d_model": "d", "n_layer": "layers", "n_head": "heads", "n_kv_head": "kv", "d_ff": "ff",
+    "vocab_size": "vocab", "n_positions": "pos", "mlp": "mlp", "norm": "norm",
+    "qkv_bias": "qkvbias", "bias": "bias", "tie_embeddings": "tie",
+}
+OWN = " (default: the preset's value, so a link holds only what was moved away from it)"
 
 
-@st.cache_data(show_spinner=False)
-def _table(cfg):
-    return param_table(cfg), totals(cfg)
+def _whole(lo: int):
+    """A whole-number box's link value: a fraction is cut to a whole number, as Streamlit does."""
+    def parse(raw: str) -> int:
+        try:
+            v = float(raw)
+        except ValueError:
+            raise ValueError("not a number") from None
+        if not v == v or v in (float("inf"), float("-inf")):
+            raise ValueError("not a finite number")
+        if v < lo:
+            raise ValueError(f"below {lo}")
+        return int(v)
+    return parse
 
 
-@st.cache_data(show_spinner=False)
-def _presets(custom=None):
-    """Every preset, and first the student's own configuration when it is not a preset."""
-    return presets_table({"your model": custom, **PRESETS} if custom else None)
-
-
-st.title("GPT-2's parameters")
-st.markdown(
-    f"Students hear *{count_params(PRESETS['gpt2']) / 1e6:.0f} million parameters*. Here is where every "
-    "one of them lives: each "
-    "weight matrix, bias and norm of the model, by the name it has in the published checkpoint, "
-    "counted exactly. Pick a model, or move any slider to design your own."
+LINKS = state.Links(
+    state.select("preset", PRESETS, "gpt2", "Model",
+                 "A published model's configuration: picking one sets every field under "
+                 "Change the architecture.", names=PRESET_NAMES, meaning="The published model to start from"),
+    state.slider("d", 64, 16384, G.d_model, 64, "Width (d_model)",
+                 "Width of the residual stream: every token is this many numbers between blocks.",
+                 number_format="localized", meaning="d_model, numbers per token" + OWN,
+                 values="64 to 16,384, steps of 64"),
+    state.slider("layers", 0, 128, G.n_layer, 1, "Blocks (layers)",
+                 "How many transformer blocks, each with its own weights.", number_format="localized",
+                 meaning="Transformer blocks" + OWN, values="0 to 128"),
+    state.slider("heads", 1, 128, G.n_head, 1, "Attention heads",
+                 "Query heads; each head works on d_model / heads numbers.", number_format="localized",
+                 meaning="Query heads" + OWN, values="1 to 128"),
+    state.slider("kv", 1, 128, G.n_kv_head, 1, "Key/value heads",
+                 "Fewer than the heads is grouped-query attention: groups of query heads share keys "
+                 "and values.", number_format="localized", meaning="Key/value heads" + OWN, values="1 to 128"),
+    state.slider("ff", 64, 65536, G.d_ff, 64, "MLP width (d_ff)",
+                 f"The MLP's hidden width; GPT-2 uses {G.d_ff // G.d_model} × d_model.",
+                 number_format="localized", meaning="d_ff, the MLP's hidden width" + OWN,
+                 values="64 to 65,536, steps of 64"),
+    state.number("vocab", 1, None, G.vocab_size, 1, "Vocabulary (tokens)",
+                 "Rows of the token embedding table.", number_format="%d", parse=_whole(1),
+                 meaning="Tokens in the vocabulary" + OWN, values="a whole number >= 1"),
+    state.number("pos", 0, None, G.n_positions, 1, "Position table (0 = none)",
+                 f"Rows of a learned position table (GPT-2: {fmt.count(G.n_positions)}). "
+                 "Llama-style models use RoPE instead: 0.", number_format="%d", parse=_whole(0),
+                 meaning="Rows of the learned position table, 0 for none" + OWN,
+                 values="a whole number >= 0"),
+    state.select("mlp", MLPS, G.mlp, "MLP", "gelu: up, GELU, down (GPT-2). "
+                 "swiglu: SiLU(gate) × up, then down (Llama).", kind="radio", horizontal=True,
+                 meaning="The MLP's kind" + OWN),
+    state.select("norm", NORMS, G.norm, "Norm", "layernorm learns a scale and a shift per number; "
+                 "rmsnorm only a scale.", kind="radio", horizontal=True, meaning="The norm's kind" + OWN),
+    state.toggle("qkvbias", G.qkv_bias, "q, k, v biases", "A bias on the query, key and value projections.",
+                 meaning="Biases on q, k and v" + OWN),
+    state.toggle("bias", G.bias, "Other linear biases",
+                 "A bias on the attention output and on every MLP layer (GPT-2 has them, Llama does not).",
+                 meaning="Biases on the other linear layers" + OWN),
+    state.toggle("tie", G.tie_embeddings, "Tied lm_head",
+                 "The output layer reuses the token embedding matrix, so it adds no parameters.",
+                 meaning="The output layer reuses the token embedding" + OWN),
 )
 
-# --- 1. The configuration -------------------------------------------------------------
-st.header("Pick a model")
-top = st.columns([3, 2], vertical_alignment="bottom")
-with top[0]:
-    preset = bound(st.selectbox, "Preset", list(PRESETS), key="preset", on_change=ui.load_preset,
-                   help="A published model's configuration: picking one sets every control below.")
-back, status = top[1].empty(), st.empty()
-base = PRESETS[preset]
-with st.container(border=True):
-    cfg, slots = ui.config_controls(base)
 
-problems = validate(cfg)
-for p in problems:
-    f = ui.BY_ATTR[p.field]
-    slots[p.field].caption(f":red[:material/error: **{f.label}**: {p.message}.]")
-if not problems:
-    st.session_state[LAST_VALID] = cfg
-shown = st.session_state.get(LAST_VALID, base) if problems else cfg
+def load_preset(name: str | None = None) -> None:
+    """Write a preset's values into every field (a widget callback)."""
+    cfg = PRESETS[name or st.session_state["preset"]]
+    for attr, key in FIELDS.items():
+        LINKS.set(key, getattr(cfg, attr))
 
 
-if cfg == base:
-    status.markdown(f":green-badge[:material/check: preset] {ui.describe(cfg, preset)}.")
-else:
-    status.markdown(f":orange-badge[:material/tune: custom] {ui.describe(cfg, preset).removeprefix('custom ')}.")
-    back.button(f"Back to {preset}", on_click=ui.load_preset, args=(preset,), icon=":material/restart_alt:",
-                help="Set every control to the preset's values.", width="stretch")
+def configuration():
+    """The chosen preset, the configuration the fields hold (drawn lower down) and the one shown:
+    the same, or the last valid one while the fields do not make a model."""
+    preset = LINKS.value("preset")
+    base = PRESETS[preset]
+    values = {attr: LINKS.value(key, default=getattr(base, attr)) for attr, key in FIELDS.items()}
+    # A link can carry 1.5 into a slider: keep it, so validate() names the field.
+    cfg = TransformerConfig(**{a: int(v) if isinstance(v, float) and v.is_integer() else v
+                               for a, v in values.items()})
+    problems = validate(cfg)
+    shown = LINKS.kept("config", cfg) if not problems else LINKS.kept("config", default=base)
+    return preset, base, cfg, problems, shown
 
-if problems:
-    fields = ", ".join(f"**{ui.BY_ATTR[p.field].label}**" for p in problems)
-    st.warning(f"Not a model yet: fix {fields} above. Until then everything below shows the last "
-               f"valid configuration, {ui.describe(shown, preset)}.", icon=":material/warning:")
 
-table, tot = _table(shown)
+def describe(cfg: TransformerConfig, preset: str) -> str:
+    """'**GPT-2 small** as published ...' or 'custom from **GPT-2 small**: layers 12 → 6 (...)'."""
+    changed = ui.differences(cfg, PRESETS[preset], FIELDS)
+    if not changed:
+        return f"**{PRESET_NAMES[preset]}** as published in its config.json"
+    same = matching_preset(cfg)
+    return (f"custom from **{PRESET_NAMES[preset]}**: " + ", ".join(changed)
+            + (f" (that is **{PRESET_NAMES[same]}**)" if same else ""))
 
-# --- 2. The headline ------------------------------------------------------------------
-st.header("How many numbers")
-row1, row2 = st.columns(2), st.columns(2)
-row1[0].metric("Parameters", f"{tot.total:,}",
-               help="Equal to Hugging Face's model.num_parameters() for the same configuration.")
-row1[1].metric("In one block", f"{tot.per_block:,}", help="Attention, MLP and two norms of one block.")
-row2[0].metric(f"In all {shown.n_layer} blocks", f"{tot.blocks:,}", f"{tot.blocks / tot.total:.1%} of the model",
-               delta_color="off", delta_arrow="off")
-row2[1].metric("In the embeddings", f"{tot.embeddings:,}", f"{tot.embeddings / tot.total:.1%} of the model",
-               delta_color="off", delta_arrow="off")
-st.markdown("Every row of the table below, added up: " + ui.sum_markdown(table, shown.n_layer, tot.per_block,
-                                                                          tot.total))
 
-# --- 3. The table ---------------------------------------------------------------------
-st.header("Where every number lives")
-gpt_names = shown.mlp == "gelu"
-st.markdown(
-    "One row per weight group, named as in the checkpoint. Rows whose tensor has `{i}` in its name "
-    "exist once in every block, so *all copies* is one copy times the number of blocks. The two shape "
-    "columns are the same matrix stored two ways. The maths writes **y = xW** with W of shape "
-    "(in × out), "
-    + ("and GPT-2's checkpoint stores it that way (its layers are `Conv1D`). PyTorch's `nn.Linear` "
-       "stores the transpose, (out × in), and computes x Wᵀ."
-       if gpt_names else
-       "as GPT-2's `Conv1D` layers store it. This checkpoint uses PyTorch's `nn.Linear`, which stores "
-       "the transpose, (out × in), and computes x Wᵀ.")
-)
-ui.table_view(table)
-if shown.tie_embeddings:
-    head = table.set_index("name").loc["lm_head"]
-    st.caption(
-        f":material/link: The output layer (lm_head) needs a {ui.shape_text(head['shape'])} matrix. "
-        "With tied embeddings it is the token embedding table read the other way round, so it "
-        "costs nothing: Hugging Face counts a shared tensor once.")
+def section_model(preset, base, cfg, problems, shown) -> None:
+    """The idea first: the model, its total, and the picture of where the parameters live."""
+    _, tot = ui.counted(shown)
+    left, right = st.columns([2, 3], gap="large")
+    with left:
+        LINKS.widget("preset", on_change=load_preset)
+        if cfg == base:
+            st.markdown(f":green-badge[:material/check: preset] {describe(cfg, preset)}.")
+        else:
+            st.markdown(f":orange-badge[:material/tune: custom] "
+                        f"{describe(cfg, preset).removeprefix('custom ')}.")
+            st.button(f"Back to {PRESET_NAMES[preset]}", on_click=load_preset, args=(preset,),
+                      icon=":material/restart_alt:", help="Set every field to the preset's values.")
+        st.metric("Parameters", fmt.count(tot.total),
+                  help="Equal to Hugging Face's model.num_parameters() for the same configuration.")
+        a, b = st.columns(2)
+        a.metric("In one block", fmt.count(tot.per_block), help="Attention, MLP and two norms of one block.")
+        b.metric(f"In all {shown.n_layer} blocks", fmt.count(tot.blocks), f"{fmt.pct(tot.blocks / tot.total)}",
+                 delta_color="off", delta_arrow="off")
+        a.metric("In the embeddings", fmt.count(tot.embeddings), f"{fmt.pct(tot.embeddings / tot.total)}",
+                 delta_color="off", delta_arrow="off")
+        rest = tot.total - tot.blocks - tot.embeddings
+        b.metric("After the blocks", fmt.count(rest), f"{fmt.pct(rest / tot.total)}",
+                 delta_color="off", delta_arrow="off",
+                 help="The final norm, and the output layer unless it is tied to the embedding.")
+    with right:
+        st.caption("**Where the parameters live**: area is parameter count. Click a box to zoom in, "
+                   "the bar at the top to zoom out.")
+        st.plotly_chart(ui.treemap_figure(shown), width="stretch", config={"displaylogo": False})
+    if problems:
+        fields = ", ".join(f"**{LINKS[FIELDS[p.field]].label}**" for p in problems)
+        st.warning(f"Not a model yet: fix {fields} under *Change the architecture*. Until then every number "
+                   f"shows the last valid configuration, {describe(shown, preset)}.", icon=":material/warning:")
 
-st.subheader("The picture")
-st.caption("Area is parameter count. Click a box to zoom in, the bar at the top to zoom out.")
-charts.show(ui.treemap_figure(table, shown.n_layer))
 
-# --- 4. The lesson's facts, computed ----------------------------------------------------
-st.header("Two facts, checked")
-share = tot.linear_share
-n_linear = int(((table["section"] == "block") & (table["kind"] == "linear")).sum())
-verdict = "more than two thirds" if share > 2 / 3 else "less than two thirds"
-st.markdown(
-    f"**Linear layers dominate.** The {n_linear} linear layers in each block "
-    f"(attention and MLP) hold **{tot.linear:,}** of the **{tot.total:,}** parameters: "
-    f"**{share:.1%}**, {verdict} of the model. The rest is mostly the embedding table "
-    f"({tot.embeddings / tot.total:.1%}); the norms hold only {tot.norms:,}."
-)
-two, one = mlp_collapse(shown)
-d, ff = shown.d_model, shown.d_ff
-if shown.mlp == "gelu":
+def section_architecture(base, problems) -> None:
+    """Every field of the configuration, defaulting to the preset's values."""
+    st.header("Change the architecture")
+    st.markdown("Move any field to design your own model: everything above and below follows. "
+                "Sizes on the left; table sizes, kinds and switches on the right.")
+    said = {p.field: p.message for p in problems}
+    left, right = st.columns(2, gap="large")
+    for i, (attr, key) in enumerate(FIELDS.items()):
+        with left if i < 5 else right:
+            raw = st.query_params.get(key)
+            v = LINKS.widget(key, default=getattr(base, attr))
+            if LINKS[key].kind == "number" and raw is not None and key in st.query_params \
+                    and raw != str(v):
+                try:
+                    fraction = float(raw) != v
+                except ValueError:
+                    fraction = False
+                if fraction:  # Streamlit cuts ?pos=1.5 to 1 and rewrites the link without a word: say so
+                    LINKS.ignored(key, raw, "not a whole number", v)
+                    LINKS.show_note(key, v)
+            if attr in said:
+                st.caption(f":red[:material/error: **{LINKS[key].label}**: {said[attr]}.]")
+
+
+def section_table(shown) -> None:
+    st.header("Where every number lives")
+    t, tot = ui.counted(shown)
+    st.markdown("Every row of the table, added up: " + ui.sum_markdown(t, shown.n_layer, tot.per_block,
+                                                                        tot.total))
+    gpt_names = shown.mlp == "gelu"
     st.markdown(
-        f"**The bend is what the MLP's width buys.** Each block's MLP has two matrices, "
-        f"{d:,} × {ff:,} and {ff:,} × {d:,}: **{two:,}** weights. Without the GELU between them they "
-        f"would multiply into one {d:,} × {d:,} matrix, **{one:,}** weights, {two / one:.0f} times "
-        f"fewer, and the {ff:,}-wide middle would add nothing (see *Bends* for the proof)."
+        "One row per weight group, named as in the checkpoint. Rows whose tensor has `{i}` in its name "
+        "exist once in every block, so *all copies* is one copy times the number of blocks. The two shape "
+        "columns are the same matrix stored two ways. The maths writes **y = xW** with W of shape "
+        "(in × out), "
+        + ("and GPT-2's checkpoint stores it that way (its layers are `Conv1D`). PyTorch's `nn.Linear` "
+           "stores the transpose, (out × in), and computes x Wᵀ."
+           if gpt_names else
+           "as GPT-2's `Conv1D` layers store it. This checkpoint uses PyTorch's `nn.Linear`, which stores "
+           "the transpose, (out × in), and computes x Wᵀ.")
     )
-else:
+    ui.table_view(shown)
+    if shown.tie_embeddings:
+        head = t.set_index("name").loc["lm_head"]
+        st.caption(
+            f":material/link: The output layer (lm_head) needs a {fmt.shape(head['shape'])} matrix. "
+            "With tied embeddings it is the token embedding table read the other way round, so it "
+            "costs nothing: Hugging Face counts a shared tensor once.")
+
+
+def section_facts(shown) -> None:
+    st.header("Two facts, checked")
+    t, tot = ui.counted(shown)
+    n_linear = int(((t["section"] == "block") & (t["kind"] == "linear")).sum())
+    share = tot.linear_share
+    verdict = "more than two thirds" if share > 2 / 3 else "less than two thirds"
     st.markdown(
-        f"**SwiGLU does not collapse.** This MLP has three matrices ({two:,} weights per block). "
-        "Take the SiLU away and the gate branch still *multiplies* the up branch: the product of two "
-        "linear maps of x is quadratic in x, not linear, so unlike GPT-2's MLP it does not shrink to one "
-        f"{d:,} × {d:,} matrix ({one:,} weights)."
+        f"**Linear layers dominate.** The blocks' {n_linear} linear layers per block (attention and MLP) "
+        f"hold **{fmt.count(tot.linear)}** parameters, **{fmt.pct(share)}** of the model: {verdict}. "
+        f"With the blocks' norms ({fmt.count(tot.block_norms)}) they make up the "
+        f"{fmt.count(tot.blocks)} in the blocks; the rest is mostly the embedding table."
     )
-
-# --- 5. Memory ------------------------------------------------------------------------
-st.header("Memory to hold the weights")
-mem = memory_table(tot.total)
-bf16 = mem.set_index("dtype").loc["bf16"]
-st.markdown(
-    f"Each parameter is one stored number. In **bf16**, the usual format for running a model, "
-    f"these {tot.total:,} numbers take **{bf16['GB']:.2f} GB**. Quantising to 8 or 4 bits shrinks "
-    "them further, at some cost in accuracy. This is the weights alone: running the model also needs "
-    "memory for activations and the attention cache, and training needs gradients and optimiser "
-    "state on top."
-)
-ui.memory_view(mem)
-
-# --- 6. Presets side by side ------------------------------------------------------------
-st.header("All presets side by side")
-p = _presets(None if matching_preset(shown) else shown)
-st.markdown(
-    "The same sums for every preset"
-    + (", with *your model* (the configuration above) on top" if not matching_preset(shown) else "")
-    + ". The bigger the model, the smaller the share of its embedding table: the vocabulary grows "
-    "slowly while the blocks grow with d_model², times the number of blocks."
-)
-ui.presets_view(p)
-st.caption("Where each preset's parameters live, as shares of its own total. Hover a bar for the count.")
-charts.show(ui.presets_figure(p))
+    two, one = mlp_collapse(shown)
+    d, ff = fmt.count(shown.d_model), fmt.count(shown.d_ff)
+    if shown.mlp == "gelu":
+        st.markdown(
+            f"**The bend is what the MLP's width buys.** Each block's MLP has two matrices, "
+            f"{d} × {ff} and {ff} × {d}: **{fmt.count(two)}** weights. Without the GELU between them they "
+            f"would multiply into one {d} × {d} matrix, **{fmt.count(one)}** weights, "
+            f"{fmt.num(two / one, 1)} times fewer, and the {ff}-wide middle would add nothing (see *Bends* for the proof)."
+        )
+    else:
+        st.markdown(
+            f"**SwiGLU does not collapse.** This MLP has three matrices ({fmt.count(two)} weights per block). "
+            "Take the SiLU away and the gate branch still *multiplies* the up branch: the product of two "
+            "linear maps of x is quadratic in x, not linear, so unlike GPT-2's MLP it does not shrink to one "
+            f"{d} × {d} matrix ({fmt.count(one)} weights)."
+        )
 
 
-show_source(weight_groups, param_table)
+def section_memory(shown) -> None:
+    st.subheader("Memory to hold the weights")
+    _, tot = ui.counted(shown)
+    mem = memory_table(tot.total)
+    bf16 = mem.set_index("dtype").loc["bf16"]
+    st.markdown(
+        f"Each parameter is one stored number. In **bf16**, the usual format for running a model, "
+        f"they take **{fmt.fixed(bf16['GB'], 2)} GB**. Quantising to 8 or 4 bits shrinks them further, at "
+        "some cost in accuracy. This is the weights alone: running the model also needs memory for "
+        "activations and the attention cache, and training needs gradients and optimiser state on top."
+    )
+    ui.memory_view(mem)
+
+
+def section_presets(shown) -> None:
+    st.subheader("All models side by side")
+    custom = None if matching_preset(shown) else shown
+    st.markdown(
+        "The same sums for every preset"
+        + (", with *your model* (the configuration above) on top" if custom else "")
+        + ". The bigger the model, the smaller the share of its embedding table: the vocabulary grows "
+        "slowly while the blocks grow with d_model², times the number of blocks."
+    )
+    ui.presets_view(custom)
+    st.caption("Where each model's parameters live, as shares of its own total. Hover a bar for the count.")
+    st.plotly_chart(ui.presets_figure(custom), width="stretch", config={"displaylogo": False})
+
+
+if __name__ == "__main__":
+    preset, base, cfg, problems, shown = configuration()
+    title = ui.name(shown, preset)
+    st.title(f"{title[0].upper() + title[1:]}: where every parameter lives")
+    st.markdown("Each weight matrix, bias and norm of the model, by the name it has in the published "
+                "checkpoint, counted exactly as Hugging Face counts them. Pick a model, or change its "
+                "architecture below.")
+    section_model(preset, base, cfg, problems, shown)
+    section_architecture(base, problems)
+    section_table(shown)
+    section_facts(shown)
+    st.header("Going further")
+    section_memory(shown)
+    section_presets(shown)
+    show_source(weight_groups, param_table)

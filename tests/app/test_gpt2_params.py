@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from lib.transformer import PRESETS, count_params, param_table
+from lib.transformer import PRESET_NAMES, PRESETS, count_params, param_table
 from tests.app.conftest import figures, open_page
 
 
@@ -40,7 +40,7 @@ def test_defaults_are_gpt2_small():
                              "ln_f", "lm_head"]
     text = _text(at)
     assert "as published" in text
-    assert "68.3%" in text and "more than two thirds" in text
+    assert "68.3 %" in text and "more than two thirds" in text
     assert "589,824" in text and "4,718,592" in text
 
 
@@ -113,7 +113,7 @@ def test_custom_link_reproduces_the_view():
 
 def test_a_custom_config_equal_to_another_preset_says_so():
     at = open_page("gpt2-params", {"preset": "llama-3-8b", "vocab": "32000"})
-    assert "mistral-7b" in _text(at)
+    assert "(that is **Mistral 7B**)" in _text(at)
 
 
 def test_inconsistent_config_names_the_field_and_keeps_the_last_table():
@@ -156,7 +156,7 @@ def test_bad_link_values_open_cleanly_with_notes():
 def test_a_fraction_in_a_link_is_rounded_with_a_note():
     at = open_page("gpt2-params", {"pos": "1.5"})
     notes = " ".join(c.value for c in at.caption)
-    assert "Ignored `pos=1.5` from the link: using 1 instead" in notes
+    assert "Ignored `pos=1.5` from the link: not a whole number; using 1." in notes
     assert _metric(at, "Parameters") == f"{count_params(replace(PRESETS['gpt2'], n_positions=1)):,}"
     at.slider(key="layers").set_value(6).run()  # the note stays until the field itself changes
     assert "Ignored `pos=1.5`" in " ".join(c.value for c in at.caption)
@@ -189,15 +189,45 @@ def test_memory_table():
 def test_presets_side_by_side():
     at = open_page("gpt2-params")
     p = at.dataframe[2].value.set_index("preset")
-    assert list(p.index) == list(PRESETS)
+    assert list(p.index) == [PRESET_NAMES[k] for k in PRESETS]
     for name, cfg in PRESETS.items():
-        assert p.loc[name, "params"] == int(param_table(cfg)["params"].sum())
+        assert p.loc[PRESET_NAMES[name], "params"] == int(param_table(cfg)["params"].sum())
 
 
 def test_a_custom_model_joins_the_presets_table():
     at = open_page("gpt2-params", {"layers": "6"})
     p = at.dataframe[2].value.set_index("preset")
-    assert list(p.index) == ["your model", *PRESETS]
+    assert list(p.index) == ["your model", *PRESET_NAMES.values()]
     assert p.loc["your model", "params"] == count_params(replace(PRESETS["gpt2"], n_layer=6))
     bars = figures(at)[1]["data"][0]
     assert bars["y"][0] == "your model"
+
+
+def test_the_title_names_the_chosen_model():
+    at = open_page("gpt2-params", {"preset": "llama-3-8b"})
+    assert at.title[0].value.startswith("Llama 3 8B:")
+    at.slider(key="layers").set_value(16).run()
+    assert at.title[0].value.startswith("Your model (from Llama 3 8B):")
+    at.selectbox(key="preset").set_value("mistral-7b").run()
+    assert at.title[0].value.startswith("Mistral 7B:")
+    assert at.selectbox(key="preset").format_func("qwen2.5-0.5b") == "Qwen2.5 0.5B"
+
+
+def test_one_precision_per_share_and_the_blocks_visibly_add_up():
+    from lib.transformer import totals
+    from ui import fmt
+
+    at = open_page("gpt2-params")
+    shares = [_table(at)["share"], at.dataframe[2].value["embedding_share"],
+              at.dataframe[2].value["linear_share"]]
+    for s in shares:  # percent with one decimal, in the data itself (a copied cell pastes this)
+        assert (s == s.round(1)).all()
+    tot = totals(PRESETS["gpt2"])
+    text = _text(at)
+    # 85,054,464 in the blocks = 85,017,600 in their linear layers + 36,864 in their norms
+    for n in (tot.linear, tot.block_norms, tot.blocks):
+        assert fmt.count(n) in text
+    assert "68.3 %" in text and "68.33" not in text
+    for df in at.dataframe:  # no e-notation, no negative zero in any table's data
+        shown = df.value.to_string()
+        assert "e-0" not in shown and "e+" not in shown and "-0.0" not in shown

@@ -14,6 +14,7 @@ import pytest
 
 from lib.transformer import (
     DTYPE_BYTES,
+    PRESET_NAMES,
     PRESETS,
     TransformerConfig,
     count_params,
@@ -284,6 +285,17 @@ def test_totals_gpt2_small():
     assert t.embeddings == 38_597_376 + 786_432 and t.head == 0
     assert t.norms == (2 * 12 + 1) * 2 * 768
     assert t.embeddings + t.attention + t.mlp + t.norms + t.head == t.total == 124_439_808
+    # The blocks' linear layers and their own norms make up the blocks (the page says both).
+    assert t.block_norms == 12 * 2 * 2 * 768 == 36_864
+    assert t.linear + t.block_norms == t.blocks == 85_054_464
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_every_preset_has_a_name_a_student_reads(name):
+    assert PRESET_NAMES[name] and PRESET_NAMES[name] != name
+    assert len(set(PRESET_NAMES.values())) == len(PRESETS)
+    t = totals(PRESETS[name])
+    assert t.linear + t.block_norms == t.blocks
 
 
 def test_totals_llama_3_8b_untied_head():
