@@ -98,6 +98,41 @@ def effective_rate(income, thresholds, rates):
     return float(out) if np.ndim(income) == 0 else out
 
 
+def stacked_ramps(income, thresholds, rates) -> tuple[np.ndarray, np.ndarray]:
+    """The ramps as a pile whose top is the tax: where each ramp's slice sits, (n, k) bottoms and tops.
+
+    Ramps with a rising rate (a positive step) are stacked in threshold order, each on the one
+    before. A falling rate (a negative step) does not sit on the pile: it takes its slice off the
+    top, so the rising slices are cut off at the tax (highest first), and each falling ramp's
+    slice is the part removed, stacked from the tax up to where the rising ramps alone would
+    reach. So the top of the rising slices is the tax at every income, and every slice is as tall
+    as its ramp. (Rates are never negative, so the tax never falls below 0 and every cut fits.)
+
+    Parameters
+    ----------
+    income : array of shape (n,)
+    thresholds, rates : arrays of shape (k,), as for `relu_tax`
+
+    Returns
+    -------
+    bottom, top : arrays of shape (n, k); column k is ramp k's slice, bottom <= top.
+    A rising ramp is drawn as what is left of its slice (top - bottom may be less than the
+    ramp where a falling ramp cut it); a falling ramp as the slice it removed.
+    """
+    r = ramps(np.atleast_1d(np.asarray(income, dtype=float)), thresholds, rates)  # (n, k)
+    up = np.maximum(r, 0.0)                                  # (n, k) rising ramps, 0 elsewhere
+    down = np.maximum(-r, 0.0)                               # (n, k) falling ramps as heights
+    tax = r.sum(axis=1, keepdims=True)                       # (n, 1)
+    up_top = np.cumsum(up, axis=1)                           # (n, k) pile of rising ramps
+    bottom_up = np.minimum(up_top - up, tax)                 # (n, k) cut off at the tax
+    top_up = np.minimum(up_top, tax)                         # (n, k)
+    down_top = tax + np.cumsum(down, axis=1)                 # (n, k) removed slices, from the tax up
+    rising = r >= 0                                          # (n, k)
+    bottom = np.where(rising, bottom_up, down_top - down)    # (n, k)
+    top = np.where(rising, top_up, down_top)                 # (n, k)
+    return bottom, top
+
+
 def bracket_tax(income: float, thresholds, rates) -> float:
     """The same tax the way a tax office computes it: band by band, rate times income in band.
 
@@ -237,6 +272,7 @@ class Schedule:
     year: str            # tax year the numbers are for
     source: str          # where the numbers come from
     simplifications: str  # what the schedule leaves out, one or two sentences
+    menu: str = ""       # the short name a menu shows ("UK 2024/25")
 
     @property
     def rates(self) -> np.ndarray:
@@ -247,7 +283,7 @@ PRESETS: dict[str, Schedule] = {s.key: s for s in (
     Schedule(
         "simple", "A made-up three-band schedule", (0, 10_000, 40_000), (0, 20, 40), "",
         "none (made up)", "invented for this lesson",
-        "Round numbers, chosen so the three ramps are easy to see.",
+        "Round numbers, chosen so the three ramps are easy to see.", "Made up: three round bands",
     ),
     Schedule(
         "uk-2024", "UK income tax (England, Wales, Northern Ireland)",
@@ -257,7 +293,7 @@ PRESETS: dict[str, Schedule] = {s.key: s for s in (
         "Non-savings income of one person with the standard Personal Allowance of £12,570. "
         "Ignores the taper that withdraws the allowance by £1 for every £2 above £100,000 "
         "(preset uk-2024-taper models it), and ignores National Insurance, savings and "
-        "dividend rates, and Scotland's own bands.",
+        "dividend rates, and Scotland's own bands.", "UK 2024/25",
     ),
     Schedule(
         "uk-2024-taper", "UK income tax with the allowance taper as a band",
@@ -268,6 +304,7 @@ PRESETS: dict[str, Schedule] = {s.key: s for s in (
         "to £125,140: each extra £1 there is taxed at 40 % and also removes 50p of allowance, "
         "which is then taxed at 40 % too. For one person's non-savings income this gives "
         "HMRC's tax at every income, apart from HMRC rounding the lost allowance to whole pounds.",
+        "UK 2024/25 with the allowance taper",
     ),
     Schedule(
         "us-2024", "US federal income tax, single filer",
@@ -276,7 +313,7 @@ PRESETS: dict[str, Schedule] = {s.key: s for s in (
         "IRS, Revenue Procedure 2023-34 (the 2024 inflation adjustments)",
         "Applies to taxable income, after the standard deduction ($14,600) or itemised "
         "deductions; ignores credits, state and payroll taxes, and the lower rates on "
-        "long-term capital gains and qualified dividends.",
+        "long-term capital gains and qualified dividends.", "US 2024, single filer",
     ),
 )}
 

@@ -21,6 +21,7 @@ from lib.tax import (
     ramp_breakdown,
     ramps,
     relu_tax,
+    stacked_ramps,
     validate_schedule,
 )
 
@@ -229,3 +230,45 @@ def test_chart_top_is_round_and_covers_the_schedule_and_income():
     assert chart_top([0, 12_570, 50_270, 125_140]) == 200_000
     assert chart_top([0, 10], income=1_000_000) == 1_500_000
     assert chart_top([0]) == 100
+
+
+@pytest.mark.parametrize("income", [0.0, 60_000.0, 100_000.0, 110_000.0, 125_140.0, 150_000.0, 200_000.0])
+def test_taper_pile_top_is_the_tax(income):
+    """Issue 12: with the taper, the falling 45 % ramp must come off the top, not sit on it."""
+    s = PRESETS["uk-2024-taper"]
+    bottom, top = stacked_ramps(np.array([income]), s.thresholds, s.rates)   # (1, 5) each
+    rising = np.diff(s.rates, prepend=0.0) >= 0
+    tax = relu_tax(income, s.thresholds, s.rates)
+    assert top[0, rising].max() == pytest.approx(tax, abs=1e-6)
+    # the rising slices fill 0 .. tax without gaps or overlaps
+    order = np.argsort(bottom[0, rising])
+    lo, hi = bottom[0, rising][order], top[0, rising][order]
+    assert lo[0] == 0.0 and np.allclose(lo[1:], hi[:-1])
+    # the falling slice is exactly the falling ramp, sitting on the tax
+    fall = ramps(income, s.thresholds, s.rates)[~rising]
+    assert bottom[0, ~rising] == pytest.approx(tax) and top[0, ~rising] - tax == pytest.approx(-fall)
+
+
+def test_taper_pile_at_200k_is_76k_not_88k():
+    s = PRESETS["uk-2024-taper"]
+    # band by band: 0.2 * 37,700 + 0.4 * 49,730 + 0.6 * 25,140 + 0.45 * 74,860
+    #             = 7,540 + 19,892 + 15,084 + 33,687 = 76,203
+    _, top = stacked_ramps(np.array([200_000.0]), s.thresholds, s.rates)
+    rising = np.diff(s.rates, prepend=0.0) >= 0
+    assert top[0, rising].max() == pytest.approx(76_203.0)
+    assert top[0].max() == pytest.approx(87_432.0)  # the removed slice reaches the uncut pile
+
+
+def test_pile_top_is_the_tax_for_random_schedules():
+    x = np.linspace(0.0, 300_000.0, 61)                                    # (61,)
+    for _ in range(50):
+        t, r = random_schedule()
+        bottom, top = stacked_ramps(x, t, r)                                 # (61, k)
+        rising = np.diff(r, prepend=0.0) >= 0
+        tax = relu_tax(x, t, r)
+        assert np.all(bottom <= top + 1e-9)
+        pile = np.where(rising, top, 0.0).max(axis=1)
+        np.testing.assert_allclose(pile, tax, atol=1e-6)
+        # falling slices are as tall as their ramps
+        height = (top - bottom)[:, ~rising]
+        np.testing.assert_allclose(height, -ramps(x, t, r)[:, ~rising], atol=1e-6)
