@@ -72,6 +72,9 @@ class Link:
     meaning: str = ""        # the README's "Meaning" column (the label when empty)
     values: str = ""         # the README's "Values" column, when the generated one would not do
     group: str = ""          # one README row for several keys ("x1 .. x8")
+    hand: bool = False       # bind by hand even where Streamlit could: for a control that is not
+                             # drawn on every run (a matrix cell shown as a slider or in a grid),
+                             # whose URL value Streamlit would drop while it is not drawn
     options: dict = field(default_factory=dict)  # more keyword arguments for the widget
 
     # -- checking a value the way the widget would -------------------------------------------------
@@ -114,7 +117,7 @@ class Link:
     def by_hand(self) -> bool:
         """Bound by this module rather than by Streamlit (see the module's docstring)."""
         named = self.kind in ("select", "radio", "pills", "multi") and bool(self.names)
-        return self.kind == "matrix" or named
+        return self.kind == "matrix" or named or self.hand
 
 
 def slider(key, lo, hi, default, step, label, help, **kw) -> Link:
@@ -365,6 +368,8 @@ class Links:
             self.accept(key, value)
         else:
             st.session_state[key] = value
+            if link.hand:  # its widget may not be drawn on this run: keep the link in step now
+                self.accept(key, value)
 
     # -- drawing ----------------------------------------------------------------------------------
     def _link(self, key: str, default: Any = _UNSET) -> Link:
@@ -456,7 +461,7 @@ class Links:
                 st.session_state[key] = list(self.good(key))
         elif key not in st.session_state:
             st.session_state[key] = self.good(key)
-        elif st.session_state[key] not in link.choices:  # never, but a stale session must not crash
+        elif link.choices and st.session_state[key] not in link.choices:  # a stale session must not crash
             st.session_state[key] = link.default
         value = self._draw(link, label, options)
         self.accept(key, value)
