@@ -1,0 +1,350 @@
+"""A classroom on one link: simulated students over Streamlit's own protocol (bench/protocol.py).
+
+N students each move a slider every few seconds on one page; K more press Play on /trainer and
+follow its fragment timer. Against a server it starts itself (one `streamlit run app.py`, or
+`deploy/serve --replicas R`), or against a running one on 127.0.0.1 given by --url (then name its
+pids with --pid so CPU and memory can be read). Counts and times are bounded; nothing but
+127.0.0.1 is contacted.
+
+    python bench/classroom.py --students 30 --every 3 --page recipe-card --duration 45
+    python bench/classroom.py --students 10 --players 3 --page trainer
+    python bench/classroom.py --replicas 2 --students 60
+    python bench/classroom.py --url http://127.0.0.1:8501 --pid 12345 --students 10
+
+It prints: slider answer p50 / p95 / max, moves finished of sent, each player's full redraws per
+second, the server's CPU per move and cores used (from /proc/<pid>/stat of the server's process
+tree, balancer included), bytes per second per student, and server memory per session (RSS).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.protocol import Student  # noqa: E402
+
+MAX_STUDENTS = 400
+MAX_DURATION = 600.0
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+# --- the server's processes, from /proc ------------------------------------------------------------
+def _children() -> dict[int, list[int]]:
+    kids: dict[int, list[int]] = {}
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                ppid = int(Path(f"/proc/{d}/stat").read_text().rsplit(")", 1)[1].split()[1])
+                kids.setdefault(ppid, []).append(int(d))
+    return kids
+
+
+def tree(pids: list[int]) -> list[int]:
+    """The given processes and all their descendants."""
+    kids, out, todo = _children(), [], list(pids)
+    while todo:
+        p = todo.pop()
+        if p not in out:
+            out.append(p)
+            todo.extend(kids.get(p, []))
+    return out
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of one process (0 if it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def rss_bytes(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+def comm(pid: int) -> str:
+    with contextlib.suppress(OSError):
+        return Path(f"/proc/{pid}/comm").read_text().strip()
+    return "?"
+
+
+class Meter:
+    """CPU and memory of a set of process trees between two readings."""
+
+    def __init__(self, pids: list[int]):
+        self.roots = pids
+
+    def read(self) -> dict:
+        procs = tree(self.roots)
+        by: dict[str, float] = {}
+        for p in procs:
+            name = "balancer" if comm(p) == "haproxy" else "replicas"
+            by[name] = by.get(name, 0.0) + cpu_seconds(p)
+        return {"t": time.perf_counter(), "cpu": by, "rss": sum(rss_bytes(p) for p in procs),
+                "n": sum(comm(p) != "haproxy" for p in procs)}
+
+
+# --- starting a server -------------------------------------------------------------------------------
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_health(url: str, proc: subprocess.Popen | None, timeout: float = 90.0) -> None:
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        with contextlib.suppress(OSError):
+            if urllib.request.urlopen(url + "/_stcore/health", timeout=2).read() == b"ok":
+                return
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"the server exited with {proc.returncode}")
+        time.sleep(0.3)
+    raise RuntimeError(f"{url} did not answer its health check in {timeout:.0f} s")
+
+
+def start_server(replicas: int, options: list[str], log) -> tuple[subprocess.Popen, str]:
+    """One `streamlit run app.py` (replicas == 0) or deploy/serve with that many replicas."""
+    port = free_port()
+    flags = [f"--{o}" if not o.startswith("--") else o for o in options]
+    flags = [part for f in flags for part in f.split("=", 1)]
+    if replicas:
+        cmd = [str(ROOT / "deploy" / "serve"), "--replicas", str(replicas), "--port", str(port),
+               "--address", "127.0.0.1", *(["--", *flags] if flags else [])]
+    else:
+        cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+               "--server.port", str(port), "--server.address", "127.0.0.1",
+               "--server.fileWatcherType", "none", "--server.runOnSave", "false",
+               "--browser.gatherUsageStats", "false", *flags]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_health(url, proc)
+    except Exception:
+        stop(proc)
+        raise
+    return proc, url
+
+
+def stop(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
+
+
+# --- one class ------------------------------------------------------------------------------------
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    v = sorted(values)
+    return v[min(len(v) - 1, max(0, round(q / 100 * len(v) + 0.5) - 1))]
+
+
+async def mover(st: Student, every: float, slider: str | None, until: float, rng: random.Random):
+    await asyncio.sleep(rng.uniform(0, every))
+    while time.perf_counter() < until and not st.closed:
+        st.move(slider)
+        await asyncio.sleep(every * rng.uniform(0.8, 1.2))
+
+
+async def classroom(url: str, args, meter: Meter | None) -> dict:
+    rng = random.Random(args.seed)
+    students = [Student(url, args.page, query=args.query, rng=random.Random(rng.random()))
+                for _ in range(args.students)]
+    players = [Student(url, "trainer", query=args.player_query, rng=random.Random(rng.random()))
+               for _ in range(args.players)]
+    # One tab first, closed again: imports and caches warm, so RSS per session counts sessions only.
+    for page in {args.page, *(["trainer"] if players else [])}:
+        warm = Student(url, page, query=args.query if page == args.page else args.player_query)
+        await warm.open(timeout=args.open_timeout)
+        await warm.close()
+    before = meter.read() if meter else None
+    opened_at = time.perf_counter()
+    failed = 0
+
+    async def _open(st: Student, delay: float):
+        nonlocal failed
+        await asyncio.sleep(delay)
+        try:
+            await st.open(timeout=args.open_timeout)
+        except Exception as err:  # a student who cannot connect is counted, not fatal
+            failed += 1
+            st.closed = True
+            print(f"  a student could not open the page: {type(err).__name__}: {err}", file=sys.stderr)
+
+    everyone = students + players
+    await asyncio.gather(*(_open(st, i * args.ramp) for i, st in enumerate(everyone)))
+    open_s = time.perf_counter() - opened_at
+    opened = meter.read() if meter else None
+    for p in players:
+        if not p.closed:
+            p.click("trainer_play")
+    await asyncio.sleep(1.0 if players else 0.0)   # the players' first full run and timer
+
+    marks = {id(st): (st.stats.moves_sent, len(st.stats.latencies), st.stats.bytes_in,
+                      st.stats.redraws, st.stats.ticks_done) for st in everyone}
+    start = meter.read() if meter else None
+    t0 = time.perf_counter()
+    until = t0 + args.duration
+    client0 = time.process_time()
+    tasks = [asyncio.create_task(mover(st, args.every, args.slider, until, random.Random(rng.random())))
+             for st in students if not st.closed]
+    await asyncio.gather(*tasks)
+    t1 = time.perf_counter()
+    end = meter.read() if meter else None
+    client_cpu = time.process_time() - client0
+    # Moves still on their way get a bounded grace to arrive (counted as unfinished after it).
+    grace_until = time.perf_counter() + args.grace
+    while time.perf_counter() < grace_until and any(st.pending for st in students if not st.closed):
+        await asyncio.sleep(0.2)
+    window = t1 - t0
+    lat, sent, done = [], 0, 0
+    for st in students:
+        m0 = marks[id(st)]
+        sent += st.stats.moves_sent - m0[0]
+        new = st.stats.latencies[m0[1]:]
+        done += len(new)
+        lat.extend(new)
+    unanswered = sum(len(st.pending) for st in students)
+    redraws = [(p.stats.redraws - marks[id(p)][3]) / window for p in players]
+    ticks = [(p.stats.ticks_done - marks[id(p)][4]) / window for p in players]
+
+    def rate(group):
+        return [(st.stats.bytes_in - marks[id(st)][2]) / window for st in group]
+
+    changed = [c for st in students for c in st.stats.changed[1:]]
+    whole = [c for st in students for c in st.stats.sent_whole[1:]]
+    out = {
+        "page": args.page, "students": args.students, "players": args.players, "every_s": args.every,
+        "window_s": round(window, 1), "open_s": round(open_s, 1), "failed_to_open": failed,
+        "moves_sent": sent, "moves_finished": done, "moves_unfinished": unanswered,
+        "p50_s": pct(lat, 50), "p95_s": pct(lat, 95), "max_s": max(lat) if lat else float("nan"),
+        "redraws_per_s": redraws, "ticks_per_s": ticks,
+        "mover_bytes_per_s": statistics.mean(rate(students)) if students else 0.0,
+        "player_bytes_per_s": rate(players),
+        "elements_changed_per_move": statistics.median(changed) if changed else None,
+        "elements_sent_per_move": statistics.median(whole) if whole else None,
+        "busy_notes": sum(st.stats.busy_notes for st in everyone),
+        "client_cpu_s": round(client_cpu, 1),
+    }
+    if meter:
+        cpu = {k: end["cpu"].get(k, 0.0) - start["cpu"].get(k, 0.0) for k in end["cpu"]}
+        total = sum(cpu.values())
+        out["server_cpu_s"] = {k: round(v, 2) for k, v in cpu.items()}
+        out["server_cores"] = round(total / window, 2)
+        out["cpu_per_move_ms"] = round(1000 * total / done, 1) if done and not players else None
+        out["moves_per_s_per_core"] = round(done / total, 2) if total and not players else None
+        out["rss_per_session_mb"] = round((opened["rss"] - before["rss"]) / max(1, len(everyone)) / 1e6, 2)
+        out["server_processes"] = end["n"]
+    for st in everyone:
+        await st.close()
+    return out
+
+
+def report(r: dict) -> str:
+    def ms(v):
+        return "-" if v != v else (f"{1000 * v:,.0f} ms" if v < 10 else f"{v:,.1f} s")
+
+    lines = [f"/{r['page']}: {r['students']} students moving a slider every {r['every_s']:g} s, "
+             f"{r['players']} playing /trainer, {r['window_s']} s"]
+    lines.append(f"  slider answer p50 {ms(r['p50_s'])} · p95 {ms(r['p95_s'])} · max {ms(r['max_s'])}; "
+                 f"moves finished {r['moves_finished']} of {r['moves_sent']} sent "
+                 f"({r['moves_unfinished']} unanswered after the grace)")
+    if r["players"]:
+        lines.append("  players' full redraws/s: " + ", ".join(f"{v:.1f}" for v in r["redraws_per_s"])
+                     + "  (ticks/s " + ", ".join(f"{v:.1f}" for v in r["ticks_per_s"]) + ")")
+        lines.append("  player bytes/s: " + ", ".join(f"{v / 1000:,.0f} KB" for v in r["player_bytes_per_s"]))
+    lines.append(f"  mover bytes/s: {r['mover_bytes_per_s'] / 1000:,.1f} KB; elements changed per move "
+                 f"{r['elements_changed_per_move']} (sent whole {r['elements_sent_per_move']})")
+    if "server_cores" in r:
+        per = f"{r['cpu_per_move_ms']} ms CPU per move, " if r["cpu_per_move_ms"] else ""
+        lines.append(f"  server: {per}{r['server_cores']} cores used {r['server_cpu_s']}, "
+                     f"moves/s per core {r['moves_per_s_per_core']}, "
+                     f"RSS per session {r['rss_per_session_mb']} MB ({r['server_processes']} processes)")
+    lines.append(f"  opened in {r['open_s']} s ({r['failed_to_open']} failed); load client CPU "
+                 f"{r['client_cpu_s']} s; 'server busy' notes seen {r['busy_notes']}")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--url", help="a running server or balancer on 127.0.0.1 (default: start one)")
+    ap.add_argument("--pid", type=int, action="append", default=[],
+                    help="with --url: a server (or deploy/serve) pid whose process tree is metered")
+    ap.add_argument("--replicas", type=int, default=0, help="start deploy/serve with this many replicas")
+    ap.add_argument("--page", default="recipe-card", help="the page the slider movers use")
+    ap.add_argument("--query", default="", help="the movers' link query, e.g. 'hidden=8'")
+    ap.add_argument("--slider", default=None, help="the slider's key (default: the page's first slider)")
+    ap.add_argument("--students", type=int, default=10, help="slider movers")
+    ap.add_argument("--players", type=int, default=0, help="students pressing Play on /trainer")
+    ap.add_argument("--player-query", default="", help="the players' link query, e.g. 'twin=false'")
+    ap.add_argument("--every", type=float, default=3.0, help="seconds between one student's moves")
+    ap.add_argument("--duration", type=float, default=45.0, help="seconds of load (after all opened)")
+    ap.add_argument("--grace", type=float, default=15.0, help="seconds to wait for moves still running")
+    ap.add_argument("--ramp", type=float, default=0.05, help="seconds between two students' arrivals")
+    ap.add_argument("--open-timeout", type=float, default=120.0)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
+                    help="a Streamlit option for the server started here, e.g. runner.fastReruns=false")
+    ap.add_argument("--json", action="store_true", help="print the result as one JSON line as well")
+    args = ap.parse_args(argv)
+    if not 0 <= args.students + args.players <= MAX_STUDENTS:
+        ap.error(f"at most {MAX_STUDENTS} simulated students")
+    if not 0 < args.duration <= MAX_DURATION:
+        ap.error(f"--duration is 0 to {MAX_DURATION:.0f} s")
+
+    def _sigterm(signum, frame):  # stop the servers started here, as Ctrl-C does
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, _sigterm)
+    proc, log = None, None
+    try:
+        if args.url:
+            url, pids = args.url, args.pid
+            Student(url, args.page)  # refuses anything but 127.0.0.1
+        else:
+            (ROOT / "artifacts").mkdir(exist_ok=True)
+            log = open(ROOT / "artifacts" / "classroom-server.log", "w")  # noqa: SIM115
+            proc, url = start_server(args.replicas, args.set, log)
+            pids = [proc.pid]
+        meter = Meter(pids) if pids else None
+        result = asyncio.run(classroom(url, args, meter))
+    finally:
+        if proc is not None:
+            stop(proc)
+        if log is not None:
+            log.close()
+    print(report(result))
+    if args.json:
+        print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
