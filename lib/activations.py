@@ -107,6 +107,63 @@ def _tanh_grad(x):
     return 1.0 - t * t
 
 
+LEAKY_SLOPE = 0.01  # leaky ReLU's slope below zero, PyTorch's default
+
+
+def _leaky_relu(x):
+    x = np.asarray(x, dtype=float)
+    return np.where(x > 0, x, LEAKY_SLOPE * x)
+
+
+def _leaky_relu_grad(x):
+    # At 0 the slope is the small one, as in PyTorch.
+    return np.where(np.asarray(x) > 0, 1.0, LEAKY_SLOPE)
+
+
+EXP_FLOOR = -700.0  # e^-700 is 1e-304: below it e^x is 0 for every purpose here, and exp would underflow
+
+
+def _elu(x):
+    x = np.asarray(x, dtype=float)
+    return np.where(x > 0, x, np.expm1(np.clip(x, EXP_FLOOR, 0.0)))  # clip: no overflow on the unused side
+
+
+def _elu_grad(x):
+    # exp(min(x, 0)): e^x below zero, 1 above, and 1 at 0 from either side.
+    return np.exp(np.clip(np.asarray(x, dtype=float), EXP_FLOOR, 0.0))
+
+
+def _softplus(x):
+    # log(1 + e^x) = max(x, 0) + log(1 + e^-|x|): stable for large |x| either way.
+    x = np.asarray(x, dtype=float)
+    return np.maximum(x, 0.0) + np.log1p(np.exp(np.maximum(-np.abs(x), EXP_FLOOR)))
+
+
+def _softplus_grad(x):
+    return expit(np.asarray(x, dtype=float))  # the slope of softplus is the sigmoid
+
+
+def _mish(x):
+    x = np.asarray(x, dtype=float)
+    return x * np.tanh(_softplus(x))
+
+
+def _mish_grad(x):
+    # d/dx x tanh(sp(x)) = tanh(sp) + x (1 - tanh(sp)²) sigma(x), with sp' = sigma.
+    x = np.asarray(x, dtype=float)
+    t = np.tanh(_softplus(x))
+    with np.errstate(under="ignore"):  # far below zero t² is below the smallest float: 0 is right
+        return t + x * (1.0 - t * t) * expit(x)
+
+
+def _sine(x):
+    return np.sin(np.asarray(x, dtype=float))
+
+
+def _sine_grad(x):
+    return np.cos(np.asarray(x, dtype=float))
+
+
 ACTIVATIONS: dict[str, Activation] = {
     a.name: a
     for a in (
@@ -151,6 +208,36 @@ ACTIVATIONS: dict[str, Activation] = {
             "tanh", "Tanh", _tanh, _tanh_grad,
             r"\tanh(x) = \frac{e^{x} - e^{-x}}{e^{x} + e^{-x}}",
             "Classic RNNs and LSTMs: a zero-centred sigmoid, also saturating.",
+        ),
+        Activation(
+            "leaky_relu", "Leaky ReLU", _leaky_relu, _leaky_relu_grad,
+            r"\operatorname{LeakyReLU}(x) = \max(0.01\,x,\ x)",
+            "ReLU with a slope of 0.01 below zero, so no unit dies for good; GAN discriminators "
+            "and the YOLO detectors use it (with slopes of 0.1 to 0.2).",
+        ),
+        Activation(
+            "elu", "ELU", _elu, _elu_grad,
+            r"\operatorname{ELU}(x) = \begin{cases} x & x > 0 \\ e^{x} - 1 & x \le 0 \end{cases}",
+            "Clevert et al. (2015): smooth below zero down to -1, which pulls mean outputs "
+            "towards zero; graph attention networks (GAT) use it.",
+        ),
+        Activation(
+            "softplus", "Softplus", _softplus, _softplus_grad,
+            r"\operatorname{softplus}(x) = \ln\left(1 + e^{x}\right)",
+            "A smooth ReLU whose slope is the sigmoid; used where an output must stay positive, "
+            "such as a predicted standard deviation or rate.",
+        ),
+        Activation(
+            "mish", "Mish", _mish, _mish_grad,
+            r"\operatorname{Mish}(x) = x \tanh\left(\operatorname{softplus}(x)\right)",
+            "Misra (2019): smooth, with a small dip below zero like SiLU; the YOLOv4 detector's "
+            "backbone uses it.",
+        ),
+        Activation(
+            "sine", "Sine", _sine, _sine_grad,
+            r"f(x) = \sin x",
+            "SIREN (Sitzmann et al., 2020): periodic units that fit images, sound and shapes as "
+            "functions of their coordinates; it never saturates and never goes flat for good.",
         ),
     )
 }

@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass, fields
 import numpy as np
 from scipy.special import expit
 
-from lib.activations import ACTIVATIONS
+from lib.activations import ACTIVATIONS, EXP_FLOOR, LEAKY_SLOPE
 from lib.mlp import (
     HEADS,
     augmented_views,
@@ -201,6 +201,31 @@ def _bend(name, f, Z, Hv, D):
         expit(Z, out=Hv)
         np.subtract(1.0, Hv, out=D)
         D *= Hv                                                                # sigma' = sigma (1 - sigma)
+        return D
+    if name == "leaky_relu":
+        np.greater(Z, 0.0, out=D)
+        D *= 1.0 - LEAKY_SLOPE
+        D += LEAKY_SLOPE                                                       # 1 above zero, the slope below
+        np.multiply(Z, D, out=Hv)                                              # leaky(z) = z * leaky'(z)
+        return D
+    if name == "elu":
+        np.clip(Z, EXP_FLOOR, 0.0, out=D)
+        np.expm1(D, out=Hv)                                                    # e^z - 1 below zero, 0 above
+        np.add(Hv, 1.0, out=D)                                                 # ELU' = e^min(z, 0)
+        np.maximum(Hv, Z, out=Hv)                                              # z above zero (e^z - 1 >= z)
+        return D
+    if name == "softplus":  # max(z, 0) + log(1 + e^-|z|), as lib.activations
+        np.abs(Z, out=Hv)
+        np.negative(Hv, out=Hv)
+        np.exp(Hv, out=Hv)
+        np.log1p(Hv, out=Hv)
+        np.maximum(Z, 0.0, out=D)
+        Hv += D
+        expit(Z, out=D)                                                        # softplus' = sigma
+        return D
+    if name == "sine":
+        np.sin(Z, out=Hv)
+        np.cos(Z, out=D)
         return D
     Hv[:] = f.fn(Z)
     D[:] = f.grad(Z)

@@ -59,6 +59,7 @@ def test_gelu_tanh_is_close_to_exact_but_not_equal():
 
 
 def test_table_keys_are_the_link_values():
-    assert list(ACTIVATIONS) == ["identity", "relu", "gelu", "gelu_tanh", "silu", "sigmoid", "tanh"]
+    assert list(ACTIVATIONS) == ["identity", "relu", "gelu", "gelu_tanh", "silu", "sigmoid", "tanh",
+                                 "leaky_relu", "elu", "softplus", "mish", "sine"]
     for key, act in ACTIVATIONS.items():
         assert act.name == key and act.used_in and act.latex
