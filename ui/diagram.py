@@ -1,9 +1,12 @@
 """A network diagram drawn from its weight matrices: the picture and the matrix are one.
 
-Circles are inputs and neurons; one line per weight, blue if positive, red if negative,
-thicker for bigger. Hovering anywhere along a line shows the weight, formatted as its
-slider shows it, and the cell it lives in (row = where the line starts, column = the
-neuron it feeds), so a student can check that the diagram and W hold the same numbers.
+Circles are inputs and neurons; one line per weight in the sign colours of ui.colors (blue
+positive, vermillion negative, a grey dotted line for an exact 0), thicker for bigger. Hovering
+anywhere along a line shows the weight and the cell it lives in (row = where the line starts,
+column = the neuron it feeds), so a student can check that the diagram and W hold the same numbers.
+
+The figure is built without plotly's per-property validation (`_validate=False`): the traces are
+plain, known-good dicts, and validating one trace per weight was most of a card slider's rerun.
 """
 
 from __future__ import annotations
@@ -13,11 +16,12 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from ui import charts
+from ui import colors
+from ui import fmt as fmt_num
 from ui.slider_grid import sub
 
 _ALONG = np.linspace(0.15, 0.85, 15)  # hover points along a line, clear of the circles
-_NODE_FILL, _NODE_TEXT = "#f4f4f4", "#222222"
+_NODE_FILL, _NODE_TEXT = "#f4f4f4", colors.ON
 
 
 def _column_y(n: int) -> np.ndarray:
@@ -47,17 +51,16 @@ def network_figure(weights: Sequence, node_labels: Sequence[Sequence[str]], *,
     ys = [_column_y(n) for n in sizes]
     biggest = max((float(np.max(np.abs(W))) for W in weights if W.size), default=0.0) or 1.0
     tall = max(sizes)
-    fig = charts.figure(height=height or int(90 + 62 * max(tall, 2)))
-
+    data, notes = [], []
     for k, W in enumerate(weights):
         for i in range(W.shape[0]):
             for j in range(W.shape[1]):
                 w = float(W[i, j])
                 x0, y0, x1, y1 = k, ys[k][i], k + 1, ys[k + 1][j]
-                color = charts.POSITIVE if w > 0 else charts.NEGATIVE if w < 0 else charts.GREY
+                color = colors.POSITIVE if w > 0 else colors.NEGATIVE if w < 0 else colors.OFF
                 label = f"{names[k]}{sub(f'{i + 1}{j + 1}')}"
-                fig.add_trace(go.Scatter(
-                    x=x0 + _ALONG * (x1 - x0), y=y0 + _ALONG * (y1 - y0), mode="lines",
+                data.append(dict(
+                    type="scatter", x=x0 + _ALONG * (x1 - x0), y=y0 + _ALONG * (y1 - y0), mode="lines",
                     line=dict(color=color, width=1.0 + 7.0 * abs(w) / biggest,
                               dash="dot" if w == 0 else "solid"),
                     customdata=np.tile([i + 1, j + 1, w], (_ALONG.size, 1)),  # (15, 3)
@@ -67,26 +70,56 @@ def network_figure(weights: Sequence, node_labels: Sequence[Sequence[str]], *,
                                    "cell: row %{customdata[0]}, column %{customdata[1]}"
                                    "<extra></extra>"),
                 ))
-
     for k, n in enumerate(sizes):
         values = None if node_values is None or node_values[k] is None else np.asarray(
             node_values[k], dtype=float)
-        text = [format(v, fmt) for v in values] if values is not None else [""] * n
-        fig.add_trace(go.Scatter(
-            x=np.full(n, float(k)), y=ys[k], mode="markers+text", text=text,
-            textfont=dict(color=_NODE_TEXT, size=12),
-            marker=dict(size=44, color=_NODE_FILL, line=dict(color=charts.GREY, width=2)),
+        text = [fmt_num.num(v, 2, keep=1) for v in values] if values is not None else [""] * n
+        data.append(dict(
+            type="scatter", x=np.full(n, float(k)), y=ys[k], mode="markers+text", text=text,
+            textfont=dict(color=_NODE_TEXT, size=13),
+            marker=dict(size=50, color=_NODE_FILL, line=dict(color=colors.OFF, width=2)),
             name=f"layer {k}", showlegend=False, hoverinfo="skip",
         ))
         # Names outside the circles (a fixed pixel gap, whatever the chart's width): to the
         # left of the inputs, to the right of everything else.
         left = k == 0
-        for i in range(n):
-            fig.add_annotation(x=float(k), y=float(ys[k][i]), text=str(node_labels[k][i]),
-                               showarrow=False, xanchor="right" if left else "left",
-                               xshift=-27 if left else 27, font=dict(size=13))
+        notes += [dict(x=float(k), y=float(ys[k][i]), text=str(node_labels[k][i]), showarrow=False,
+                       xanchor="right" if left else "left", xshift=-30 if left else 30,
+                       font=dict(size=14)) for i in range(n)]
     span = len(weights)
-    fig.update_xaxes(visible=False, range=[-0.9, span + 0.9], fixedrange=True)
-    fig.update_yaxes(visible=False, range=[-tall / 2.0, tall / 2.0], fixedrange=True)
-    fig.update_layout(margin=dict(l=4, r=4, t=4, b=4), hoverlabel=dict(align="left"))
-    return fig
+    layout = dict(
+        height=height or int(90 + 62 * max(tall, 2)), margin=dict(l=4, r=4, t=4, b=4),
+        hoverlabel=dict(align="left", font=dict(size=14)), annotations=notes, showlegend=False,
+        xaxis=dict(visible=False, range=[-0.9, span + 0.9], fixedrange=True),
+        yaxis=dict(visible=False, range=[-tall / 2.0, tall / 2.0], fixedrange=True),
+    )
+    return go.Figure(data=data, layout=layout, _validate=False)
+
+
+def cells_figure(M, *, row_labels: Sequence[str], col_labels: Sequence[str],
+                 height: int | None = None) -> go.Figure:
+    """A matrix as coloured cells with its numbers written in (rows top to bottom): the signed scale
+    of ui.colors (vermillion below zero, near white at zero, blue above), one scale for the whole
+    matrix so equal numbers look equal. Built without validation, like `network_figure`.
+
+    M : (r, c); the cell text is ui.fmt's, so no −0.00 and a true minus.
+    """
+    M = np.atleast_2d(np.asarray(M, dtype=float))  # (r, c)
+    lim = float(np.max(np.abs(M))) if M.size and np.isfinite(M).all() else 0.0
+    lim = lim or 1.0
+    text = [[fmt_num.num(v, 2, keep=1) for v in row] for row in M]
+    size = 15 if M.shape[1] <= 4 else 13
+    data = [dict(
+        type="heatmap", z=M, x=list(col_labels), y=list(row_labels), colorscale=colors.SIGNED,
+        zmid=0.0, zmin=-lim, zmax=lim, showscale=False, text=text, texttemplate="%{text}",
+        textfont=dict(size=size), xgap=2, ygap=2,
+        hovertemplate="row %{y}, column %{x}: %{text}<extra></extra>",
+    )]
+    layout = dict(
+        height=height or int(50 + 40 * M.shape[0]), margin=dict(l=4, r=4, t=4, b=4),
+        font=dict(size=14), hoverlabel=dict(font=dict(size=14)),
+        xaxis=dict(side="top", zeroline=False, showgrid=False, fixedrange=True, tickfont=dict(size=13)),
+        yaxis=dict(autorange="reversed", zeroline=False, showgrid=False, fixedrange=True,
+                   tickfont=dict(size=13)),
+    )
+    return go.Figure(data=data, layout=layout, _validate=False)

@@ -1,30 +1,35 @@
-"""Arithmetic written out with the current numbers: dot products as a student would write them.
+"""Arithmetic written out with the current numbers, the way the recipe-card lessons write it.
 
-`short` prints a number the way the seeds do (1.0, 0.8, 1.65, -0.65); `dot_latex` writes
-y₁ = 1.0 × 0.8 + 0.5 × 0.3 + (-1.0) × (-0.6) + 0.1 = 1.65 for any row of numbers.
+Every number goes through ui.fmt (true minus, no −0, no e-notation). What is lesson-specific here:
+`val`, the one precision of the lessons' inputs, weights and outputs (at least one decimal, at most
+three: 1.0, 0.8, 1.65, −0.65); negatives in parentheses when multiplied; a dot product written term
+by term (y₁ = 1.0 × 0.8 + 0.5 × 0.3 + (−1.0) × (−0.6) + 0.1); and the same numbers as Python
+literals for the code a student may copy (ASCII minus there, since Python needs it).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
+import numpy as np
 
-def short(v: float, digits: int = 3) -> str:
-    """At least one decimal, at most `digits`, no trailing zeros, no '-0.0'."""
-    v = float(v)
-    s = f"{v:.{digits}f}".rstrip("0")
-    s = s + "0" if s.endswith(".") else s
-    return "0.0" if s in ("-0.0", "0.0") else s
+from ui import fmt
 
 
-def par(v: float, digits: int = 3) -> str:
-    """A number ready to be multiplied: negatives in parentheses, (-1.0)."""
-    s = short(v, digits)
-    return f"({s})" if s.startswith("-") else s
+def val(v: float) -> str:
+    """A weight, input or output: 1.0, 0.8, 1.65, −0.65 (at least one decimal, at most three)."""
+    return fmt.num(v, 3, keep=1)
+
+
+def par(v: float) -> str:
+    """A number ready to be multiplied: negatives in parentheses, (−1.0)."""
+    s = val(v)
+    return f"({s})" if s.startswith(fmt.MINUS) else s
 
 
 def terms_text(x: Sequence[float], w: Sequence[float], times: str = " × ") -> list[str]:
-    """['1.0 × 0.8', '0.5 × 0.3', '(-1.0) × (-0.6)'] for inputs x and one column w."""
+    """['1.0 × 0.8', '0.5 × 0.3', '(−1.0) × (−0.6)'] for inputs x and one column w."""
     return [f"{par(a)}{times}{par(b)}" for a, b in zip(x, w, strict=True)]
 
 
@@ -33,18 +38,61 @@ def plus(parts: Sequence[str]) -> str:
     return " + ".join(parts)
 
 
-def dot_latex(lhs: str, x: Sequence[float], w: Sequence[float], b: float | None,
-              result: float) -> str:
-    """LaTeX for lhs = x·w (+ b) = result, every product written out."""
-    parts = terms_text(x, w, r" \times ")
-    if b is not None:
-        parts.append(par(b))
-    return rf"{lhs} = {plus(parts)} = {short(result)}"
-
-
 def dot_text(x: Sequence[float], w: Sequence[float], b: float | None) -> str:
     """Plain text for x·w (+ b), every product written out: '1.0 × 0.8 + 0.5 × 0.3 + 0.1'."""
     parts = terms_text(x, w)
     if b is not None:
         parts.append(par(b))
     return plus(parts)
+
+
+def tex(s: str) -> str:
+    """Text made by the functions above, for LaTeX (which draws its own minus from '-')."""
+    return s.replace(fmt.MINUS, "-").replace("×", r"\times ")
+
+
+def dot_latex(lhs: str, x: Sequence[float], w: Sequence[float], b: float | None, result: float,
+              *, per_line: int = 0) -> str:
+    """LaTeX for lhs = x·w (+ b) = result, every product written out.
+
+    per_line > 0 breaks the sum after that many terms (an aligned block), so it fits a phone.
+    """
+    parts = [tex(p) for p in terms_text(x, w)] + ([tex(par(b))] if b is not None else [])
+    end = tex(val(result))
+    if per_line <= 0 or len(parts) <= per_line:
+        return rf"{lhs} = {plus(parts)} = {end}"
+    lines = [plus(parts[k:k + per_line]) for k in range(0, len(parts), per_line)]
+    body = r" \\ &+ ".join(lines)
+    return rf"\begin{{aligned}}{lhs} &= {body} \\ &= {end}\end{{aligned}}"
+
+
+def py(v: float) -> str:
+    """A number for Python code: as `val`, with an ASCII minus."""
+    return val(v).replace(fmt.MINUS, "-")
+
+
+def py_vec(v) -> str:
+    """[1.0, 0.5, -1.0]"""
+    return "[" + ", ".join(py(a) for a in np.ravel(v)) + "]"
+
+
+def py_matrix(M, indent: int = 13) -> str:
+    """A matrix as a Python literal, one row per line, rows lined up under the first."""
+    rows = [", ".join(py(a) for a in row) for row in np.atleast_2d(M)]
+    return "[" + (",\n" + " " * (indent + 1)).join(f"[{r}]" for r in rows) + "]"
+
+
+def sig(v: float, figures: int = 4) -> str:
+    """A size that may be huge or tiny, to `figures` significant figures, never in e-notation:
+    57.67, 0.02825, 123,457, 1.11 × 10⁷, 9.1 × 10⁻¹³."""
+    v = float(v)
+    if v == 0 or not math.isfinite(v):
+        return fmt.num(v)
+    if not 1e-3 <= abs(v) < 1e6:
+        return fmt.power(v, figures - 1)
+    return fmt.num(v, max(0, figures - 1 - math.floor(math.log10(abs(v)))))
+
+
+def vec(v) -> str:
+    """A row of numbers for the page's text: [0.1, 0.0]."""
+    return "[" + ", ".join(val(a) for a in np.ravel(v)) + "]"

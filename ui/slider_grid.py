@@ -1,15 +1,15 @@
-"""Sliders laid out in the shape of a matrix, each bound to the URL under a systematic key.
+"""A matrix you can edit, in its own shape: one slider per cell when it is small, one grid when it is big.
 
-`slider_grid` draws one slider per cell of an (r, c) matrix with keys `<prefix><i><j>`
-(w11 .. w88, 1-based: input i, output j), `slider_row` one per entry of a vector
-(x1 .. x8, b1 .. b8). A value set for a cell outside the current size (a link with w77 on a
-3 x 2 layer) is simply not drawn; it comes back (persist_state="page") if the size grows.
+Every cell is its own URL key, declared once with `cells(...)` in the page's `LINKS`
+(w11 .. w88: row i, column j, 1-based; a vector x1 .. x8), so an old link that set one cell keeps
+working whatever the matrix is drawn as. The card's cells are bound by hand (`hand=True` in
+ui.state): a cell beyond the current size, or one shown in the grid instead of a slider, keeps its
+value in the link and comes back when its slider does.
 
-Layout, measured with Streamlit 1.67 in Chromium: columns that may not stack (wrap=False)
-keep a minimum width of 128 px and scroll sideways beyond it, while stacking columns
-(wrap=True) shrink to fit on a laptop but turn into one long list below 640 px. So a grid of
-up to FIT columns keeps the matrix's shape everywhere (a 2 px gap: three columns fit a 420 px
-phone); a wider one shrinks to fit the screen on a laptop and stacks row by row on a phone.
+Layout, measured with Streamlit 1.67 in Chromium: columns that may not stack (wrap=False) keep a
+minimum width of 128 px and scroll sideways beyond it, while stacking columns turn into one long list
+below 640 px. So sliders keep the matrix's shape only up to FIT columns (three fit a 420 px phone);
+anything wider is edited as one data editor (`cell_editor`), a grid that scrolls inside itself.
 """
 
 from __future__ import annotations
@@ -17,11 +17,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import numpy as np
+import pandas as pd
 import streamlit as st
 
-from ui.links import bound
+from ui import fmt, state
 
-FIT = 5  # columns of 128 px that fit Streamlit's centred 704 px content width
+FIT = 3  # slider columns that keep their shape on a 420 px phone (and read well on a projector)
 
 _SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
@@ -36,76 +37,83 @@ def cell_key(prefix: str, i: int, j: int | None = None) -> str:
     return f"{prefix}{i}" if j is None else f"{prefix}{i}{j}"
 
 
+def cells(prefix: str, default, lo: float, hi: float, step: float, *, help: str, meaning: str,
+          hand: bool = False, name: str | None = None) -> list[state.Link]:
+    """One slider link per cell of `default` (a vector (c,) or a matrix (r, c)), one README row.
+
+    The label of each is `name` (default: the prefix) with the cell's subscript (w₃₁), the way the
+    lesson writes it.
+    """
+    name = prefix if name is None else name
+    default = np.asarray(default, dtype=float)
+    idx = ([(j + 1,) for j in range(default.size)] if default.ndim == 1
+           else [(i + 1, j + 1) for i in range(default.shape[0]) for j in range(default.shape[1])])
+    first, last = cell_key(prefix, *idx[0]), cell_key(prefix, *idx[-1])
+    return [state.slider(cell_key(prefix, *ij), lo, hi, float(default[tuple(k - 1 for k in ij)]) + 0.0,
+                         step, sub(cell_key(name, *ij)), help, number_format="%.1f",
+                         group=f"`{first}` .. `{last}`", meaning=meaning, hand=hand,
+                         values=f"{fmt.num(lo)} to {fmt.num(hi)} in steps of {fmt.num(step)}")
+            for ij in idx]
+
+
+def value_of(links: state.Links, prefix: str, shape) -> np.ndarray:
+    """The values in force for the cells of `shape` (a vector (c,) or (r, c)), without drawing them."""
+    shape = tuple(shape)
+    if len(shape) == 1:
+        return np.array([float(links.value(cell_key(prefix, j + 1))) for j in range(shape[0])])
+    return np.array([[float(links.value(cell_key(prefix, i + 1, j + 1))) for j in range(shape[1])]
+                     for i in range(shape[0])])
+
+
+def fits(n_cols: int) -> bool:
+    """Can this many columns of sliders (a lead column included) keep their shape on a phone?"""
+    return n_cols <= FIT
+
+
 def grid_columns(spec: list[float]):
-    """Columns for one row of a grid (or a row lined up under one): kept in one row when
-    they fit, else free to shrink on a laptop and stack on a phone."""
-    if len(spec) <= FIT:
-        return st.columns(spec, wrap=False, gap=2, vertical_alignment="center")
-    return st.columns(spec, vertical_alignment="center")
+    """Columns for one row of a grid (or a row lined up under one), kept in one row."""
+    return st.columns(spec, wrap=False, gap=2, vertical_alignment="center")
 
 
 _PAD = "\u2002"  # an en space HTML does not collapse: keeps a label clear of the "?" to its left
 
 
-def _slider(label: str, lo: float, hi: float, default: float, step: float, key: str,
-            help: str, fmt: str) -> float:
-    return float(bound(st.slider, _PAD + label, lo, hi, float(default), step, key=key, help=help,
-                       format=fmt, persist_state="page"))
+def _slider(links: state.Links, key: str, label: str | None = None) -> float:
+    link = links[key]
+    return float(links.widget(key, label=_PAD + (label or link.label)))
 
 
-def slider_row(default, *, prefix: str, lo: float, hi: float, step: float, help: str,
-               labels: Sequence[str] | None = None, lead: str | None = None,
-               lead_width: float = 1.0, fmt: str = "%.2f") -> np.ndarray:
-    """One slider per entry of a vector, side by side.
+def slider_row(links: state.Links, prefix: str, n: int, *, labels: Sequence[str] | None = None,
+               lead: str | None = None, lead_width: float = 1.0) -> np.ndarray:
+    """One slider per entry of a vector prefix1 .. prefix<n>, side by side; returns (n,).
 
-    Parameters
-    ----------
-    default : array of shape (c,)
-    prefix : keys are prefix1 .. prefix<c>
-    labels : each slider's label (default: prefix with a subscript index)
     lead : optional text in a first, narrower column (a row name)
-
-    Returns
-    -------
-    values : array of shape (c,)
     """
-    default = np.asarray(default, dtype=float)
-    labels = list(labels) if labels is not None else [sub(cell_key(prefix, j + 1))
-                                                      for j in range(default.size)]
-    spec = ([lead_width] if lead is not None else []) + [1.0] * default.size
+    spec = ([lead_width] if lead is not None else []) + [1.0] * n
     cols = grid_columns(spec)
     if lead is not None:
         cols[0].markdown(lead)
         cols = cols[1:]
-    out = np.empty(default.size)  # (c,)
+    out = np.empty(n)  # (n,)
     for j, col in enumerate(cols):
         with col:
-            out[j] = _slider(labels[j], lo, hi, default[j], step, cell_key(prefix, j + 1), help, fmt)
+            out[j] = _slider(links, cell_key(prefix, j + 1), None if labels is None else labels[j])
     return out
 
 
-def slider_grid(default, *, prefix: str, lo: float, hi: float, step: float, help: str,
+def slider_grid(links: state.Links, prefix: str, r: int, c: int, *,
                 row_labels: Sequence[str] | None = None, col_labels: Sequence[str] | None = None,
                 lead: Callable[[int], None] | None = None, lead_title: str = "",
-                lead_width: float = 1.0, fmt: str = "%.2f") -> np.ndarray:
-    """One slider per cell of a matrix, drawn row by row in the matrix's own shape.
+                lead_width: float = 1.0) -> np.ndarray:
+    """One slider per cell <prefix><i><j> of an (r, c) matrix, drawn row by row in its shape.
 
-    Parameters
-    ----------
-    default : array of shape (r, c)
-    prefix : keys are <prefix><i><j>, i = 1..r (row), j = 1..c (column); labels read w₃₁
     row_labels : r names (markdown) in a first column, one per row
     col_labels : c names (markdown) in a header row above the sliders
-    lead : instead of row_labels, lead(i) draws row i's first column (e.g. the input x_i's
-        own slider, so a row reads "this input, and the weights leaving it")
-    lead_title : the header above the first column
+    lead : instead of row_labels, lead(i) draws row i's first column (e.g. the input x_i's own
+        slider, so a row reads "this input, and the weights leaving it")
 
-    Returns
-    -------
-    values : array of shape (r, c)
+    Returns values (r, c).
     """
-    default = np.asarray(default, dtype=float)
-    r, c = default.shape
     spec = [lead_width] + [1.0] * c
     if col_labels is not None:
         head = grid_columns(spec)
@@ -122,6 +130,67 @@ def slider_grid(default, *, prefix: str, lo: float, hi: float, step: float, help
                 st.markdown(row_labels[i])
         for j in range(c):
             with cols[j + 1]:
-                key = cell_key(prefix, i + 1, j + 1)
-                out[i, j] = _slider(sub(key), lo, hi, default[i, j], step, key, help, fmt)
+                out[i, j] = _slider(links, cell_key(prefix, i + 1, j + 1))
     return out
+
+
+# --- one grid for a big matrix ------------------------------------------------------------------
+_GRIDS = "_grids"  # session_state: {page id: {grid name: the frame its editor was started from}}
+
+
+def _bases() -> dict:
+    return st.session_state.setdefault(_GRIDS, {}).setdefault(state.page_id(), {})
+
+
+def fresh_grids() -> None:
+    """Start every grid of the page again from the values in force (after a button set its cells)."""
+    for name in list(_bases()):
+        st.session_state.pop(f"{name}_editor", None)
+    _bases().clear()
+
+
+def cell_editor(links: state.Links, name: str, keys: Sequence[Sequence[str]], *,
+                columns: Sequence[str], rows: Sequence[str], height: int | None = None) -> np.ndarray:
+    """A big matrix as one data editor whose every cell is a declared link key.
+
+    keys : (r, c) nested lists of link keys, cell (i, j) of the grid; columns, rows: the titles
+    name : the editor's identity; use a new name when the shape or the titles change
+
+    A typed number is checked against its key's bounds; a refused one gets one line under the grid
+    and the page keeps the cell's last good value. Returns the values in force, (r, c).
+    """
+    now = np.array([[float(links.value(k)) for k in row] for row in keys])  # (r, c)
+    bases = _bases()
+    base = bases.get(name)
+    if f"{name}_editor" not in st.session_state or base is None or base.shape != now.shape:
+        base = now.copy()  # the editor keeps its edits relative to the frame it was first given
+        bases[name] = base
+    step = links[keys[0][0]].step
+    edited = st.data_editor(
+        fmt.frame(pd.DataFrame(base, index=list(rows), columns=list(columns)), 2),
+        key=f"{name}_editor", num_rows="fixed", width="stretch", height=height or "auto",
+        column_config={c: st.column_config.NumberColumn(c, format="plain", step=step) for c in columns},
+    )
+    typed = edited.to_numpy(dtype=float)  # (r, c)
+    refused = []
+    for i, row in enumerate(keys):
+        for j, key in enumerate(row):
+            v = typed[i, j]
+            if v == now[i, j]:
+                continue
+            why = "empty or not a number"
+            ok = None
+            if np.isfinite(v):
+                try:
+                    ok = float(links[key].from_text(repr(float(v))))
+                except ValueError as err:
+                    why = str(err)
+            if ok is None:
+                refused.append(f"{rows[i]}, {columns[j]}: {why}")
+                continue
+            ok = round(ok, 6) + 0.0
+            links.set(key, ok)
+            now[i, j] = ok
+    if refused:
+        st.error(f"{refused[0]}; still using the last good value.", icon=":material/error:")
+    return now

@@ -1,0 +1,333 @@
+"""Stacking layers: a mini network 3 → 2 → 1, why depth needs care, many tokens at once, storage.
+
+The second lesson of the old /recipe-card (its sections 6 to 9). Its link keys are the ones they
+had there, and old /recipe-card links carrying them are forwarded here. The layer that the tokens
+and the storage sections use is the recipe card's, read from the same link keys (nin, nout, x1..,
+w11.., b1..); the page link back to /recipe-card carries them.
+"""
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from lib.depth import compound, random_stack
+from lib.layers import collapse, linear
+from lib.recipe import (
+    MAX_SIZE,
+    MINI_B1,
+    MINI_B2,
+    MINI_W1,
+    MINI_W2,
+    MINI_X,
+    batch_inputs,
+    default_layer,
+    dot_terms,
+    mini_network,
+    squared_error,
+    squared_error_grad,
+)
+from lib.storage import linear_torch, to_torch
+from ui import charts, colors, fmt, state
+from ui.diagram import cells_figure, network_figure
+from ui.expr import par, plus, py_matrix, py_vec, sig, tex, val, vec
+from ui.slider_grid import cell_key, cells, slider_grid, slider_row, sub
+from ui.source import show_source
+
+FRUITS = ["apple", "banana", "mango", "strawberry", "kiwi", "peach", "blueberry", "pineapple"]
+SMOOTHIES = ["Sunrise", "Jungle", "Berry", "Tropic", "Morning", "Pink", "Purple", "Zing"]
+X0, W0, B0 = default_layer()  # (8,), (8, 8), (8,)
+RECIPE = "pages/recipe-card.py"
+MINI = ("mx", "mw", "mb", "pw", "pb")
+HIDDEN = ["neuron 1", "neuron 2"]
+
+LINKS = state.Links(
+    # The mini network.
+    state.toggle("relu", True, "ReLU after each neuron", "Switch the bend off: then both layers are plain "
+                 "weighted sums.", meaning="The bend after each neuron of the mini network"),
+    state.slider("target", -5.0, 5.0, 1.0, 0.1, "Target y (what the output should be)",
+                 "The right answer; the loss measures the miss.", number_format="%.1f",
+                 meaning="The mini network's target y"),
+    cells("mx", MINI_X, -5.0, 5.0, 0.1, help="One input feature of the mini network.",
+          name="x", meaning="Mini network: input x_i"),
+    cells("mw", MINI_W1, -3.0, 3.0, 0.1, help="Layer-1 weight from input i to neuron j.",
+          name="w", meaning="Mini network: layer-1 weight W_ij (input i, neuron j)"),
+    cells("mb", MINI_B1, -3.0, 3.0, 0.1, help="Layer-1 bias of neuron j.",
+          name="b", meaning="Mini network: layer-1 bias b_j"),
+    cells("pw", MINI_W2, -3.0, 3.0, 0.1, help="Layer-2 weight from layer-1 neuron i.",
+          name="w′", meaning="Mini network: layer-2 weight W′_i1"),
+    cells("pb", MINI_B2, -3.0, 3.0, 0.1, help="Layer-2 bias.", name="b′", meaning="Mini network: layer-2 bias b′"),
+    # Depth.
+    state.slider("scale", 0.5, 2.0, 1.5, 0.05, "Scale per layer", "How much one layer multiplies the size "
+                 "of the numbers.", number_format="%.2f", meaning="Depth: the scale per layer"),
+    state.select_slider("width", [8, 16, 32, 64, 128, 256], 64, "Width of each random layer",
+                        "Each random matrix is width × width.", meaning="Depth: units per random layer"),
+    state.slider("depth", 1, 40, 10, 1, "Depth (layers)", "How many layers are stacked.",
+                 meaning="Depth: how many layers"),
+    state.slider("seed", 0, 20, 0, 1, "Random seed", "Draw a different set of random matrices.",
+                 meaning="Depth: the random matrices' seed"),
+    # Many tokens.
+    state.slider("tokens", 1, 8, 5, 1, "Tokens in the batch", "How many rows go through the layer "
+                 "together; row 1 is the card's x.", meaning="Tokens in the batch"),
+    # The recipe card's layer, set on /recipe-card (no controls here).
+    state.select("mode", ["story", "plain"], "story", "Labels", "Words of the recipe card.", kind="radio",
+                 meaning="The recipe card's words (set on /recipe-card)"),
+    state.slider("nin", 1, MAX_SIZE, 3, 1, "Inputs n_in", "The card's inputs.",
+                 meaning="The recipe card's inputs (set on /recipe-card)"),
+    state.slider("nout", 1, MAX_SIZE, 2, 1, "Outputs n_out", "The card's outputs.",
+                 meaning="The recipe card's outputs (set on /recipe-card)"),
+    cells("x", X0, -3.0, 3.0, 0.1, help="The card's input.", meaning="The recipe card's x_i (set there)"),
+    cells("w", W0, -2.0, 2.0, 0.1, help="The card's weight.", meaning="The recipe card's W_ij (set there)"),
+    cells("b", B0, -2.0, 2.0, 0.1, help="The card's bias.", meaning="The recipe card's b_j (set there)"),
+)
+CARD_KEYS = ["mode", "nin", "nout", *[k for k in LINKS.links if k[0] in "xwb" and k[1:].isdigit()]]
+
+
+def card():
+    """The recipe card's layer, as its link says: x (nin,), W (nin, nout), b (nout,), names."""
+    story = LINKS.value("mode") == "story"
+    nin, nout = int(LINKS.value("nin")), int(LINKS.value("nout"))
+    x = np.array([float(LINKS.value(cell_key("x", i + 1))) for i in range(nin)])       # (nin,)
+    W = np.array([[float(LINKS.value(cell_key("w", i + 1, j + 1))) for j in range(nout)]
+                  for i in range(nin)])                                               # (nin, nout)
+    b = np.array([float(LINKS.value(cell_key("b", j + 1))) for j in range(nout)])       # (nout,)
+    ins = FRUITS[:nin] if story else [sub(f"x{i + 1}") for i in range(nin)]
+    outs = SMOOTHIES[:nout] if story else [sub(f"y{j + 1}") for j in range(nout)]
+    return x, W, b, ins, outs
+
+
+def _card_query() -> dict[str, str]:
+    return {k: st.query_params[k] for k in CARD_KEYS if k in st.query_params}
+
+
+# --- 1. The mini network -----------------------------------------------------------------------
+@st.cache_resource(max_entries=32)
+def _mini_diagram(W1, W2, x, h1, y_hat):
+    return network_figure([W1, W2], [[sub(f"x{i + 1}") for i in range(3)], HIDDEN, ["ŷ"]],
+                          node_values=[x, h1, y_hat], names=["w", "w′"], height=300)
+
+
+@st.fragment
+def mini() -> None:
+    st.header("A mini network: 3\u00a0→\u00a02\u00a0→\u00a01")
+    st.markdown(
+        "Stack a second layer after the first: its input is the first layer's output. Inside every "
+        "neuron, four steps: multiply each input by its weight, add them up, add the bias, then **ReLU** "
+        "(keep positives, turn negatives into 0). Layer two's weights wear a prime, w′.")
+    k1, k2 = st.columns(2)
+    with k1:
+        relu_on = LINKS.widget("relu")
+    with k2:
+        target = LINKS.widget("target")
+    from_link = any(k.startswith(MINI) for k in st.query_params)  # open it to show what the link set
+    with st.expander("Change the mini network's numbers", icon=":material/tune:", expanded=from_link):
+        st.markdown("**Input x** (three features of one token)")
+        mx = slider_row(LINKS, "mx", 3)  # (3,)
+        st.markdown("**Layer 1: W** (rows: inputs; columns: neurons) **and b**")
+        mW1 = slider_grid(LINKS, "mw", 3, 2, row_labels=[sub(f"x{i + 1}") for i in range(3)],
+                          col_labels=["**neuron 1**", "**neuron 2**"])  # (3, 2)
+        mb1 = slider_row(LINKS, "mb", 2, lead="**b**")  # (2,)
+        st.markdown("**Layer 2: W′ and b′** (one neuron, fed by the two outputs of layer 1)")
+        mW2 = slider_grid(LINKS, "pw", 2, 1, row_labels=["out₁", "out₂"], col_labels=["**ŷ**"])  # (2, 1)
+        mb2 = slider_row(LINKS, "pb", 1, lead="**b′**")  # (1,)
+    bend = "relu" if relu_on else "identity"
+    z1, h1, _z2, y_hat = mini_network(mx, mW1, mb1, mW2, mb2, bend)  # (2,), (2,), (1,), (1,)
+    loss = float(squared_error(y_hat, target)[0])
+    grad = float(squared_error_grad(y_hat, target)[0])
+    left, right = st.columns([3, 2], gap="large")
+    with left:
+        charts.show(_mini_diagram(mW1, mW2, mx, h1, y_hat), key="st_mini")
+        st.caption("Lines are weights: blue positive, vermillion negative, grey dotted zero; "
+                   "the circles hold each neuron's output.")
+    with right:
+        l1, l2 = st.columns(2, wrap=False)
+        l1.metric("prediction ŷ", val(y_hat[0]))
+        l2.metric("loss (ŷ − y)²", fmt.num(loss, 4, keep=1))
+        st.metric("slope 2(ŷ − y)", val(grad))
+        st.caption(f"The loss is ({val(y_hat[0])} − {val(target)})². Training turns every weight and bias "
+                   "so the loss shrinks; the slope says which way ŷ must move.")
+    after = "after ReLU" if relu_on else "output (no ReLU)"
+    terms = dot_terms(mx, mW1)  # (3, 2)
+    neurons = pd.DataFrame({
+        "neuron": [1, 2],
+        "weights": [vec(mW1[:, j]) for j in range(2)],
+        "bias": [val(mb1[j]) for j in range(2)],
+        "weighted sum": [f"{plus([par(t) for t in terms[:, j]] + [par(mb1[j])])} = {val(z1[j])}"
+                         for j in range(2)],
+        after: [val(h1[j]) for j in range(2)],
+    })
+    st.dataframe(neurons, hide_index=True, width="stretch")
+    st.markdown(f"So layer 1's output row is **{vec(h1)}**, and that row is layer 2's input.")
+
+    st.subheader("The whole network is one equation")
+    r = r"\operatorname{ReLU}" if relu_on else ""
+    h = [tex(par(v)) for v in h1]
+    # Short lines, so the equation fits a phone: the symbols, then this run's numbers.
+    st.latex(
+        rf"\begin{{aligned}}\hat y &= {r}\bigl(w'_{{1}}\,h_1 + w'_{{2}}\,h_2 + b'\bigr) \\ "
+        rf"&= {r}\bigl({tex(par(mW2[0, 0]))} \cdot {h[0]} + {tex(par(mW2[1, 0]))} \cdot {h[1]} "
+        rf"+ {tex(par(mb2[0]))}\bigr) \\ &= {tex(val(y_hat[0]))}\end{{aligned}}")
+    st.caption(f"h₁ and h₂ are layer 1's outputs{' after ReLU' if relu_on else ''}, from the table above.")
+    if not relu_on:
+        Wc, bc = collapse(mW1, mb1, mW2, mb2)  # (3, 1), (1,)
+        terms_c = [rf"{tex(par(a))} \cdot {tex(par(w))}" for a, w in zip(mx, Wc[:, 0], strict=True)]
+        st.latex(rf"\begin{{aligned}}\hat y &= x(WW') + (bW' + b') \\ &= {plus(terms_c[:2])} \\ "
+                 rf"&\quad + {plus([*terms_c[2:], tex(par(bc[0]))])} \\ "
+                 rf"&= {tex(val(linear(mx, Wc, bc)[0]))}\end{{aligned}}")
+        st.info("Without ReLU the two layers fold into **one** layer, x(WW′) + (bW′ + b′): three weights "
+                "and a bias. The second layer bought nothing.", icon=":material/layers_clear:")
+    show_source(mini_network, squared_error, squared_error_grad)
+
+
+# --- 2. Depth ----------------------------------------------------------------------------------
+@st.cache_data(max_entries=64)
+def _stack(scale: float, depth: int, width: int, seed: int) -> np.ndarray:
+    return random_stack(scale, depth, width=width, seed=seed)  # (depth + 1,)
+
+
+@st.cache_resource(max_entries=32)
+def _depth_figure(scale: float, depth: int, width: int, seed: int):
+    k = np.arange(depth + 1)         # (depth + 1,)
+    mine, measured_name = f"{fmt.num(scale, 2)}^k (arithmetic)", f"random {width}-wide layers (measured)"
+    series = {mine: compound(scale, depth), measured_name: _stack(scale, depth, width, seed)}
+    palette = {mine: colors.INDIGO, measured_name: colors.TEAL, "1.5^k": colors.WINE, "0.7^k": colors.OLIVE}
+    for name, s_ref in (("1.5^k", 1.5), ("0.7^k", 0.7)):
+        if not np.isclose(scale, s_ref):  # the same line twice would hide one of them
+            series[name] = compound(s_ref, depth)
+    fig = charts.line_figure(k, series, x_title="layers k", y_title="size of the activations (× the input's)",
+                             dashed=["1.5^k", "0.7^k"], colors=palette, height=400)
+    fig.update_traces(mode="lines+markers", marker=dict(size=7), selector=dict(name=measured_name))
+    fig.update_yaxes(type="log", dtick=1)  # one tick per power of ten
+    fig.update_layout(legend=dict(font=dict(size=14)))
+    return fig
+
+
+@st.fragment
+def depth_section() -> None:
+    st.header("Why depth needs care")
+    st.markdown(
+        "Every layer multiplies. If each layer makes the numbers a little bigger (or smaller), k layers "
+        "make them that factor to the power k. Below, the arithmetic and a real stack of random "
+        "matrices, built so each one scales sizes by the same factor on average.")
+    e1, e2 = st.columns(2)
+    with e1:
+        scale = LINKS.widget("scale")
+        width = LINKS.widget("width")
+    with e2:
+        depth = LINKS.widget("depth")
+        seed = LINKS.widget("seed")
+    sizes = compound(scale, depth)                 # (depth + 1,)
+    measured = _stack(scale, depth, width, seed)   # (depth + 1,)
+    ref_hi, ref_lo = compound(1.5, depth), compound(0.7, depth)  # seed 002's two examples
+    charts.show(_depth_figure(scale, depth, width, seed), key="st_depth")
+    q1, q2 = st.columns(2, wrap=False)
+    q1.metric(f"{fmt.num(scale, 2)}^{depth}", sig(sizes[-1], 4))
+    q2.metric(f"measured after {depth} layers", sig(measured[-1], 4))
+    st.markdown(
+        f"For comparison, over {depth} layers: a scale of 1.5 per layer (grows a little) gives "
+        f"**{sig(ref_hi[-1], 4)}×**; 0.7 (shrinks a little) gives **{sig(ref_lo[-1], 3)}×**, almost zero.")
+    st.caption(
+        "Indigo: the arithmetic; teal dots: measured; dashed: 1.5 and 0.7 per layer. Numbers that blow up "
+        "or vanish make training unstable, and a real GPT stacks dozens of layers. That is what layer "
+        "normalisation is built to control: it rescales each token's numbers after every block.")
+    show_source(compound, random_stack)
+
+
+# --- 3. Many tokens ----------------------------------------------------------------------------
+@st.fragment
+def tokens_section() -> None:
+    x, W, b, ins, outs = card()
+    nin, nout = W.shape
+    st.header("Many tokens at once")
+    st.markdown(
+        "A language model runs the same layer on every token. Stack the tokens as rows of a matrix X: one "
+        "multiplication handles them all, each row on its own, with the **same W** (the recipe card's).")
+    tokens = LINKS.widget("tokens")
+    X = batch_inputs(x, tokens)   # (tokens, nin)
+    Y = linear(X, W, b)           # (tokens, nout)
+    t1, t2 = st.columns(2)
+    rows = [f"token {t + 1}" for t in range(tokens)]
+    with t1:
+        st.markdown(f"**X**, {fmt.shape(tokens, nin)}")
+        st.dataframe(fmt.frame(pd.DataFrame(X, index=rows, columns=ins), 3), width="stretch",
+                     column_config={c: st.column_config.NumberColumn(c, format="plain") for c in ins})
+    with t2:
+        st.markdown(f"**Y = XW + b**, {fmt.shape(tokens, nout)}")
+        st.dataframe(fmt.frame(pd.DataFrame(Y, index=rows, columns=outs), 3), width="stretch",
+                     column_config={c: st.column_config.NumberColumn(c, format="plain") for c in outs})
+    shapes = pd.DataFrame({
+        "tensor": ["x (input)", "W (weights)", "out"],
+        "one token": [f"[1, {nin}]", f"[{nin}, {nout}]", f"[1, {nout}]"],
+        f"{tokens} tokens": [f"[{tokens}, {nin}]", f"[{nin}, {nout}]", f"[{tokens}, {nout}]"],
+    })
+    st.dataframe(shapes, hide_index=True, width="stretch")
+    same = bool(np.allclose(Y[0], linear(x, W, b)))
+    st.caption(
+        f"W stays [{nin}, {nout}] however many tokens come: the layer keeps one set of weights. Row 1 of Y "
+        f"{'equals' if same else 'differs from'} the card's y; the token count never changes, only the "
+        "feature count.")
+
+
+# --- 4. Storage --------------------------------------------------------------------------------
+@st.cache_resource(max_entries=32)
+def _cells(M, rows: tuple, cols: tuple):
+    return cells_figure(M, row_labels=list(rows), col_labels=list(cols))
+
+
+def storage() -> None:
+    x, W, b, ins, outs = card()
+    nin, nout = W.shape
+    st.header("How GPT-2 and PyTorch store the same layer")
+    st.markdown(
+        "GPT-2's original code stores W as **in × out** and computes xW + b. PyTorch's `nn.Linear` stores "
+        "its `weight` as **out × in** and computes xWᵀ + b. Same numbers, transposed: the classic shape bug "
+        "when porting weights.")
+    weight = to_torch(W)                     # (nout, nin)
+    y_gpt2 = linear(x, W, b)                 # (nout,)
+    y_torch = linear_torch(x, weight, b)     # (nout,)
+    g1, g2 = st.columns(2)
+    with g1:
+        st.markdown(f"**GPT-2 Conv1D**: W is {fmt.shape(nin, nout)} (in × out)")
+        charts.show(_cells(W, tuple(ins), tuple(outs)), key="st_gpt2w")
+    with g2:
+        st.markdown(f"**nn.Linear**: weight is {fmt.shape(nout, nin)} (out × in)")
+        charts.show(_cells(weight, tuple(outs), tuple(ins)), key="st_torchw")
+    code_gpt2, code_torch = st.tabs(["GPT-2 style (NumPy)", "PyTorch nn.Linear"])
+    code_gpt2.code(
+        f"# weight stored (n_in, n_out) = ({nin}, {nout})\n"
+        f"W = np.array({py_matrix(W)})\n"
+        f"b = np.array({py_vec(b)})\n"
+        f"x = np.array({py_vec(x)})\n"
+        f"x @ W + b\n"
+        f"# {py_vec(y_gpt2)}",
+        language="python",
+    )
+    code_torch.code(
+        f"# weight stored (n_out, n_in) = ({nout}, {nin})\n"
+        f"layer = nn.Linear({nin}, {nout})\n"
+        "with torch.no_grad():\n"
+        f"    layer.weight.copy_(torch.tensor(\n"
+        f"        {py_matrix(weight, 8)}))\n"
+        f"    layer.bias.copy_(torch.tensor({py_vec(b)}))\n"
+        f"layer(torch.tensor({py_vec(x)}))\n"
+        f"# {py_vec(y_torch)}: x @ weight.T + bias",
+        language="python",
+    )
+    match = bool(np.allclose(y_gpt2, y_torch))
+    st.caption(f"Both give y = {vec(y_gpt2)}: {'identical' if match else 'different'} outputs, only the "
+               "storage is transposed. Loading GPT-2 weights into nn.Linear takes one `.T`. Cells: blue "
+               "positive, vermillion negative.")
+    show_source(to_torch, linear_torch)
+
+
+if __name__ == "__main__":
+    st.title("Stacking layers")
+    st.markdown(
+        "A network is layers in a row, each feeding the next. Between them sits a bend (ReLU): without it, "
+        "two layers are only one. Move a number and follow it through.")
+    mini()
+    depth_section()
+    st.header("Going further")
+    st.page_link(RECIPE, label="Change the layer used below on the recipe card", icon=":material/grid_on:",
+                 query_params=_card_query())
+    tokens_section()
+    storage()
