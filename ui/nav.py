@@ -28,6 +28,9 @@ LESSONS: list[Lesson] = [
     Lesson("recipe-card", "A layer is a matrix", ":material/grid_on:", "Layers",
            "y = xW + b as a smoothie recipe card: every weight is a line in the diagram "
            "and a cell in the matrix, live."),
+    Lesson("stacking", "Stacking layers", ":material/stacks:", "Layers",
+           "Two layers with a ReLU between them, what depth does to the numbers, and one layer "
+           "run on many tokens at once."),
     Lesson("activations", "Bends: ReLU, GELU, SiLU", ":material/show_chart:", "Layers",
            "Why two linear layers are only one, and how a bend between them makes "
            "depth worth having."),
