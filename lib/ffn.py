@@ -192,7 +192,7 @@ def parse_table(text: str) -> np.ndarray:
         if len(r) != width:
             raise ValueError(f"row {i + 1} has {len(r)} numbers but row 1 has {width}")
     if len(cells) * width > _MAX_CELLS:
-        raise ValueError(f"{len(cells)} x {width} is too big for a hand-worked table")
+        raise ValueError(f"{len(cells)} × {width} is too big for a hand-worked table")
     return np.array([[_number(c, i, j) for j, c in enumerate(r)] for i, r in enumerate(cells)])
 
 
@@ -285,8 +285,18 @@ def check_steps(hand: dict, x, W1, W2, b1=None, b2=None, act: str = "gelu", tol:
 
 
 def shape_text(shape) -> str:
-    """(5, 6) -> '5 x 6'."""
-    return " x ".join(str(s) for s in shape)
+    """(5, 6) -> '5 × 6' (as ui.fmt.shape writes shapes)."""
+    return " × ".join(str(s) for s in shape)
+
+
+def format_table(M, digits: int = 3) -> str:
+    """A matrix in the seed's Python-list form, one row a line: what `parse_table` reads back.
+
+    Plain ASCII (a hyphen for minus), because students paste it into code and back.
+    """
+    M = np.atleast_2d(np.asarray(M, dtype=float))
+    rows = ["[" + ", ".join(f"{round(float(v), digits) + 0.0: .{digits}f}" for v in row) + "]" for row in M]
+    return "[" + ",\n ".join(rows) + "]"
 
 
 # --- the real size -----------------------------------------------------------------------------
@@ -376,4 +386,41 @@ def collapse_gap(x, W1, W2, b1=None, b2=None, act: str = "gelu") -> dict:
         "W": W,
         "two_params": param_count(d, d_ff, False) + param_count(d_ff, W2.shape[1], False),
         "one_params": param_count(d, W2.shape[1], False),
+    }
+
+
+# --- the real size, as the page shows it -------------------------------------------------------
+
+REAL_TOKENS = 8  # a handful of tokens: enough to see rows move on their own
+
+
+def real_tokens(seed: int, n: int = REAL_TOKENS) -> np.ndarray:
+    """The full-size block's input tokens for a seed: (n, 768); seed + 1, not the weights' stream."""
+    return layer_normed_tokens(n, seed=seed + 1)
+
+
+def fresh_token(seed: int) -> np.ndarray:
+    """The row that replaces a poked token: (768,); seed + 2, a stream of its own."""
+    return layer_normed_tokens(1, seed=seed + 2)[0]
+
+
+def bend_summary(x, W1, W2, act: str = "gelu", ratio: float = 0.1, bins: int = 60) -> dict:
+    """What GELU does to a full-size hidden layer, for a histogram and three numbers.
+
+    Returns a dict: 'shapes' of x, pre, post, out; 'near_share' (share of hidden values with
+    |GELU(z)| < ratio |z|), 'neg_share' (z < 0), 'pre_std' (spread of z), 'cutoff' (the z below
+    which GELU keeps less than `ratio`), and the histogram: 'edges' (bins + 1,), 'counts' (bins,)
+    of every z and 'near_counts' (bins,) of those pushed near zero.
+    """
+    steps = ffn(x, W1, W2, act=act)
+    near = near_zero(steps.pre, steps.post, ratio)                # (n, d_ff) bool
+    lim = float(np.max(np.abs(steps.pre)))
+    edges = np.linspace(-lim, lim, bins + 1)                      # (bins + 1,)
+    counts, _ = np.histogram(steps.pre, edges)                    # (bins,)
+    near_counts, _ = np.histogram(steps.pre[near], edges)         # (bins,)
+    return {
+        "shapes": {k: getattr(steps, k).shape for k in ("x", "pre", "post", "out")},
+        "near_share": float(near.mean()), "neg_share": float((steps.pre < 0).mean()),
+        "cutoff": near_zero_cutoff(ratio, act), "edges": edges,
+        "counts": counts, "near_counts": near_counts, "pre_std": float(steps.pre.std()),
     }

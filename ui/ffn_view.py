@@ -1,7 +1,10 @@
 """Charts and cached computations for the /gpt2-mlp lesson (GPT-2's MLP block).
 
-Chart builders take arrays and return plotly figures; the cached functions wrap lib.ffn so
-the full-size (768 -> 3,072 -> 768) block is computed once per setting, not once per rerun.
+Chart builders take arrays and return plotly figures, built from one dict each (validated once,
+several times cheaper than add_trace + update_*) and cached by their inputs with st.cache_resource,
+so an unchanged chart is the same go.Figure object: never mutate what they return. The cached
+functions at the end wrap lib.ffn, so the full-size (768 -> 3,072 -> 768) block is computed once
+per setting, not once per rerun. Every number drawn goes through ui.fmt.
 """
 
 from __future__ import annotations
@@ -13,20 +16,70 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from lib import ffn
-from ui import charts
-from ui.links import bound
+from ui import colors, fmt
 
 # Cell states in the checker: right, wrong because an earlier table was, wrong in this step.
 OK, CARRIED, SLIP = 0, 1, 2
-STATE_COLORS = {OK: "#bfe3d2", CARRIED: charts.ORANGE, SLIP: charts.VERMILLION}  # green tint, amber, red
+STATE_COLORS = {OK: colors.ZERO, CARRIED: colors.SAND, SLIP: colors.WINE}  # near white, sand, wine
 STATE_NAMES = {OK: "right", CARRIED: "carried over", SLIP: "slip in this step"}
+HIGHLIGHT = colors.category(0)  # a token picked out (a category colour: not a sign, not on/off)
+FONT = {"size": 14}             # chart text readable from the back row (>= 12 px everywhere)
+TICKS = {"size": 13}
+CONFIG = {"displaylogo": False}
 
 
-def format_table(M, digits: int = 3) -> str:
-    """A matrix in the seed's Python-list form, one row a line (what the checker accepts)."""
+def _layout(height: int, x_title: str | None = None, y_title: str | None = None, **more) -> dict:
+    layout = {
+        "height": height, "font": FONT, "hovermode": "closest",
+        "margin": {"l": 10, "r": 10, "t": 10, "b": 10},
+        "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.0, "xanchor": "left", "x": 0.0,
+                   "font": {"size": 13}},
+        "xaxis": {"title": {"text": x_title}, "tickfont": TICKS, "zeroline": True},
+        "yaxis": {"title": {"text": y_title}, "tickfont": TICKS, "zeroline": True},
+    }
+    for k, v in more.items():
+        if isinstance(v, dict) and isinstance(layout.get(k), dict):
+            layout[k] = {**layout[k], **v}
+        else:
+            layout[k] = v
+    return layout
+
+
+def show(fig: go.Figure) -> None:
+    """Draw a figure at full width; never NaN or infinities (a chart must never lie)."""
+    for trace in fig.data:
+        for attr in ("x", "y", "z"):
+            v = getattr(trace, attr, None)
+            if v is None or isinstance(v, str):
+                continue
+            try:
+                a = np.asarray(v, dtype=float)
+            except (TypeError, ValueError):
+                continue  # category labels
+            if a.size and not np.isfinite(a).all():
+                st.warning("This chart has values too large to draw; change the inputs to bring them back.")
+                return
+    st.plotly_chart(fig, width="stretch", config=CONFIG)
+
+
+@st.cache_resource(show_spinner=False, max_entries=32)
+def matrix_figure(M, rows: tuple, cols: tuple, digits: int = 3) -> go.Figure:
+    """A small matrix as signed cells (blue positive, vermillion negative) with its numbers written in."""
     M = np.atleast_2d(np.asarray(M, dtype=float))
-    rows = ["[" + ", ".join(f"{v: .{digits}f}" for v in row) + "]" for row in M]
-    return "[" + ",\n ".join(rows) + "]"
+    finite = bool(np.isfinite(M).all())
+    lim = float(np.max(np.abs(M))) if M.size and finite else 1.0
+    text = [[fmt.fixed(v, digits) if math.isfinite(v) else "" for v in row] for row in M]
+    return go.Figure({
+        "data": [{
+            "type": "heatmap", "z": M, "x": list(cols), "y": list(rows), "colorscale": colors.SIGNED,
+            "zmid": 0.0, "zmin": -lim or -1, "zmax": lim or 1, "showscale": False, "text": text,
+            "texttemplate": "%{text}", "textfont": {"size": 13}, "xgap": 2, "ygap": 2,
+            "hovertemplate": "row %{y}, column %{x}: %{text}<extra></extra>",
+        }],
+        "layout": _layout(60 + 34 * M.shape[0],
+                          xaxis={"side": "top", "zeroline": False, "showgrid": False},
+                          yaxis={"autorange": "reversed", "zeroline": False, "showgrid": False}),
+    })
 
 
 def digits_for(tol: float) -> int:
@@ -36,131 +89,104 @@ def digits_for(tol: float) -> int:
     return int(min(6, max(3, math.ceil(-math.log10(tol) - 1e-9))))
 
 
-def table_input(label: str, key: str, shape: tuple[int, int], *, help: str) -> np.ndarray | None:
-    """A text area for a pasted hand-worked table, bound to the URL; returns the good table.
-
-    Empty: None. Not a table of `shape`: one line under the text area, and the last good
-    table (if there was one) is still the one checked.
-    """
-    text = bound(st.text_area, label, "", key=key, help=help, height=170,
-                 placeholder="[[0.772, -1.460, ...],\n [-0.644, 1.219, ...], ...]\nor plain rows of numbers")
-    good = f"_gpt2mlp_{key}_good"
-    if not (text or "").strip():
-        st.session_state.pop(good, None)
-        return None
-    try:
-        M = ffn.parse_table(text)                      # (rows, cols)
-        if M.shape != tuple(shape):
-            raise ValueError(f"expected {ffn.shape_text(shape)} numbers, got {ffn.shape_text(M.shape)}")
-    except ValueError as err:
-        kept = st.session_state.get(good)
-        tail = "; still checking the last good table." if kept is not None else "."
-        st.error(f"{label}: {err}{tail}", icon=":material/error:")
-        return kept
-    st.session_state[good] = M
-    return M
-
-
-def check_figure(check: ffn.Check, row_labels, col_labels, *, title: str | None = None) -> go.Figure:
+def check_figure(check: ffn.Check, row_labels, col_labels) -> go.Figure:
     """The student's table as cells coloured by state; a wrong cell also shows lib's value."""
     state = np.where(check.slip, SLIP, np.where(check.wrong, CARRIED, OK))  # (r, c)
     d = digits_for(check.tol)
-    text = [[f"{h:.{d}f}" if s == OK else f"{h:.{d}f}<br>→ {t:.{d}f}"
+    text = [[fmt.fixed(h, d) if s == OK else f"{fmt.fixed(h, d)}<br>→ {fmt.fixed(t, d)}"
              for h, t, s in zip(hr, tr, sr, strict=True)]
             for hr, tr, sr in zip(check.hand, check.true, state, strict=True)]
-    custom = np.stack([check.true, check.diff], axis=-1)  # (r, c, 2) for the hover
-    # A fixed three-step colour scale, so a table with only right cells is still green.
+    hover = [[f"yours {fmt.fixed(h, d)}<br>lib {fmt.fixed(t, d + 1)}<br>off by {fmt.signed(h - t, d + 1)}"
+              for h, t in zip(hr, tr, strict=True)] for hr, tr in zip(check.hand, check.true, strict=True)]
+    # A fixed three-step colour scale, so a table with only right cells is still "right".
     scale = [[0.0, STATE_COLORS[OK]], [1 / 3, STATE_COLORS[OK]], [1 / 3, STATE_COLORS[CARRIED]],
              [2 / 3, STATE_COLORS[CARRIED]], [2 / 3, STATE_COLORS[SLIP]], [1.0, STATE_COLORS[SLIP]]]
     rows = check.hand.shape[0]
-    fig = charts.figure(title=title, height=70 + 46 * rows)
-    fig.add_trace(go.Heatmap(
-        z=state.astype(float), x=list(col_labels), y=list(row_labels), zmin=-0.5, zmax=2.5,
-        colorscale=scale, showscale=False, text=text, texttemplate="%{text}", xgap=2, ygap=2,
-        textfont=dict(size=12), customdata=custom,
-        hovertemplate=("row %{y}, column %{x}<br>yours %{z}<br>lib %{customdata[0]:.4f}"
-                       "<br>off by %{customdata[1]:+.4f}<extra></extra>"),
-    ))
-    # The hover's "yours" would print the state code: show the student's number instead.
-    fig.data[0].hovertemplate = fig.data[0].hovertemplate.replace("%{z}", "%{text}")
-    fig.update_yaxes(autorange="reversed", zeroline=False, showgrid=False)
-    fig.update_xaxes(side="top", zeroline=False, showgrid=False)
-    # A legend for the three colours, under the cells (the column labels are on top).
     legend = "   ".join(f"<span style='color:{STATE_COLORS[k]}'>■</span> {STATE_NAMES[k]}"
-                          for k in (OK, CARRIED, SLIP))
-    fig.add_annotation(text=legend, xref="paper", yref="paper", x=0.0, xanchor="left", y=0.0,
-                       yshift=-6, yanchor="top", showarrow=False, font=dict(size=12))
-    fig.update_layout(margin=dict(b=34))
-    return fig
+                        for k in (OK, CARRIED, SLIP))
+    return go.Figure({
+        "data": [{
+            "type": "heatmap", "z": state.astype(float), "x": list(col_labels), "y": list(row_labels),
+            "zmin": -0.5, "zmax": 2.5, "colorscale": scale, "showscale": False, "text": text,
+            "texttemplate": "%{text}", "xgap": 2, "ygap": 2, "textfont": {"size": 12},
+            "customdata": hover, "hovertemplate": "row %{y}, column %{x}<br>%{customdata}<extra></extra>",
+        }],
+        "layout": _layout(
+            70 + 46 * rows, margin={"b": 34},
+            xaxis={"side": "top", "zeroline": False, "showgrid": False},
+            yaxis={"autorange": "reversed", "zeroline": False, "showgrid": False},
+            # A legend for the three colours, under the cells (the column labels are on top).
+            annotations=[{"text": legend, "xref": "paper", "yref": "paper", "x": 0.0, "xanchor": "left",
+                          "y": 0.0, "yshift": -6, "yanchor": "top", "showarrow": False,
+                          "font": {"size": 13}}]),
+    })
 
 
-def bend_figure(pre, post, act: str, row: int | None = None) -> go.Figure:
-    """The GELU curve with every hidden value of the example on it; token `row` (0-based) ringed."""
-    ring = None if row is None else (np.asarray(pre)[row], np.asarray(post)[row])  # (d_ff,) each
+@st.cache_resource(show_spinner=False, max_entries=16)
+def bend_figure(pre, post, act: str) -> go.Figure:
+    """The GELU curve with every hidden value of the example on it: on (z > 0) ink, off grey."""
     pre, post = np.ravel(pre), np.ravel(post)
     lim = max(3.0, float(np.max(np.abs(pre))) * 1.1) if pre.size else 3.0
     grid = np.linspace(-lim, lim, 301)  # (301,)
-    fig = charts.line_figure(grid, {ffn.gelu_act(act).label: ffn.gelu_act(act).fn(grid)},
-                             x_title="z (before GELU)", y_title="GELU(z)", height=300)
+    a = ffn.gelu_act(act)
     on = pre > 0
-    for mask, name, color in ((on, "units on (z > 0)", charts.BLUE),
-                              (~on, "units off (z ≤ 0)", charts.VERMILLION)):
-        fig.add_trace(go.Scatter(
-            x=pre[mask], y=post[mask], mode="markers", name=name,
-            marker=dict(color=color, size=9, line=dict(width=1, color="white")),
-            hovertemplate="z = %{x:.3f}<br>GELU(z) = %{y:.3f}<extra></extra>",
-        ))
-    if ring is not None:
-        fig.add_trace(go.Scatter(
-            x=ring[0], y=ring[1], mode="markers", name=f"token {row + 1}",
-            marker=dict(size=17, color="rgba(0,0,0,0)", line=dict(width=2, color=charts.ORANGE)),
-            hovertemplate=f"token {row + 1}<br>z = %{{x:.3f}}<br>GELU(z) = %{{y:.3f}}<extra></extra>",
-        ))
-    return fig
+    hover = "z = %{x:.3f}<br>GELU(z) = %{y:.3f}<extra></extra>"
+    data = [{"type": "scatter", "x": grid, "y": a.fn(grid), "mode": "lines", "name": a.label,
+             "line": {"color": colors.category(1), "width": 2.5}, "hoverinfo": "skip"}]
+    for mask, name, color, symbol in ((on, "units on (z > 0)", colors.ON, "circle"),
+                                      (~on, "units off (z ≤ 0)", colors.OFF, "circle-open")):
+        data.append({"type": "scatter", "x": pre[mask], "y": post[mask], "mode": "markers", "name": name,
+                     "marker": {"color": color, "size": 10, "symbol": symbol,
+                                "line": {"width": 2, "color": color}},
+                     "hovertemplate": hover})
+    return go.Figure({"data": data, "layout": _layout(320, "z (before GELU)", "GELU(z)")})
 
 
-def path_figure(pre_row, post_row, labels) -> go.Figure:
+@st.cache_resource(show_spinner=False, max_entries=16)
+def path_figure(pre_row, post_row, labels: tuple) -> go.Figure:
     """One token's hidden row before and after GELU, as grouped bars per hidden unit."""
-    fig = charts.figure(x_title="hidden unit", y_title="value", height=300)
-    for values, name, color in ((pre_row, "before GELU (z)", charts.GREY),
-                                (post_row, "after GELU", charts.BLUE)):
-        fig.add_trace(go.Bar(
-            x=list(labels), y=np.asarray(values, dtype=float), name=name, marker_color=color,
-            text=[f"{v:.3f}" for v in values], textposition="outside", cliponaxis=False,
-            hovertemplate=f"{name}<br>%{{x}}: %{{y:.4f}}<extra></extra>",
-        ))
-    fig.update_layout(barmode="group")
-    return fig
+    data = []
+    for values, name, color in ((pre_row, "before GELU (z)", colors.category(0)),
+                                (post_row, "after GELU", colors.category(1))):
+        values = np.asarray(values, dtype=float)
+        data.append({"type": "bar", "x": list(labels), "y": values, "name": name, "marker": {"color": color},
+                     "text": [fmt.fixed(v, 3) for v in values], "textposition": "outside",
+                     "cliponaxis": False, "textfont": {"size": 12},
+                     "hovertemplate": f"{name}<br>%{{x}}: %{{text}}<extra></extra>"})
+    return go.Figure({"data": data, "layout": _layout(320, "hidden unit", "value", barmode="group",
+                                                      margin={"t": 30})})
 
 
+@st.cache_resource(show_spinner=False, max_entries=16)
 def histogram_figure(edges, counts, near_counts, cutoff: float, ratio: float) -> go.Figure:
-    """Hidden values before GELU, the ones GELU squashes near zero in a second colour."""
+    """Hidden values before GELU: kept (ink), pushed near zero (grey, "off"), and the cutoff."""
     edges = np.asarray(edges, dtype=float)
     mids, width = (edges[:-1] + edges[1:]) / 2, float(edges[1] - edges[0])
-    fig = charts.figure(x_title="hidden value z before GELU", y_title="how many", height=320)
-    fig.add_trace(go.Bar(x=mids, y=np.asarray(counts) - np.asarray(near_counts), width=width,
-                         name="kept (mostly)", marker_color=charts.BLUE,
-                         hovertemplate="z ≈ %{x:.2f}: %{y}<extra></extra>"))
-    fig.add_trace(go.Bar(x=mids, y=np.asarray(near_counts), width=width,
-                         name=f"GELU keeps < {ratio:.0%} of z", marker_color=charts.VERMILLION,
-                         hovertemplate="z ≈ %{x:.2f}: %{y}<extra></extra>"))
-    fig.update_layout(barmode="stack", bargap=0)
-    fig.add_vline(x=cutoff, line=dict(color=charts.VERMILLION, dash="dash", width=1.5))
-    return fig
+    hover = "z ≈ %{x:.2f}: %{y}<extra></extra>"
+    data = [
+        {"type": "bar", "x": mids, "y": np.asarray(counts) - np.asarray(near_counts), "width": width,
+         "name": "kept (mostly)", "marker": {"color": colors.ON}, "hovertemplate": hover},
+        {"type": "bar", "x": mids, "y": np.asarray(near_counts), "width": width,
+         "name": f"GELU keeps under {fmt.num(100 * ratio, 0)} % of z", "marker": {"color": colors.OFF},
+         "hovertemplate": hover},
+    ]
+    line = {"type": "line", "x0": cutoff, "x1": cutoff, "xref": "x", "y0": 0, "y1": 1, "yref": "paper",
+            "line": {"color": colors.ON, "dash": "dash", "width": 1.5}}
+    return go.Figure({"data": data, "layout": _layout(320, "hidden value z before GELU", "how many",
+                                                      barmode="stack", bargap=0, shapes=[line])})
 
 
+@st.cache_resource(show_spinner=False, max_entries=32)
 def change_figure(changes, poked: int) -> go.Figure:
     """Max |change| of each token's output row after one token's input row was replaced."""
     changes = np.asarray(changes, dtype=float)
     labels = [f"t{i + 1}" for i in range(changes.size)]
-    colors = [charts.VERMILLION if i == poked else charts.GREY for i in range(changes.size)]
-    fig = charts.figure(x_title="token (output row)", y_title="max |change|", height=280)
-    fig.add_trace(go.Bar(
-        x=labels, y=changes, marker_color=colors, name="max |change|",
-        text=[f"{v:.3g}" if v else "0" for v in changes], textposition="outside", cliponaxis=False,
-        hovertemplate="%{x}: %{y:.3g}<extra></extra>",
-    ))
-    return fig
+    bar_colors = [HIGHLIGHT if i == poked else colors.OFF for i in range(changes.size)]
+    return go.Figure({"data": [{
+        "type": "bar", "x": labels, "y": changes, "marker": {"color": bar_colors}, "name": "max |change|",
+        "text": [fmt.num(v) for v in changes], "textposition": "outside", "cliponaxis": False,
+        "textfont": {"size": 13}, "hovertemplate": "%{x}: %{text}<extra></extra>",
+    }], "layout": _layout(280, "token (output row)", "max |change|", margin={"t": 30})})
 
 
 # --- the full-size block, cached -----------------------------------------------------------
@@ -171,45 +197,27 @@ def real_weights(seed: int, init: str):
     return ffn.random_block(seed=seed, init=init)
 
 
-REAL_TOKENS = 8  # a handful of tokens: enough to see rows move on their own
-
-
-def _tokens(seed: int) -> np.ndarray:
-    return ffn.layer_normed_tokens(REAL_TOKENS, seed=seed + 1)  # (8, 768); +1: not the weights' stream
-
-
 @st.cache_data(max_entries=16, show_spinner=False)
 def real_bend(seed: int, init: str, act: str, ratio: float) -> dict:
-    """Shapes, the share of hidden values squashed near zero, and a histogram of them."""
+    """lib.ffn.bend_summary of the full-size block for these settings."""
     W1, W2 = real_weights(seed, init)
-    steps = ffn.ffn(_tokens(seed), W1, W2, act=act)
-    near = ffn.near_zero(steps.pre, steps.post, ratio)            # (n, 3072) bool
-    lim = float(np.max(np.abs(steps.pre)))
-    edges = np.linspace(-lim, lim, 61)                            # (61,)
-    counts, _ = np.histogram(steps.pre, edges)
-    near_counts, _ = np.histogram(steps.pre[near], edges)
-    return {
-        "shapes": {k: getattr(steps, k).shape for k in ("x", "pre", "post", "out")},
-        "W1": W1.shape, "W2": W2.shape,
-        "near_share": float(near.mean()), "neg_share": float((steps.pre < 0).mean()),
-        "cutoff": ffn.near_zero_cutoff(ratio, act), "edges": edges,
-        "counts": counts, "near_counts": near_counts, "pre_std": float(steps.pre.std()),
-    }
+    out = ffn.bend_summary(ffn.real_tokens(seed), W1, W2, act, ratio)
+    out.update(W1=W1.shape, W2=W2.shape)
+    return out
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def real_changes(seed: int, init: str, poke: int, act: str) -> np.ndarray:
     """Max |change| per output row when token `poke` (0-based) gets a fresh random row: (n,)."""
     W1, W2 = real_weights(seed, init)
-    fresh = ffn.layer_normed_tokens(1, seed=seed + 2)[0]          # (768,)
-    return ffn.row_changes(_tokens(seed), poke, fresh, W1, W2, act=act)
+    return ffn.row_changes(ffn.real_tokens(seed), poke, ffn.fresh_token(seed), W1, W2, act=act)
 
 
 @st.cache_data(max_entries=8, show_spinner="Multiplying 768 × 3,072 by 3,072 × 768…")
 def real_collapse(seed: int, init: str, act: str) -> dict:
     """The block without GELU against its single 768 x 768 matrix (W itself left out: 4.7 MB)."""
     W1, W2 = real_weights(seed, init)
-    out = ffn.collapse_gap(_tokens(seed), W1, W2, act=act)
+    out = ffn.collapse_gap(ffn.real_tokens(seed), W1, W2, act=act)
     W = out.pop("W")
     out["W_shape"] = W.shape
     return out

@@ -47,7 +47,8 @@ def test_full_size_metrics(default_page):
     metrics = {m.label: m.value for m in default_page.metric}
     assert metrics["Weights in W₁ and W₂"] == "4,718,592"
     assert metrics["Weights in W₁W₂ (768 × 768)"] == "589,824"
-    assert float(metrics["Largest gap, no GELU"]) < 1e-12
+    gap = metrics["Largest gap, no GELU"]  # ui.fmt.gap says "below rounding error" under 1e-12 only
+    assert gap == "exactly 0" or gap.endswith("below rounding error"), gap
     assert float(metrics["Largest gap, with GELU"]) > 0.1
     assert metrics["Pushed near zero"].endswith("%")
     changes = decode(figures(default_page)[-1]["data"][0]["y"])
@@ -123,7 +124,7 @@ def test_a_bad_table_gets_one_line_and_keeps_the_last_good_one():
     at.text_area(key="post").set_value("[[1, 2, 3], [4, 5, 6]]").run()
     assert not at.exception
     errors = [e.value for e in at.error]
-    assert errors == ["GELU(z) (5 × 6): expected 5 x 6 numbers, got 2 x 3; "
+    assert errors == ["GELU(z) (5 × 6): expected 5 × 6 numbers, got 2 × 3; "
                       "still checking the last good table."]
     assert at.warning[1].value.startswith("13 of 30 cells")  # the seed's GELU table still checked
     at.text_area(key="pre").set_value("1 2 x").run()
@@ -168,3 +169,54 @@ def test_overflowing_matrices_warn_instead_of_drawing_nan():
                 v = trace.get(attr)
                 if isinstance(v, dict | list) and not (isinstance(v, list) and v and isinstance(v[0], str)):
                     assert np.isfinite(decode(v).astype(float)).all()
+
+
+def _specs(at) -> list[str]:
+    return [el.proto.spec for el in at.get("plotly_chart")]
+
+
+def test_a_control_changes_its_own_section_only():
+    """tok moves the token's path, near the histogram, poke the changes chart: nothing else moves."""
+    at = open_page("gpt2-mlp")
+    HIST, CHANGES = -2, -1
+    for key, value, own in (("tok", 4, {PATH}), ("near", 0.2, {len(_specs(at)) + HIST}),
+                            ("poke", 6, {len(_specs(at)) + CHANGES})):
+        before = _specs(at)
+        metrics_before = {m.label: m.value for m in at.metric}
+        widget = at.selectbox(key=key) if key == "tok" else at.slider(key=key)
+        widget.set_value(value).run()
+        after = _specs(at)
+        assert not at.exception and len(after) == len(before)
+        changed = {i for i, (a, b) in enumerate(zip(before, after, strict=True)) if a != b}
+        assert changed == own, (key, changed)
+        moved = {k for k, v in ({m.label: m.value for m in at.metric}).items() if metrics_before.get(k) != v}
+        assert moved <= ({"Pushed near zero"} if key == "near" else set()), (key, moved)
+
+
+def test_plain_labels_and_one_colour_language():
+    at = open_page("gpt2-mlp", {"poke": "2"})
+    assert at.selectbox(key="act").format_func("gelu_tanh") == "tanh approximation"
+    assert at.selectbox(key="init").format_func("fan_in") == "1/√inputs (fan-in)"
+    specs = " ".join(_specs(at)).upper()
+    assert "#E69F00" not in specs  # orange is class 0's colour: never "off" or "changed token" here
+    figs = figures(at)
+    curve = figs[CURVE]["data"]
+    off = next(t for t in curve if t.get("name", "").startswith("units off"))
+    assert off["marker"]["color"] == "#999999"  # ui.colors.OFF
+    bars = figs[-1]["data"][0]["marker"]["color"]
+    assert bars[1] != "#999999" and all(c == "#999999" for i, c in enumerate(bars) if i != 1)
+
+
+def test_no_e_notation_or_negative_zero_on_screen():
+    import re
+
+    at = open_page("gpt2-mlp", {"init": "fan_in", "tok": "3"})
+    words = [*(m.value for m in at.markdown), *(c.value for c in at.caption),
+             *(f"{m.label} {m.value}" for m in at.metric)]
+    for d in at.dataframe:
+        words.append(d.value.to_string())
+    for spec in _specs(at):
+        words += re.findall(r'"text":\s*(\[[^\]]*\]|"[^"]*")', spec)
+    text = " ".join(words)
+    assert not re.search(r"\d[eE][-+]?\d", text), re.search(r".{20}\d[eE][-+]?\d.{20}", text)
+    assert "-0.000" not in text and "−0.000" not in text

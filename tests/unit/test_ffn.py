@@ -209,7 +209,7 @@ def test_check_table_counts_and_the_tolerance_edge():
 
 
 def test_check_table_refuses_wrong_shapes_and_tolerances():
-    with pytest.raises(ValueError, match="expected 5 x 6 numbers, got 5 x 5"):
+    with pytest.raises(ValueError, match="expected 5 × 6 numbers, got 5 × 5"):
         ffn.check_table(np.zeros((5, 5)), np.zeros((5, 6)))
     with pytest.raises(ValueError, match="tolerance"):
         ffn.check_table(np.zeros((1, 1)), np.zeros((1, 1)), tol=-1.0)
@@ -220,7 +220,7 @@ def test_check_steps_skips_missing_tables_and_names_bad_shapes():
     assert set(checks) == {"post"}
     # Without the student's z table there is nothing to blame: every wrong cell is a slip.
     assert checks["post"].n_slips == checks["post"].n_wrong == 13
-    with pytest.raises(ValueError, match="out: expected 5 x 3"):
+    with pytest.raises(ValueError, match="out: expected 5 × 3"):
         ffn.check_steps({"out": np.zeros((3, 5))}, ffn.SEED_X, ffn.SEED_W1, ffn.SEED_W2)
 
 
@@ -334,3 +334,26 @@ def test_share_near_zero_grows_with_the_spread_of_z():
     # z has spread about 0.02 * sqrt(768) = 0.55 at GPT-2's scale and about 1 at fan_in:
     # P(N(0, s) < -1.28) is about 1 % and 10 %.
     assert 0.003 < shares["gpt2"] < 0.03 and 0.07 < shares["fan_in"] < 0.14
+
+
+def test_format_table_reads_back_and_never_writes_negative_zero():
+    M = np.array([[0.7724, -1.4601, -0.0001], [1e-9, 2.0, -3.25]])
+    text = ffn.format_table(M)
+    assert "-0.000" not in text and "e-" not in text
+    np.testing.assert_allclose(ffn.parse_table(text), np.round(M, 3) + 0.0)
+    np.testing.assert_allclose(ffn.parse_table(ffn.format_table(ffn.SEED_HAND["pre"])), ffn.SEED_HAND["pre"])
+
+
+def test_bend_summary_counts_every_hidden_value():
+    W1, W2 = ffn.random_block(seed=0)
+    x = ffn.real_tokens(0)
+    b = ffn.bend_summary(x, W1, W2, ratio=0.1)
+    steps = ffn.ffn(x, W1, W2)
+    assert b["shapes"]["pre"] == (ffn.REAL_TOKENS, ffn.GPT2_D_FF)
+    assert b["counts"].sum() == steps.pre.size
+    assert b["near_counts"].sum() == round(b["near_share"] * steps.pre.size)
+    assert np.isclose(b["neg_share"], (steps.pre < 0).mean()) and np.isclose(b["pre_std"], steps.pre.std())
+    # every value left of the cutoff is near zero, none right of it
+    assert np.all(b["edges"][:-1][b["near_counts"] > 0] < b["cutoff"] + (b["edges"][1] - b["edges"][0]))
+    assert not np.array_equal(ffn.real_tokens(0), ffn.real_tokens(1))
+    assert ffn.fresh_token(0).shape == (ffn.GPT2_D,)
