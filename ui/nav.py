@@ -32,8 +32,8 @@ LESSONS: list[Lesson] = [
            "Two layers with a ReLU between them, what depth does to the numbers, and one layer "
            "run on many tokens at once."),
     Lesson("activations", "Bends: ReLU, GELU, SiLU", ":material/show_chart:", "Layers",
-           "Why two linear layers are only one, and how a bend between them makes "
-           "depth worth having."),
+           "Why two linear layers are only one straight line, and the {bends} bends "
+           "(ReLU, GELU, SiLU ...) that real models put between them to make depth worth having."),
     Lesson("tax-bands", "Sums of ReLUs", ":material/stacked_line_chart:", "Layers",
            "Income tax is a sum of ramps; so is any curve, and so is a ring carved "
            "out of the plane."),
@@ -50,6 +50,8 @@ LESSONS: list[Lesson] = [
 
 def facts() -> dict[str, object]:
     """Numbers the blurbs quote, computed by lib (never typed into prose)."""
+    from lib.activations import ACTIVATIONS
     from lib.transformer import PRESETS, count_params
 
-    return {"gpt2_params": count_params(PRESETS["gpt2"])}
+    return {"gpt2_params": count_params(PRESETS["gpt2"]),
+            "bends": sum(name != "identity" for name in ACTIVATIONS)}
