@@ -134,20 +134,18 @@ def section_model(preset, base, cfg, problems, shown) -> None:
                       icon=":material/restart_alt:", help="Set every field to the preset's values.")
         st.metric("Parameters", fmt.count(tot.total),
                   help="Equal to Hugging Face's model.num_parameters() for the same configuration.")
-        a, b = st.columns(2)
-        a.metric("In one block", fmt.count(tot.per_block), help="Attention, MLP and two norms of one block.")
-        b.metric(f"In all {shown.n_layer} blocks", fmt.count(tot.blocks), f"{fmt.pct(tot.blocks / tot.total)}",
-                 delta_color="off", delta_arrow="off")
-        a.metric("In the embeddings", fmt.count(tot.embeddings), f"{fmt.pct(tot.embeddings / tot.total)}",
-                 delta_color="off", delta_arrow="off")
-        rest = tot.total - tot.blocks - tot.embeddings
-        b.metric("After the blocks", fmt.count(rest), f"{fmt.pct(rest / tot.total)}",
-                 delta_color="off", delta_arrow="off",
-                 help="The final norm, and the output layer unless it is tied to the embedding.")
+        st.metric("In one block", fmt.count(tot.per_block), help="Attention, MLP and two norms of one block.")
     with right:
-        st.caption("**Where the parameters live**: area is parameter count. Click a box to zoom in, "
-                   "the bar at the top to zoom out.")
+        st.markdown("**Where the parameters live**: area is parameter count. Click a box to zoom in, "
+                    "the bar at the top to zoom out.")
         st.plotly_chart(ui.treemap_figure(shown), width="stretch", config={"displaylogo": False})
+    rest = tot.total - tot.blocks - tot.embeddings
+    for col, (label, n, why) in zip(st.columns(3), [
+            (f"In all {shown.n_layer} blocks", tot.blocks, None),
+            ("In the embeddings", tot.embeddings, None),
+            ("After the blocks", rest, "The final norm, and the output layer unless it is tied to the embedding.")],
+            strict=True):
+        col.metric(label, fmt.count(n), ui.share(n / tot.total), delta_color="off", delta_arrow="off", help=why)
     if problems:
         fields = ", ".join(f"**{LINKS[FIELDS[p.field]].label}**" for p in problems)
         st.warning(f"Not a model yet: fix {fields} under *Change the architecture*. Until then every number "

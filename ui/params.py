@@ -34,6 +34,11 @@ def name(cfg: TransformerConfig, preset: str) -> str:
     return f"your model (from {PRESET_NAMES[preset]})"
 
 
+def share(v: float) -> str:
+    """A share of the model, one decimal: '68.3 %', and 'under 0.1 %' rather than a bare 0.0 %."""
+    return "under 0.1 %" if 0 < v < 0.0005 else fmt.pct(v)
+
+
 def differences(cfg: TransformerConfig, base: TransformerConfig, keys: dict[str, str]) -> list[str]:
     """'layers 32 → 16' for every field where cfg differs from base (`keys`: field -> link key)."""
     def say(v) -> str:
