@@ -952,18 +952,19 @@ def _read_export(d, head=None, n_in=None, max_params=MAX_FILE_PARAMS):
         if cfg.head == "softmax" and n_out < 2:
             raise ValueError("the file's softmax network does not say how many classes it has")
         layers = d["layers"]
-        if not isinstance(layers, list) or len(layers) != len(cfg.hidden) + 1:
-            raise ValueError(f"expected {len(cfg.hidden) + 1} layers, got "
-                             f"{len(layers) if isinstance(layers, list) else 'none'}")
-        first = layers[0].get("W") if isinstance(layers[0], dict) else None
-        file_in = len(first) if isinstance(first, list) and first else None
-        if n_in is not None and file_in is not None and file_in != n_in:
-            raise ValueError(f"layer 1 has the wrong shape: the network reads {file_in} input features, "
-                             f"the page feeds {n_in} (choose the same features)")
+        layer1 = layers[0] if isinstance(layers, list) and layers else None
+        first = layer1.get("W") if isinstance(layer1, dict) else None
+        file_in = len(first) if isinstance(first, list) and first else None  # rows of W1: input features
         sizes = [file_in if file_in is not None else (n_in or 0), *cfg.hidden, n_out]
         if param_total(sizes) > max_params:
             raise ValueError(f"the network has {param_total(sizes):,} parameters, more than the "
                              f"{max_params:,} a file may hold")
+        if not isinstance(layers, list) or len(layers) != len(cfg.hidden) + 1:
+            raise ValueError(f"expected {len(cfg.hidden) + 1} layers, got "
+                             f"{len(layers) if isinstance(layers, list) else 'none'}")
+        if n_in is not None and file_in is not None and file_in != n_in:
+            raise ValueError(f"layer 1 has the wrong shape: the network reads {file_in} input features, "
+                             f"the page feeds {n_in} (choose the same features)")
         for k, (layer, a, b) in enumerate(zip(layers, sizes[:-1], sizes[1:], strict=True)):
             try:
                 Wn = np.asarray(layer["W"], dtype=float)
