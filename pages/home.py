@@ -1,22 +1,39 @@
-"""Home: what each lesson teaches, with a link to each."""
+"""Home: what each lesson teaches, one card per lesson, in lesson order on every width.
+
+The cards come from ui.nav.LESSONS (a lesson added there appears here by itself), grouped by
+their navigation section. Each row of cards is its own st.columns, filled left to right, so a
+phone, which stacks columns, still reads the lessons in order (one st.columns for the whole grid
+would stack it column by column).
+"""
 
 import streamlit as st
 
 from ui.nav import LESSONS, facts
 
-st.title("Layer Lab")
-st.markdown(
-    "A neural-network layer is one line of algebra, **y = xW + b**. These lessons take it "
-    "apart with sliders: what the matrix holds, why stacking layers needs a bend between "
-    "them, how bends add up to curves, where GPT-2's parameters live, and a network that "
-    "learns in front of you. Every number on every page is computed live, and every "
-    "page's address reproduces what you see, so a link is a ready-made slide."
-)
+PER_ROW = 3  # cards side by side on a wide screen
 
-numbers = facts()
-cols = st.columns(3)
-for i, lesson in enumerate(LESSONS):
-    with cols[i % 3].container(border=True, height="stretch"):
-        st.page_link(lesson.file, label=f"**{lesson.title}**", icon=lesson.icon)
-        st.caption(f"`/{lesson.url_path}`")
-        st.write(lesson.blurb.format(**numbers))
+
+def cards():
+    numbers = facts()
+    sections: dict[str, list] = {}
+    for lesson in LESSONS:  # lesson order, grouped by section in the order sections first appear
+        sections.setdefault(lesson.section, []).append(lesson)
+    for section, lessons in sections.items():
+        st.subheader(section)
+        for start in range(0, len(lessons), PER_ROW):
+            row = st.columns(PER_ROW)
+            for col, lesson in zip(row, lessons[start:start + PER_ROW], strict=False):
+                with col.container(border=True, height="stretch", key=f"card_{lesson.url_path}"):
+                    st.page_link(lesson.file, label=f"**{lesson.title}**", icon=lesson.icon)
+                    st.markdown(lesson.blurb.format(**numbers))
+
+
+if __name__ == "__main__":
+    st.title("Layer Lab")
+    st.markdown(
+        "A neural-network layer is one line of algebra, **y = xW + b**. These lessons take it "
+        "apart with sliders, in order: each card says what its lesson teaches. Every number on every "
+        "page is computed live, and every page's address reproduces what you see, so a link is a "
+        "ready-made slide."
+    )
+    cards()

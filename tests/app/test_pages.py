@@ -40,3 +40,23 @@ def test_lessons_sharing_a_link_key_keep_their_own_state():
         at.switch_page(f"pages/{path}.py").run()
         assert not at.exception, [e.value for e in at.exception]
     assert not any("xmax" in c.value for c in at.caption)
+
+
+def test_home_cards_follow_the_lesson_order():
+    """Rows of cards are built left to right, so the element order (what a phone stacks) is the
+    lessons' order, and every lesson in ui.nav.LESSONS gets a card."""
+    at = open_page("")
+    links = [el.proto.page for el in at.get("page_link")]
+    assert links == [lesson.url_path for lesson in LESSONS]
+
+
+def test_home_cards_say_what_each_lesson_teaches():
+    from ui.nav import facts
+
+    at = open_page("")
+    text = " ".join(m.value for m in at.markdown)
+    for lesson in LESSONS:
+        assert lesson.blurb.format(**facts()) in text
+    assert f"/{LESSONS[0].url_path}`" not in text and f"`/{LESSONS[0].url_path}" not in \
+        " ".join(c.value for c in at.caption)  # a card names its lesson, not its route
+    assert f"the {facts()['bends']} bends" in text
