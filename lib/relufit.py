@@ -12,6 +12,7 @@ The first knot sits at the left end of the range, so that ramp is the straight-l
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -143,3 +144,27 @@ def error_table(name: str, unit_counts, mode: str = "even") -> pd.DataFrame:
         fit = fit_target(name, int(k), mode)
         rows.append({"units": int(k), "rmse": fit.rmse, "max_error": fit.max_error})
     return pd.DataFrame(rows, columns=["units", "rmse", "max_error"])
+
+
+def _one_blas_thread():
+    """A context in which BLAS/LAPACK use one thread, where threadpoolctl is installed.
+
+    Learning knots is hundreds of tiny least-squares solves (601 x 21 at most); OpenBLAS splits
+    each over every core, and on a busy machine the threads wait on each other: the learned table
+    for 20 units took 2 s of CPU with two BLAS threads and 0.1 s with one.
+    """
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover - runs as before, only slower on a busy machine
+        return contextlib.nullcontext()
+    return threadpool_limits(1)
+
+
+def fit_table(name: str, mode: str = "even", max_units: int = 20) -> tuple[ReluFit, ...]:
+    """Fits of TARGETS[name] with 1 .. max_units ramps, in order: entry k - 1 uses k ramps.
+
+    One call makes the whole error curve, so a page can cache it once per target and answer a
+    change of the number of ramps with a lookup.
+    """
+    with _one_blas_thread():
+        return tuple(fit_target(name, k, mode) for k in range(1, max_units + 1))

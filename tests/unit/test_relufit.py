@@ -13,6 +13,7 @@ from lib.relufit import (
     error_table,
     even_knots,
     fit_relus,
+    fit_table,
     fit_target,
     learn_knots,
     relu_features,
@@ -125,3 +126,13 @@ def test_slope_is_the_central_difference():
 def test_targets_are_finite_on_the_range(name):
     x = np.linspace(LO, HI, 601)
     assert np.isfinite(TARGETS[name].fn(x)).all()
+
+
+@pytest.mark.parametrize("mode", ["even", "learned"])
+def test_fit_table_is_the_fits_one_by_one(mode):
+    table = fit_table("bump", mode, max_units=5)
+    assert len(table) == 5
+    for k, fit in enumerate(table, start=1):
+        one = fit_target("bump", k, mode)
+        assert fit.knots.shape == (k,)
+        np.testing.assert_allclose(fit.y_hat, one.y_hat, atol=1e-9)
