@@ -79,7 +79,7 @@ def _free_port() -> int:
 class Server:
     """`streamlit run <script>` on a free port; stopped by its pid."""
 
-    def __init__(self, script: str, logdir: Path):
+    def __init__(self, script: str, logdir: Path, cwd: Path = ROOT):
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = logdir / f"{Path(script).stem}-{self.port}.log"
@@ -89,7 +89,7 @@ class Server:
              "--server.headless", "true", "--server.port", str(self.port),
              "--server.address", "127.0.0.1", "--server.fileWatcherType", "none",
              "--server.runOnSave", "false", "--browser.gatherUsageStats", "false"],
-            cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
+            cwd=cwd, stdout=self.log, stderr=subprocess.STDOUT,
         )
 
     def wait_healthy(self, timeout: float = 90) -> None:
@@ -102,6 +102,15 @@ class Server:
                 break
             time.sleep(0.3)
         raise RuntimeError(f"streamlit did not start; see {self.log_path}")
+
+    def cpu_ms(self) -> float:
+        """CPU time of the server process so far, every thread (script runs, event loop), in ms.
+
+        /proc/<pid>/stat counts the threads that have ended too (each rerun runs on a new
+        ScriptRunner thread), in clock ticks of 10 ms: average over many moves.
+        """
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return 1000 * (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def stop(self) -> None:
         if self.proc.poll() is None:
@@ -119,9 +128,10 @@ class Tab:
 
     DONE = None  # filled with the two "finished" statuses on first use
 
-    def __init__(self, browser, url: str):
+    def __init__(self, browser, url: str, server: Server):
         from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
+        self.server = server
         self.ForwardMsg = ForwardMsg
         Tab.DONE = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY}
         self.ctx = browser.new_context(viewport={"width": 1366, "height": 900})
@@ -132,6 +142,8 @@ class Tab:
         self.frames: list[tuple[int, int, int, str | None, float]] = []
         self._sockets: list = []
         self.page.on("websocket", self._on_socket)
+        self.cdp = self.ctx.new_cdp_session(self.page)
+        self.cdp.send("Performance.enable")
         self.page.goto(url)
         self.wait_ready()
 
@@ -155,7 +167,11 @@ class Tab:
         ws.on("framereceived", on_frame)
 
     def wait_ready(self, timeout: float = 90_000) -> None:
+        """The first run has finished (its script_finished arrived) and the page shows no skeleton."""
         p = self.page
+        deadline = time.time() + timeout / 1000
+        while not any(f[3] == "done" for f in self.frames) and time.time() < deadline:
+            p.wait_for_timeout(20)
         p.wait_for_selector("[data-testid='stApp'][data-test-connection-state='CONNECTED']",
                             timeout=timeout)
         p.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']",
@@ -180,6 +196,10 @@ class Tab:
     def sliders(self, k: int) -> list:
         """Up to k visible, enabled sliders, spread over the page (first, middle, last)."""
         loc = self.page.get_by_role("slider")
+        for _ in range(20):  # a page may still be drawing its widgets
+            if loc.count():
+                break
+            self.page.wait_for_timeout(250)
         found = []
         for i in range(loc.count()):
             s = loc.nth(i)
@@ -241,6 +261,25 @@ class Tab:
             "key": key,
         }
 
+    def browser_ms(self) -> float:
+        """The page's main-thread task time so far (scripting, layout, paint), from CDP."""
+        metrics = self.cdp.send("Performance.getMetrics")["metrics"]
+        return 1000 * next((m["value"] for m in metrics if m["name"] == "TaskDuration"), 0.0)
+
+    def costed_move(self, slider, direction: int, quiet_ms: float) -> dict | None:
+        """move(), then wait for quiet: adds the server's CPU and the page's main-thread time for
+        the whole move (drawing after the last message included) and any runs that followed."""
+        cpu0, task0 = self.server.cpu_ms(), self.browser_ms()
+        r = self.move(slider, direction)
+        if r is None:
+            return None
+        n_after = len(self.frames)
+        self.wait_quiet(quiet_ms)
+        r["server_cpu_ms"] = self.server.cpu_ms() - cpu0
+        r["browser_ms"] = self.browser_ms() - task0
+        r["extra_runs"] = self.extra_runs_since(n_after)
+        return r
+
     def extra_runs_since(self, n: int) -> int:
         return sum(1 for f in self.frames[n:] if f[3] == "done")
 
@@ -260,7 +299,7 @@ class Peer:
         self.i += 1
         if not self.tab.wait_quiet(self.quiet_ms):
             return None
-        return self.tab.move(self.slider, 1 if self.i % 2 else -1)
+        return self.tab.costed_move(self.slider, 1 if self.i % 2 else -1, self.quiet_ms)
 
 
 def measure(tab: Tab, peer: Peer, n_sliders: int, moves: int, quiet_ms: float, deadline: float) -> dict:
@@ -277,13 +316,11 @@ def measure(tab: Tab, peer: Peer, n_sliders: int, moves: int, quiet_ms: float, d
             if not tab.wait_quiet(quiet_ms):
                 out["busy"] = True  # something keeps sending (a playing fragment?)
                 return out
-            r = tab.move(s, 1 if i % 2 == 0 else -1)
+            r = tab.costed_move(s, 1 if i % 2 == 0 else -1, quiet_ms)
             if r is None:
                 out["failed"] += 1
                 continue
-            n_after = len(tab.frames)
-            tab.wait_quiet(quiet_ms)
-            out["extra_runs"] += tab.extra_runs_since(n_after)
+            out["extra_runs"] += r["extra_runs"]
             if i > 0:
                 out["moves"].append(r)
                 times.append(r["ms"])
@@ -307,6 +344,8 @@ def summarise(moves: list[dict]) -> dict:
         "first_frame_ms": statistics.median(starts) if starts else None,
         "server_ms": statistics.median(m["server_ms"] for m in moves),
         "net_ms": statistics.median(m["net_ms"] for m in moves),
+        "server_cpu_ms": statistics.mean(m["server_cpu_ms"] for m in moves),
+        "browser_ms": statistics.median(m["browser_ms"] for m in moves),
         "n": len(ms),
     }
 
@@ -319,11 +358,15 @@ def main() -> int:
     ap.add_argument("--quiet", type=float, default=250, help="ms without a message before a move")
     ap.add_argument("--budget", type=float, default=900, help="seconds for the whole run")
     ap.add_argument("--json", help="write every move and the summary here")
+    ap.add_argument("--app", type=Path, default=ROOT,
+                    help="the checkout whose app.py to serve (default: this one), e.g. an older commit "
+                         "unpacked with `git archive <commit> | tar -x -C DIR`; bare.py stays ours")
     args = ap.parse_args()
 
     if args.pages:
         pages = [p.strip().strip("/") for p in args.pages.split(",") if p.strip()]
     else:
+        sys.path.insert(0, str(args.app.resolve()))
         from ui.nav import LESSONS
 
         pages = list(DEFAULT_PAGES)
@@ -338,8 +381,9 @@ def main() -> int:
     t_start = time.time()
     deadline = t_start + args.budget
     logdir = Path(tempfile.mkdtemp(prefix="latency-"))
-    results: dict = {"pages": {}, "load_before": os.getloadavg()[:2]}
-    servers = [Server("app.py", logdir), Server("bench/bare.py", logdir)]
+    results: dict = {"pages": {}, "load_before": os.getloadavg()[:2], "app": str(args.app.resolve())}
+    servers = [Server("app.py", logdir, cwd=args.app.resolve()),
+               Server(str(ROOT / "bench" / "bare.py"), logdir)]
     app, bare = servers
     try:
         for s in servers:
@@ -350,7 +394,7 @@ def main() -> int:
                 args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
             )
             try:
-                peer = Peer(Tab(browser, bare.url + "/"), args.quiet)
+                peer = Peer(Tab(browser, bare.url + "/", bare), args.quiet)
                 for _ in range(2):  # warm the peer up
                     peer.move()
                 for path in pages:
@@ -358,9 +402,13 @@ def main() -> int:
                         results["pages"][path] = {"skipped": "budget"}
                         continue
                     try:
-                        tab = Tab(browser, f"{app.url}/{path}")
+                        tab = Tab(browser, f"{app.url}/{path}", app)
                     except Exception as e:  # a page that does not load is a result
                         results["pages"][path] = {"error": f"{type(e).__name__}: {e}"[:200]}
+                        continue
+                    if tab.page.locator("[data-testid='stException']").count():
+                        results["pages"][path] = {"error": "the page shows an exception"}
+                        tab.close()
                         continue
                     try:
                         r = measure(tab, peer, args.sliders, args.moves, args.quiet, deadline)
@@ -391,18 +439,20 @@ def _print_table(results: dict) -> None:
     b = results["bare"]
     if b["median_ms"] is not None:
         print(f"\nbare one-slider page (bench/bare.py), moved after every page move: median "
-              f"{b['median_ms']:.0f} ms (quartiles {b['p25_ms']:.0f}-{b['p75_ms']:.0f}), on wire "
-              f"{b['server_ms']:.0f} ms, {b['kb_per_move']:.1f} KB per move")
+              f"{b['median_ms']:.0f} ms (quartiles {b['p25_ms']:.0f}-{b['p75_ms']:.0f}), "
+              f"{b['kb_per_move']:.1f} KB, server CPU {b['server_cpu_ms']:.1f} ms, "
+              f"browser main thread {b['browser_ms']:.1f} ms per move")
     print(f"load average before {results['load_before'][0]:.1f}, after {results['load_after'][0]:.1f} "
-          f"({os.cpu_count()} cores)")
-    print(f"\n{'page':14s} | {'median ms':>9s} | {'ratio to bare':>13s} | {'KB per move':>11s} | "
-          f"goal <= {GOAL:g}x | {'bare ms':>7s} | {'on wire ms':>10s} | notes")
-    print(f"{'-' * 14}-|-{'-' * 9}-|-{'-' * 13}-|-{'-' * 11}-|-{'-' * 11}-|-{'-' * 7}-|-{'-' * 10}-|------")
+          f"({os.cpu_count()} cores); app from {results['app']}")
+    cols = [("page", 14), ("median ms", 9), ("ratio to bare", 13), ("KB per move", 11),
+            (f"goal <= {GOAL:g}x", 11), ("bare ms", 7), ("on wire ms", 10), ("server CPU", 10),
+            ("browser ms", 10)]
+    print("\n" + " | ".join(f"{c:>{w}s}" if i else f"{c:{w}s}" for i, (c, w) in enumerate(cols)) + " | notes")
+    print("-|-".join("-" * w for _, w in cols) + "-|------")
     for path, r in results["pages"].items():
         if r.get("median_ms") is None:
             note = r.get("error") or r.get("skipped") or ("busy" if r.get("busy") else "no move measured")
-            print(f"/{path:13s} | {'-':>9s} | {'-':>13s} | {'-':>11s} | {'-':>11s} | {'-':>7s} | "
-                  f"{'-':>10s} | {note}")
+            print(f"/{path:13s} | " + " | ".join(f"{'-':>{w}s}" for _, w in cols[1:]) + f" | {note}")
             continue
         peer = r["bare"]["median_ms"] or b["median_ms"]
         r["ratio"] = ratio = r["median_ms"] / peer
@@ -416,14 +466,17 @@ def _print_table(results: dict) -> None:
             notes.append("stopped: page kept sending")
         if r.get("truncated"):
             notes.append("budget ran out")
-        print(f"/{path:13s} | {r['median_ms']:9.0f} | {ratio:12.1f}x | {r['kb_per_move']:11.1f} | "
-              f"{'yes' if ratio <= GOAL else 'no':>11s} | {peer:7.0f} | {r['server_ms']:10.0f} | "
-              f"{'; '.join(notes)}")
-    print(f"\n({results['seconds']:.0f} s.) median ms: keydown to the run's script_finished message, both on "
-          "the page's clock,\nso it includes time the page's main thread spent drawing earlier messages. "
-          "ratio: to the bare\npage's median over the moves made right after this page's. on wire ms: the "
-          "run's first message\nto its script_finished as the browser's network layer received them "
-          "(about the server's run).")
+        cells = [f"{r['median_ms']:9.0f}", f"{ratio:12.1f}x", f"{r['kb_per_move']:11.1f}",
+                 f"{'yes' if ratio <= GOAL else 'no':>11s}", f"{peer:7.0f}", f"{r['server_ms']:10.0f}",
+                 f"{r['server_cpu_ms']:10.0f}", f"{r['browser_ms']:10.0f}"]
+        print(f"/{path:13s} | " + " | ".join(cells) + " | " + "; ".join(notes))
+    print(f"\n({results['seconds']:.0f} s) median ms: keydown to the script_finished message of the run it "
+          "started, both on the page's clock\n(so it includes time the page's main thread spent drawing "
+          "earlier messages). ratio: to the bare page's median\nover the moves made right after this "
+          "page's. on wire ms: the run's first message to its script_finished as\nthe browser's network "
+          "layer got them (about the server's run). server CPU: ms of CPU of the app's process\nper move "
+          "(mean; all threads). browser ms: the page's main-thread task time per move, drawing included.\n"
+          "The last two are costs, barely moved by a busy machine; the first ones are waits, which are.")
 
 
 if __name__ == "__main__":
