@@ -326,14 +326,14 @@ def make_problem(problem, name, n, noise=0.0, seed=0, k=CLASSES_DEFAULT, cells=N
     """
     if problem not in PROBLEMS:
         raise ValueError(f"unknown problem type {problem!r}; choose one of {', '.join(PROBLEMS)}")
-    if problem == "classify":
-        return make_dataset(name, n, noise=noise, seed=seed, cells=cells)
     sets = PROBLEMS[problem].sets
     if name not in sets:
         raise ValueError(f"unknown {problem} dataset {name!r}; choose one of {', '.join(sets)}")
     n = int(n)
     if not 2 <= n <= MAX_POINTS:
         raise ValueError(f"a dataset needs 2 to {MAX_POINTS:,} points")
+    if problem == "classify":
+        return make_dataset(name, n, noise=noise, seed=seed, cells=cells)
     if not 0.0 <= float(noise) <= 1.0:
         raise ValueError("noise must lie between 0 and 1")
     rng = np.random.default_rng(seed)

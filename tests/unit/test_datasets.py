@@ -6,12 +6,24 @@ import numpy as np
 import pytest
 
 from lib.datasets import (
+    BUMP_WIDTH,
+    BUMPS,
+    CLASSES_MAX,
+    CLASSES_MIN,
+    CURVES,
     DATASET_INFO,
     DATASETS,
     DEFAULT_CELLS,
     DOMAIN,
+    MAX_POINTS,
     NOISE_SCALE,
+    PROBLEMS,
+    SPIRAL_TURNS,
+    VALUE_LIMIT,
+    VALUE_NOISE,
+    dims,
     make_dataset,
+    make_problem,
     split,
     validate_points,
 )
@@ -202,3 +214,177 @@ def test_expand_rejects_unknown_or_no_features():
     with pytest.raises(ValueError):
         expand(X, [])
     assert expand(X, ["x1"]).shape == (3, 1)
+
+
+# --- the trainer's three problem types ----------------------------------------------------------
+
+PROBLEM_SETS = [(p, name) for p in ("classes", "regress") for name in PROBLEMS[p].sets]
+
+
+def test_problems_registry():
+    assert list(PROBLEMS) == ["classify", "classes", "regress"]
+    assert {p.name: p.head for p in PROBLEMS.values()} == {"classify": "sigmoid", "classes": "softmax",
+                                                           "regress": "linear"}
+    assert PROBLEMS["classify"].sets is DATASETS and PROBLEMS["classify"].info is DATASET_INFO
+    assert list(PROBLEMS["classes"].sets) == ["spiral", "blobs", "checkerboard"]
+    assert list(PROBLEMS["regress"].sets) == ["plane", "gaussmix", *CURVES]
+    for p in PROBLEMS.values():
+        assert set(p.info) == set(p.sets)
+        assert all(isinstance(v, str) and v and "\n" not in v for v in p.info.values())
+    assert all(c.name == key and c.latex for key, c in CURVES.items())
+
+
+@pytest.mark.parametrize(("problem", "name"), PROBLEM_SETS)
+@pytest.mark.parametrize("n", [2, 11, 400])
+def test_problem_shapes_dtypes_and_domain(problem, name, n):
+    for k in ((CLASSES_MIN, 4, CLASSES_MAX) if problem == "classes" else (3,)):
+        X, y = make_problem(problem, name, n, seed=3, k=k)
+        assert X.shape == (n, dims(problem, name)) and X.dtype == np.float64
+        assert y.shape == (n,) and np.isfinite(y).all()
+        assert np.all(np.abs(X) <= DOMAIN + 1e-12), "noise-free points lie in the square"
+        if problem == "classes":
+            assert y.dtype.kind == "i" and set(np.unique(y)) <= set(range(k))
+            if n >= 11:
+                assert set(np.unique(y)) == set(range(k))
+            assert np.bincount(y, minlength=k).max() - np.bincount(y, minlength=k).min() <= 1
+        else:
+            assert y.dtype == np.float64 and np.abs(y).max() <= VALUE_LIMIT
+
+
+@pytest.mark.parametrize(("problem", "name"), PROBLEM_SETS)
+def test_problems_are_deterministic_by_seed(problem, name):
+    a = make_problem(problem, name, 200, noise=0.2, seed=5)
+    b = make_problem(problem, name, 200, noise=0.2, seed=5)
+    c = make_problem(problem, name, 200, noise=0.2, seed=6)
+    for u, v in zip(a, b, strict=True):
+        np.testing.assert_array_equal(u, v)
+    assert not np.allclose(a[0], c[0])
+
+
+def test_classify_through_make_problem_is_make_dataset():
+    for u, v in zip(make_problem("classify", "ring", 100, noise=0.1, seed=2, k=5),
+                    make_dataset("ring", 100, noise=0.1, seed=2), strict=True):
+        np.testing.assert_array_equal(u, v)
+
+
+@pytest.mark.parametrize("k", [3, 4, 5])
+def test_k_spiral_arms_follow_their_angle(k):
+    X, y = make_problem("classes", "spiral", 500, seed=1, k=k)
+    r = np.hypot(X[:, 0], X[:, 1])
+    # Arm j at radius r has angle SPIRAL_TURNS turns * r / D + j / k of a circle.
+    angle = np.arctan2(X[:, 1], X[:, 0]) - 2 * np.pi * y / k
+    np.testing.assert_allclose(np.cos(angle - SPIRAL_TURNS * 2 * np.pi * r / DOMAIN), 1.0, atol=1e-9)
+
+
+@pytest.mark.parametrize("k", [3, 4, 5])
+def test_k_colour_checkerboard_is_a_latin_square(k):
+    X, y = make_problem("classes", "checkerboard", 1000, seed=4, k=k)
+    width = 2 * DOMAIN / k
+    col = np.minimum(((X[:, 0] + DOMAIN) // width).astype(int), k - 1)
+    row = np.minimum(((X[:, 1] + DOMAIN) // width).astype(int), k - 1)
+    np.testing.assert_array_equal(y, (col + row) % k)
+    for line in range(k):                                     # every row and column holds every colour
+        assert set(y[row == line]) == set(range(k)) == set(y[col == line])
+
+
+def test_blobs_sit_around_the_centre():
+    X, y = make_problem("classes", "blobs", 900, seed=0, k=3)
+    for j in range(3):
+        a = 2 * np.pi * j / 3 + np.pi / 2
+        np.testing.assert_allclose(X[y == j].mean(axis=0), 0.5 * DOMAIN * np.array([np.cos(a), np.sin(a)]),
+                                   atol=0.1)
+
+
+def test_regression_values_follow_their_formulas():
+    X, y = make_problem("regress", "plane", 300, seed=0)
+    np.testing.assert_allclose(y, (X[:, 0] + X[:, 1]) / (2 * DOMAIN))
+    X, y = make_problem("regress", "gaussmix", 300, seed=0)
+    expected = sum(s * np.exp(-((X[:, 0] - cx) ** 2 + (X[:, 1] - cy) ** 2) / (2 * BUMP_WIDTH**2))
+                   for cx, cy, s in BUMPS)
+    np.testing.assert_allclose(y, expected)
+    centre = np.array([[BUMPS[0][0], BUMPS[0][1]]])
+    assert gaussmix_at(centre) == pytest.approx(1.0, abs=0.01)  # a bump's top is about 1
+    x = np.linspace(-DOMAIN, DOMAIN, 7)
+    for name, f in (("sin(2x)", np.sin(2 * x)), ("sin(x)", np.sin(x)), ("abs(x)", np.abs(x)),
+                    ("x^2/3", x * x / 3), ("sign(x)", np.sign(x))):
+        np.testing.assert_allclose(CURVES[name].fn(x), f)
+        X, y = make_problem("regress", name, 200, seed=1)
+        np.testing.assert_allclose(y, CURVES[name].fn(X[:, 0]))
+
+
+def gaussmix_at(P):
+    return sum(s * np.exp(-((P[:, 0] - cx) ** 2 + (P[:, 1] - cy) ** 2) / (2 * BUMP_WIDTH**2))
+               for cx, cy, s in BUMPS)[0]
+
+
+def test_regression_noise_moves_values_not_points():
+    X0, y0 = make_problem("regress", "sin(x)", 2000, noise=0.0, seed=9)
+    X1, y1 = make_problem("regress", "sin(x)", 2000, noise=0.4, seed=9)
+    np.testing.assert_array_equal(X0, X1)
+    np.testing.assert_allclose((y1 - y0).std(), 0.4 * VALUE_NOISE, rtol=0.05)
+    X0, y0 = make_problem("classes", "blobs", 2000, noise=0.0, seed=9)
+    X1, y1 = make_problem("classes", "blobs", 2000, noise=0.4, seed=9)
+    np.testing.assert_array_equal(y0, y1)
+    np.testing.assert_allclose((X1 - X0).std(), 0.4 * NOISE_SCALE, rtol=0.05)
+
+
+@pytest.mark.parametrize(("kwargs", "word"), [
+    ({"problem": "cluster", "name": "blobs", "n": 10}, "unknown problem type"),
+    ({"problem": "classes", "name": "ring", "n": 10}, "unknown classes dataset"),
+    ({"problem": "regress", "name": "sin(3x)", "n": 10}, "unknown regress dataset"),
+    ({"problem": "classes", "name": "blobs", "n": 10, "k": 2}, "3 to 5"),
+    ({"problem": "classes", "name": "blobs", "n": 10, "k": 6}, "3 to 5"),
+    ({"problem": "regress", "name": "plane", "n": 1}, "2 to 2,000"),
+    ({"problem": "regress", "name": "plane", "n": 2001}, "2 to 2,000"),
+    ({"problem": "classify", "name": "ring", "n": 2001}, "2 to 2,000"),
+    ({"problem": "classify", "name": "blobs", "n": 10}, "unknown classify dataset"),
+    ({"problem": "regress", "name": "plane", "n": 10, "noise": 2.0}, "noise"),
+])
+def test_make_problem_rejects_bad_arguments(kwargs, word):
+    with pytest.raises(ValueError, match=word):
+        make_problem(**kwargs)
+
+
+def test_split_without_strata_keeps_float_values():
+    X, y = make_problem("regress", "gaussmix", 101, seed=0)
+    Xtr, ytr, Xte, yte = split(X, y, train_share=0.8, seed=1, stratify=False)
+    assert len(Xtr) == round(0.8 * 101) and len(Xte) == 101 - len(Xtr)
+    assert ytr.dtype == np.float64
+    both = np.concatenate([ytr, yte])
+    np.testing.assert_array_equal(np.sort(both), np.sort(y))
+    lookup = {tuple(r): v for r, v in zip(X, y, strict=True)}
+    assert all(lookup[tuple(r)] == v for r, v in zip(Xtr, ytr, strict=True))
+    assert len(split(X[:1], y[:1], train_share=0.5, stratify=False)[0]) == 1  # one point stays for training
+
+
+@pytest.mark.parametrize(("problem", "X", "y", "k", "word"), [
+    ("classes", [[0.0, 1.0], [1.0, 0.0], [2.0, 2.0]], [0, 1, 2], 3, None),
+    ("classes", [[0.0, 1.0], [1.0, 0.0]], [0, 3], 3, "from 0 to 2"),
+    ("classes", [[0.0, 1.0], [1.0, 0.0]], [0, 3], 4, None),
+    ("classes", [[0.0, 1.0], [1.0, 0.0]], [0.5, 1], 3, "whole numbers"),
+    ("classes", [[0.0, 1.0], [1.0, 0.0]], [-1, 1], 3, "whole numbers"),
+    ("classes", [[0.0, 1.0], [1.0, 0.0]], [2, 2], 3, "at least two classes"),
+    ("classes", [[0.0, np.nan], [1.0, 0.0]], [0, 1], 3, "finite"),
+    ("regress", [[0.0, 1.0], [1.0, 0.0]], [0.25, -3.5], None, None),
+    ("regress", [[0.0], [1.0]], [0.25, -3.5], None, None),    # a curve: x and its value
+    ("regress", [[0.0, 1.0], [1.0, 0.0]], [0.25, np.inf], None, "values are missing or not finite"),
+    ("regress", [[0.0, 1.0], [1.0, 0.0]], [0.25, 11.0], None, "between -10 and 10"),
+    ("regress", [[0.0, 1.0], [1.0, 0.0]], [0.25], None, "one value per point"),
+    ("regress", [[0.0, 1.0, 2.0]], [0.25], None, "2 coordinates"),
+    ("classify", [[0.0], [1.0]], [0, 1], None, "2 coordinates"),
+    ("shapes", [[0.0, 1.0]], [0], None, "unknown problem type"),
+])
+def test_validate_points_per_problem(problem, X, y, k, word):
+    reason = validate_points(X, y, problem=problem, k=k)
+    if word is None:
+        assert reason is None
+    else:
+        assert word in reason and "\n" not in reason
+
+
+def test_validate_points_cap_is_the_datasets_cap():
+    X, y = make_problem("regress", "plane", MAX_POINTS, seed=0)
+    assert validate_points(X, y, problem="regress") is None
+    X = np.vstack([X, X[:1]])
+    reason = validate_points(X, np.append(y, 0.0), problem="regress")
+    assert f"more than the limit of {MAX_POINTS:,}" in reason
