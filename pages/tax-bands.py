@@ -1,4 +1,9 @@
-"""Sums of ReLUs: income tax is a pile of ramps; so is any curve; so is a ring carved out of a plane."""
+"""Sums of ReLUs: income tax is a pile of ramps; so is any curve; so is a ring carved out of a plane.
+
+Three sections, each an st.fragment (its controls change only itself, so a slider reruns and
+re-sends that section alone): the tax pile, any curve from ramps, and the ring. Every link key is
+declared once in LINKS below; the numbers come from lib.tax, lib.relufit and lib.ring.
+"""
 
 import numpy as np
 import pandas as pd
@@ -7,275 +12,323 @@ import streamlit as st
 from lib import relufit, ring, tax
 from lib.layers import collapse
 from lib.regions import grid, line_in_box
-from ui import charts, ramps
-from ui.links import bound
-from ui.schedule import money, reset_schedule, schedule_input
+from ui import charts, fmt, ramps, schedule, state
 from ui.source import show_source
-from ui.tex import bmatrix, num
 
-st.title("Sums of ReLUs")
-st.markdown(
-    "A ReLU is a **ramp**: flat at zero, then rising steadily once its input passes a threshold. "
-    "One ramp is not much. Add a few, each starting at its own threshold and rising at its own "
-    "slope, and you can build bent shapes: an income-tax schedule, any curve you like, and, in two "
-    "dimensions, a region that surrounds a point. That is what a hidden layer of ReLU units does."
+PRESETS = tax.PRESETS
+BENDS = {"relu": "ReLU (bent)", "identity": "none (identity)"}
+
+LINKS = state.Links(
+    state.select("preset", PRESETS, "uk-2024", "Tax schedule",
+                 "A made-up schedule or a real one; edit its bands further down.",
+                 names={k: s.menu for k, s in PRESETS.items()},
+                 meaning="the tax schedule to start from"),
+    state.number("income", 0.0, 1e9, 60_000.0, 1_000.0, "An income to follow",
+                 "One income, traced through every band and every ramp.", number_format="%.0f",
+                 meaning="the income followed through the bands and ramps"),
+    schedule.link("bands"),
+    state.select("target", relufit.TARGETS, "sin", "Curve to build",
+                 "The curve the sum of ramps should follow, on x from −3 to 3.",
+                 names={k: t.label for k, t in relufit.TARGETS.items()}),
+    state.slider("units", 1, 20, 6, 1, "Number of ramps (ReLU units)",
+                 "How many ReLU units (knots) the sum may use; the first one is the straight-line part."),
+    state.select("knots", relufit.KNOT_MODES, "even", "Knots",
+                 "Evenly spaced and fixed, or moved to lower the error too (as training would).",
+                 kind="radio", names=relufit.KNOT_MODES, meaning="where the ramps start"),
+    state.select("weights", ["trained", "hand"], "trained", "Weights",
+                 "Trained: a quick gradient-descent run on these points; by hand: set W₁, b₁, W₂, b₂ yourself.",
+                 kind="radio", names={"trained": "trained", "hand": "set by hand"},
+                 meaning="the ring network's weights"),
+    state.select("bend", BENDS, "relu", "Bend between the layers",
+                 "ReLU: the network as it is; none: the same weights with the bend switched off.",
+                 kind="radio", names=BENDS),
+    state.number("seed", 0, 99, 0, 1, "Training run", "Which random start the training run uses.",
+                 meaning="the training run's random start (trained weights)"),
+    state.matrix("w1", ring.HAND.W1, "W₁", "Column j: hidden unit j's weights on x₁ and x₂.",
+                 meaning="hand weights, first layer (weights=hand)", group="`w1`, `b1`, `w2`, `b2`",
+                 values="rows split by `;`, numbers by `,` (the symmetric hand-made net)"),
+    state.matrix("b1", ring.HAND.b1, "b₁", "Each unit's bias: where its fold line sits.", group="`w1`, `b1`, `w2`, `b2`"),
+    state.matrix("w2", ring.HAND.W2, "W₂", "How much each unit's ramp counts in the output.",
+                 group="`w1`, `b1`, `w2`, `b2`"),
+    state.matrix("b2", ring.HAND.b2, "b₂", "The output's bias: its value where every unit is off.",
+                 group="`w1`, `b1`, `w2`, `b2`"),
 )
 
-# --- 1. Tax bands -----------------------------------------------------------------------------
-st.header("1. Income tax is a sum of ramps")
-st.markdown(
-    "A tax schedule says: nothing on the first slice of income, then a percentage of every unit "
-    "above a threshold, a higher percentage above the next threshold, and so on. Crossing a "
-    "threshold does not change the tax on income you already had; it starts a **new ramp** on "
-    "top, rising by the *difference* between the new rate and the old one:"
-)
-st.latex(r"\text{tax}(I) = \sum_k (r_k - r_{k-1})\,\operatorname{ReLU}(I - t_k),\qquad r_{-1} = 0")
 
-PRESET_KEYS = list(tax.PRESETS)
-left, right = st.columns(2, gap="large")
-with left:
-    preset_key = bound(st.selectbox, "Preset schedule", PRESET_KEYS, index=PRESET_KEYS.index("uk-2024"),
-                       key="preset", help="Start from a made-up schedule or a real one; edit the table below.")
-    preset = tax.PRESETS[preset_key]
-    thresholds, rates, edited = schedule_input(preset)
-    st.button("Back to the preset", on_click=reset_schedule, args=(preset,), icon=":material/restart_alt:",
-              disabled=not edited, help="Forget your edits to the table and use the preset's bands again.")
-    st.caption("Type in the empty last row to add a band; to remove one, tick its row at the left and "
-               "press the bin above the table.")
-with right:
-    st.markdown(f"**{preset.label}**")
-    st.markdown(f"- **Year:** {preset.year}\n- **Source:** {preset.source}\n"
-                f"- **Simplified:** {preset.simplifications}")
-    if edited:
-        st.info("You have edited the bands, so the year and source above describe the preset you "
-                "started from, not your schedule.", icon=":material/edit:")
-
-cur = preset.currency
-steps = tax.rate_steps(rates)                                      # (k,) each ramp's rate step
-live = steps != 0                                                  # a zero step draws no ramp
+# --- cached results: pure, keyed by their inputs; figures are never mutated after caching ----------
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _tax_view(thresholds: tuple, rates: tuple, income: float, cur: str) -> dict:
+    """Everything the tax section draws for one schedule and income: lib's numbers, then figures."""
+    t, r = np.asarray(thresholds), np.asarray(rates)                 # (k,), (k,)
+    steps = tax.rate_steps(r)                                          # (k,) each ramp's rate step
+    live = steps != 0                                                  # a zero step draws no ramp
+    x = np.linspace(0.0, tax.chart_top(t, income), 801)               # (801,)
+    total = tax.relu_tax(x, t, r)                                      # (801,)
+    bottom, top = tax.stacked_ramps(x, t, r)                           # (801, k) each
+    names = [f"{fmt.money(t_k, cur)}: {fmt.signed(100 * s_k)} %" for t_k, s_k in zip(t[live], steps[live],
+                                                                                       strict=True)]
+    axis = f"income ({cur or 'units'})"
+    at_income = tax.relu_tax(income, t, r)
+    return {
+        "steps": steps, "live": live, "tax": at_income,
+        "pile": ramps.stacked_figure(x, bottom[:, live], top[:, live], names, steps[live] < 0, total,
+                                     income=income, tax_at_income=at_income, currency=cur,
+                                     x_title=axis, y_title=f"tax ({cur or 'units'})"),
+        "each": ramps.ramps_figure(x, tax.ramps(x, t, r)[:, live], total, names, income=income,
+                                   currency=cur, x_title=axis, y_title="tax"),
+        "rates": ramps.rates_figure(x, tax.marginal_rate(x, t, r), tax.effective_rate(x, t, r),
+                                    income=income, currency=cur, x_title=axis),
+    }
 
 
-def _tex_amount(v: float) -> str:
-    return f"{v:,.10g}".replace(",", "{,}")  # thousands separators that KaTeX does not space out
+@st.cache_resource(show_spinner="Fitting the ramps (the first time only)…")
+def _fits(target: str, mode: str) -> tuple:
+    return relufit.fit_table(target, mode)
 
 
-terms = [rf"{'-' if s_k < 0 else '+'} {abs(s_k):.4g}\,\operatorname{{ReLU}}(I - {_tex_amount(t_k)})"
-         for t_k, s_k in zip(thresholds[live], steps[live], strict=True)]
-formula = " ".join(terms).removeprefix("+ ") if terms else "0"
-st.markdown("With this schedule, rates as fractions, one term per ramp:")
-st.latex(r"\text{tax}(I) = " + formula)
-
-i1, _ = st.columns([1, 2])
-with i1:
-    income = bound(st.number_input, f"An income to follow ({cur or 'units'})", 0.0, 1e9, 60_000.0, 1_000.0,
-                   key="income", format="%.0f", help="One income, traced through every band and every ramp below.")
-top = tax.chart_top(thresholds, income)
-income_axis = np.linspace(0.0, top, 801)                          # (801,)
-ramp_values = tax.ramps(income_axis, thresholds, rates)[:, live]  # (801, ramps drawn)
-total = tax.relu_tax(income_axis, thresholds, rates)              # (801,)
-names = [f"{money(t_k, cur)}: {100 * s_k:+.4g} %" for t_k, s_k in zip(thresholds[live], steps[live], strict=True)]
-
-c1, c2 = st.columns(2)
-with c1:
-    st.subheader("Each ramp on its own")
-    charts.show(ramps.ramps_figure(income_axis, ramp_values, total, names, income=income,
-                                   x_title=f"income ({cur or 'units'})", y_title="tax"))
-with c2:
-    st.subheader("Stacked: the pile is the tax")
-    charts.show(ramps.stacked_figure(income_axis, ramp_values, names, income=income,
-                                     x_title=f"income ({cur or 'units'})", y_title="tax"))
-st.caption("A dashed line is one ramp, (rate step) × ReLU(income − threshold). A rate that falls "
-           "(a negative step) is a ramp that slopes down and takes its slice off the pile.")
-
-st.subheader("The slope of the tax is the marginal rate")
-st.markdown(
-    "Each ReLU's slope is 0, then 1. So the tax's slope, the **marginal rate** (what the next unit "
-    "of income pays), is a staircase: it steps up by each ramp's rate step at each threshold. "
-    "The **effective rate**, tax ÷ income, rises smoothly and always stays below the marginal rate "
-    "when rates only go up."
-)
-charts.show(ramps.rates_figure(income_axis, tax.marginal_rate(income_axis, thresholds, rates),
-                               tax.effective_rate(income_axis, thresholds, rates), income=income,
-                               x_title=f"income ({cur or 'units'})"))
-
-st.subheader(f"One income: {money(income, cur)}")
-bands = tax.band_breakdown(income, thresholds, rates)
-by_ramp = tax.ramp_breakdown(income, thresholds, rates)
-band_total = tax.bracket_tax(income, thresholds, rates)
-relu_total = tax.relu_tax(income, thresholds, rates)
-m1, m2, m3, m4 = st.columns(4)
-m1.metric("Tax, band by band", money(band_total, cur, 2))
-m2.metric("Tax, sum of ramps", money(relu_total, cur, 2))
-m3.metric("Effective rate", f"{100 * tax.effective_rate(income, thresholds, rates):.2f} %")
-m4.metric("Marginal rate", f"{100 * tax.marginal_rate(income, thresholds, rates):.2f} %")
-st.markdown("**Band by band**, as a tax form does it: each band's rate × the income that falls in it.")
-# The last row is lib's total (bracket_tax), so the table visibly adds up.
-st.dataframe(pd.DataFrame({
-    "band": [*(f"{money(lo, cur)} to {money(hi, cur) if np.isfinite(hi) else 'the top'}"
-               for lo, hi in zip(bands["from"], bands["to"], strict=True)), "total"],
-    "rate": [*(f"{100 * r:.4g} %" for r in bands["rate"]), ""],
-    "income in band": [*bands["in_band"], income],
-    "tax": [*bands["tax"], band_total],
-}), hide_index=True, width="stretch", column_config={
-    "rate": st.column_config.TextColumn(),
-    "income in band": st.column_config.NumberColumn(format="localized"),
-    "tax": st.column_config.NumberColumn(format="localized"),
-})
-st.markdown("**Ramp by ramp**, as the ReLU sum does it: each ramp's rate step × ReLU(income − threshold).")
-st.dataframe(pd.DataFrame({
-    "threshold": [*(money(t_k, cur) for t_k in by_ramp["threshold"]), "total"],
-    "rate step": [*(f"{100 * d:+.4g} %".replace("-", "−") for d in by_ramp["step"]), ""],
-    "ReLU(income − threshold)": [*(money(v, cur) for v in by_ramp["relu"]), ""],
-    "ramp": [*by_ramp["ramp"], relu_total],
-}), hide_index=True, width="stretch", column_config={
-    "rate step": st.column_config.TextColumn(),
-    "ramp": st.column_config.NumberColumn(format="localized"),
-})
-gap = abs(band_total - relu_total)
-st.markdown(
-    f"The rows differ, the totals agree: **{money(band_total, cur, 2)}** band by band and "
-    f"**{money(relu_total, cur, 2)}** from the ramps "
-    + ("(exactly equal)." if gap == 0 else f"(apart by {gap:.1e}, floating-point rounding).")
-)
-show_source(tax.relu_tax, tax.marginal_rate, tax.band_breakdown)
-
-# --- 2. Any curve -----------------------------------------------------------------------------
-st.header("2. Any curve from ramps")
-st.markdown(
-    "A tax schedule bends at a few fixed places, mostly upwards. Allow a ramp's step to be negative and "
-    "put the thresholds (the **knots**) anywhere, and a sum of ramps can follow any curve: "
-    "f(x) ≈ c + Σⱼ wⱼ ReLU(x − tⱼ). With the knots fixed, the best weights wⱼ and c solve a "
-    "least-squares problem exactly. One hidden layer of ReLU units on a one-number input computes "
-    "exactly this kind of sum."
-)
-TARGET_KEYS = list(relufit.TARGETS)
-MODE_KEYS = list(relufit.KNOT_MODES)
-f1, f2, f3 = st.columns([2, 3, 2], vertical_alignment="bottom")
-with f1:
-    target = bound(st.selectbox, "Curve to build", TARGET_KEYS, key="target",
-                   help="sin = sin(2x), abs = |x|, square = x²/3, step = a jump at 0, bump = a smooth hill.")
-with f2:
-    units = bound(st.slider, "Number of ramps", 1, 20, 6, 1, key="units",
-                  help="How many ReLU units (knots) the sum may use; the first one is the straight-line part.")
-with f3:
-    mode = bound(st.radio, "Knots", MODE_KEYS, key="knots", horizontal=True,
-                 help="even: knots evenly spaced and fixed; learned: the knots move to lower the error too.")
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _fit_figures(target: str, units: int, mode: str):
+    fits = _fits(target, mode)
+    fit = fits[units - 1]
+    series = {"even knots": np.array([f.rmse for f in _fits(target, "even")])}
+    if mode == "learned":  # drawn up to the chosen number, as if the knots had been learned so far
+        series["learned knots"] = np.array([f.rmse for f in fits[:units]])
+    return (ramps.fit_figure(fit.x, fit.y, fit.y_hat, fit.ramps, fit.knots, fit.bias,
+                             relufit.TARGETS[target].label),
+            ramps.error_figure(np.arange(1, 21), series, current=units))
 
 
-@st.cache_data(show_spinner="Fitting the ramps…")
-def _fit(name: str, k: int, how: str) -> relufit.ReluFit:
-    return relufit.fit_target(name, k, how)
+@st.cache_resource(show_spinner="Training the ring network…")
+def _trained(run: int) -> ring.RingNet:
+    X, y = _points()
+    return ring.train_ring(X, y, seed=run)[0]
 
 
-@st.cache_data
-def _even_errors(name: str) -> pd.DataFrame:
-    return relufit.error_table(name, range(1, 21), "even")
+@st.cache_resource
+def _points():
+    return ring.make_ring(300, seed=0)                                 # (300, 2), (300,)
 
 
-fit = _fit(target, units, mode)
-tgt = relufit.TARGETS[target]
-g1, g2 = st.columns([3, 2])
-with g1:
-    fig = ramps.fit_figure(fit.x, fit.y, fit.y_hat, fit.ramps, fit.bias, tgt.label)
-    ramps.knots_markers(fig, fit.knots)
-    charts.show(fig)
-    st.caption(f"{tgt.label}: {tgt.note} Grey lines: each wⱼ ReLU(x − tⱼ); triangles: the knots tⱼ.")
-with g2:
-    even = _even_errors(target)
-    series = {"even knots": even["rmse"].to_numpy()}
-    if mode == "learned":
-        series["learned knots"] = np.array([_fit(target, k, "learned").rmse for k in range(1, units + 1)])
-    charts.show(ramps.error_figure(even["units"].to_numpy(), series, current=units))
-    st.caption("Error against the number of ramps. With even knots it falls, though not always smoothly: "
-               "it matters whether a knot lands where the curve bends.")
-e1, e2 = st.columns(2)
-e1.metric(f"Root-mean-square error, {units} ramps", f"{fit.rmse:.2e}")
-e2.metric("Largest error anywhere on the range", f"{fit.max_error:.2e}")
-st.info(
-    "Universal approximation, in one line: Cybenko (1989) and Hornik (1991) proved that one hidden layer of "
-    "bent units (sigmoid-like there, ReLU in later work) can come as close as you like to any continuous "
-    "function on a bounded range, given enough units; it does not say how many, nor that training finds them.",
-    icon=":material/functions:",
-)
-show_source(relufit.fit_relus, relufit.learn_knots)
-
-# --- 3. The ring ------------------------------------------------------------------------------
-st.header("3. Ramps over a plane: carving out a ring")
-st.markdown(
-    "With two inputs a ReLU unit is a ramp over the plane: ReLU(x₁w₁ + x₂w₂ + b) is zero on one side of "
-    "its **fold line** x₁w₁ + x₂w₂ + b = 0 and rises steadily on the other. Here is a network with two "
-    "inputs, three ReLU units and one output, separating the blue points of an inner disc from an amber "
-    "ring around them. The output adds the three ramps with weights W₂ and a bias; where that sum is above "
-    "zero the network says *disc*."
-)
-WEIGHT_KEYS = ["trained", "hand"]
-BENDS = ["relu", "identity"]
-w1c, w2c, w3c = st.columns(3, vertical_alignment="bottom")
-with w1c:
-    weights = bound(st.radio, "Weights", WEIGHT_KEYS, key="weights", horizontal=True,
-                    help="trained: a quick gradient-descent run on these points; hand: a symmetric set chosen by hand.")
-with w2c:
-    bend = bound(st.radio, "Bend between the layers", BENDS, key="bend", horizontal=True,
-                 help="relu: the network as trained; identity: the same weights with the bend switched off.")
-with w3c:
-    seed = bound(st.number_input, "Training run", 0, 99, 0, 1, key="seed", disabled=weights != "trained",
-                 help="Which random start the training run uses (trained weights only).")
-
-
-@st.cache_data(show_spinner="Training the ring network…")
-def _ring(which: str, run: int):
-    X, y = ring.make_ring(300, seed=0)                             # (300, 2), (300,)
-    if which == "hand":
-        return ring.HAND, X, y
-    net, _ = ring.train_ring(X, y, seed=run)
-    return net, X, y
-
-
-@st.cache_data
+@st.cache_resource
 def _best_line() -> float:
-    return ring.best_line_accuracy(*ring.make_ring(300, seed=0))
+    return ring.best_line_accuracy(*_points())
 
 
-net, X, y = _ring(weights, int(seed))
-relu_on = bend == "relu"
-axis, _, pts = grid(ring.BOX, 121)                                 # (121,), (14641, 2)
-z, h, out = ring.forward(net, pts, bend=relu_on)                   # (14641, 3) x2, (14641,)
-m = axis.size
-unit_lim = float(np.max(np.abs(h))) or 1.0
-
-st.subheader("The three hidden units" + ("" if relu_on else ", without the bend"))
-cols = st.columns(3)
-for j, col in enumerate(cols):
-    seg = line_in_box(net.W1[:, j], float(net.b1[j]), ring.BOX)
-    w_a, w_b, b_j = float(net.W1[0, j]), float(net.W1[1, j]), float(net.b1[j])
-    with col:
-        charts.show(ramps.plane_figure(
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _ring_figures(W1: np.ndarray, b1: np.ndarray, W2: np.ndarray, b2: np.ndarray, relu_on: bool):
+    net = ring.RingNet(W1, b1, W2, b2)
+    X, y = _points()
+    axis, _, pts = grid(ring.BOX, 121)                                 # (121,), (14641, 2)
+    _, h, out = ring.forward(net, pts, bend=relu_on)                   # (14641, 3), (14641,)
+    m = axis.size
+    unit_lim = float(np.max(np.abs(h))) or 1.0
+    units = []
+    for j in range(3):
+        seg = line_in_box(net.W1[:, j], float(net.b1[j]), ring.BOX)
+        units.append(ramps.plane_figure(
             axis, h[:, j].reshape(m, m), title=f"unit {j + 1}: " + ("ReLU(z)" if relu_on else "z, no bend"),
-            segments=[] if seg is None else [seg], zlim=unit_lim, height=280, showscale=False))
-        st.caption(f"z = {num(w_a, 2).replace('-', '−')}·x₁ {'−' if w_b < 0 else '+'} {abs(w_b):.2f}·x₂ "
-                   f"{'−' if b_j < 0 else '+'} {abs(b_j):.2f}")
-st.caption(
-    "Blue: the unit's value; dashed: its fold line. " +
-    ("White on one side of the fold: the unit is off there (ReLU turned its negative values into 0)."
-     if relu_on else "Red: without the bend the negative side stays negative, so no unit ever switches off.")
-)
-
-st.subheader("The output: the weighted sum of the ramps")
-acc = ring.accuracy(net, X, y, bend=relu_on)
-o1, o2 = st.columns([3, 2], gap="large")
-with o1:
+            segments=[] if seg is None else [seg], zlim=unit_lim, height=300, showscale=False))
     out_lim = float(np.quantile(np.abs(out), 0.9)) or 1.0
-    charts.show(ramps.plane_figure(
-        axis, out.reshape(m, m), title="output: above 0 (blue) means disc", contour=True,
-        points=(X, y), colorbar_title="output", zlim=out_lim, height=460))
-    st.caption("Black line: the decision boundary, where the output is 0. Colours saturate at the "
-               "scale shown, so the boundary region stays readable.")
-with o2:
-    st.metric("Points classified correctly", f"{100 * acc:.1f} %")
-    W, b = collapse(net.W1, net.b1, net.W2, net.b2)                # (2, 1), (1,)
+    output = ramps.plane_figure(axis, out.reshape(m, m), title="output: above 0 (blue) means disc",
+                                contour=True, points=(X, y), colorbar_title="output", zlim=out_lim,
+                                height=480)
+    return units, output
+
+
+# --- 1. the tax pile ---------------------------------------------------------------------------------
+@st.fragment
+def tax_section() -> None:
+    preset = PRESETS[LINKS.value("preset")]
+    cur = preset.currency
+    # Laid out top to bottom, filled out of order: the schedule editor sits below the picture but
+    # must run first, so that the pile already shows the edit made on this run.
+    top, each, change, slope, breakdown = (st.container() for _ in range(5))
+    with change:
+        thresholds, rates = schedule_editor(preset)
+    income = LINKS.value("income")
+    view = _tax_view(tuple(thresholds), tuple(rates), float(income), cur)
+
+    with top:
+        picture, controls = st.columns([3, 2], gap="medium")
+        with controls:
+            LINKS.widget("preset", on_change=schedule.forget_edits, args=(LINKS,))
+            LINKS.widget("income", label=f"An income to follow ({cur or 'units'})")
+            st.metric("Tax at this income", fmt.money(view["tax"], cur, 2))
+            st.caption("Each band adds a ramp: nothing below its threshold, then its rate step on every "
+                       "extra unit. Crossing a threshold changes only the tax on the income above it.")
+        with picture:
+            charts.show(view["pile"])
+        st.caption("Filled slices: the ramps, one per band, stacked in threshold order; their top edge "
+                   "(the ink line) is the tax." + (" A falling rate is a ramp that slopes down: it takes "
+                                                   "its hatched slice off the top of the pile."
+                                                   if (view["steps"] < 0).any() else ""))
+    with each:
+        st.subheader("Each ramp is a ReLU")
+        steps, live = view["steps"], view["live"]
+        st.markdown("With this schedule, rates as fractions, one ramp per line:")
+        terms = [r"{} {}\,\operatorname{{ReLU}}(I - {})".format(
+            "-" if s_k < 0 else "+", fmt.tex(abs(s_k), 4), fmt.tex(t_k, 0))
+            for t_k, s_k in zip(thresholds[live], steps[live], strict=True)]
+        if terms:
+            terms[0] = terms[0].removeprefix("+ ")
+        st.latex(r"\begin{aligned}\text{tax}(I) = {}& " + (r" \\ & ".join(terms) or "0") + r"\end{aligned}")
+        st.markdown("Crossing a threshold does not change the tax on income below it; it starts a new "
+                    "ramp whose slope is the *difference* between the new rate and the one before "
+                    "(r₋₁ = 0):")
+        st.latex(r"\text{tax}(I) = \sum_k (r_k - r_{k-1})\,\operatorname{ReLU}(I - t_k)")
+        charts.show(view["each"])
+    with slope:
+        st.subheader("The slope of the tax is the marginal rate")
+        st.markdown("Each ReLU's slope is 0, then 1. So the tax's slope, the **marginal rate** (what the "
+                    "next unit of income pays), is a staircase that steps by each ramp's rate step. The "
+                    "**effective rate**, tax ÷ income, rises smoothly and stays below the marginal rate "
+                    "when rates only go up.")
+        chart, numbers = st.columns([3, 1], vertical_alignment="center")
+        with chart:
+            charts.show(view["rates"])
+        with numbers:
+            st.metric("Marginal rate at this income", fmt.pct(tax.marginal_rate(income, thresholds, rates), 2))
+            st.metric("Effective rate", fmt.pct(tax.effective_rate(income, thresholds, rates), 2))
+    with breakdown:
+        one_income(income, thresholds, rates, cur)
+        show_source(tax.relu_tax, tax.stacked_ramps, tax.band_breakdown)
+
+
+def schedule_editor(preset: tax.Schedule) -> tuple[np.ndarray, np.ndarray]:
+    """The bands as a table to edit, beside where they come from; returns the schedule in force."""
+    st.subheader("Change the schedule")
+    edit, facts = st.columns([1, 1], gap="large")
+    with edit:
+        thresholds, rates = schedule.editor(LINKS, preset)
+        edited = LINKS.good("bands") is not None
+        st.button("Back to the preset", on_click=schedule.forget_edits, args=(LINKS,),
+                  icon=":material/restart_alt:", disabled=not edited,
+                  help="Forget your edits to the table and use the preset's bands again.")
+        st.caption("Type in the empty last row to add a band; to remove one, tick its row at the left "
+                   "and press the bin above the table.")
+    with facts:
+        st.markdown(f"**{preset.label}**")
+        st.markdown(f"- **Year:** {preset.year}\n- **Source:** {preset.source}\n"
+                    f"- **Simplified:** {preset.simplifications}")
+        if edited:
+            st.info("You have edited the bands, so the year and source above describe the preset you "
+                    "started from, not your schedule.", icon=":material/edit:")
+    return thresholds, rates
+
+
+def one_income(income: float, thresholds, rates, cur: str) -> None:
+    """The tax of one income two ways: band by band (a tax form) and ramp by ramp (the ReLU sum)."""
+    st.subheader(f"One income, two ways: {fmt.money(income, cur)}")
+    bands = tax.band_breakdown(income, thresholds, rates)
+    by_ramp = tax.ramp_breakdown(income, thresholds, rates)
+    band_total = tax.bracket_tax(income, thresholds, rates)
+    relu_total = tax.relu_tax(income, thresholds, rates)
+    left, right = st.columns(2, gap="large")
+    with left:
+        st.markdown("**Band by band**, as a tax form does it: each band's rate × the income in it.")
+        st.dataframe(pd.DataFrame({
+            "band": [f"{fmt.money(lo, cur)} to {fmt.money(hi, cur) if np.isfinite(hi) else 'the top'}"
+                     for lo, hi in zip(bands["from"], bands["to"], strict=True)],
+            "rate": [fmt.pct(r, 2) for r in bands["rate"]],
+            "income in band": [fmt.money(v, cur) for v in bands["in_band"]],
+            "tax": [fmt.money(v, cur, 2) for v in bands["tax"]],
+        }), hide_index=True, width="stretch")
+        st.metric("Tax, band by band", fmt.money(band_total, cur, 2))
+    with right:
+        st.markdown("**Ramp by ramp**, as the ReLU sum does it: each rate step × ReLU(income − threshold).")
+        st.dataframe(pd.DataFrame({
+            "threshold": [fmt.money(t_k, cur) for t_k in by_ramp["threshold"]],
+            "rate step": [fmt.signed(100 * d) + " %" for d in by_ramp["step"]],
+            "ReLU(income − threshold)": [fmt.money(v, cur) for v in by_ramp["relu"]],
+            "ramp": [fmt.money(v, cur, 2) for v in by_ramp["ramp"]],
+        }), hide_index=True, width="stretch")
+        st.metric("Tax, sum of ramps", fmt.money(relu_total, cur, 2))
+    st.markdown("The rows differ, the totals agree: the difference between the two is "
+                f"{fmt.gap(band_total - relu_total)}.")
+
+
+# --- 2. any curve ------------------------------------------------------------------------------------
+@st.fragment
+def curve_section() -> None:
+    st.header("Any curve from ramps")
+    st.markdown("Let a ramp's step be negative and put the thresholds (the **knots**) anywhere, and a sum "
+                "of ramps can follow any curve: f(x) ≈ c + Σⱼ wⱼ ReLU(x − tⱼ). One hidden layer of ReLU "
+                "units on a one-number input computes exactly this sum.")
+    c1, c2, c3 = st.columns([2, 3, 2], vertical_alignment="bottom")
+    with c1:
+        target = LINKS.widget("target")
+    with c2:
+        units = LINKS.widget("units")
+    with c3:
+        mode = LINKS.widget("knots", horizontal=True)
+    fit = _fits(target, mode)[units - 1]
+    fit_fig, error_fig = _fit_figures(target, units, mode)
+    tgt = relufit.TARGETS[target]
+    g1, g2 = st.columns([3, 2])
+    with g1:
+        charts.show(fit_fig)
+        st.caption(f"{tgt.label}: {tgt.note} Grey lines: each wⱼ ReLU(x − tⱼ); triangles: the knots tⱼ. "
+                   "With the knots fixed, the best weights solve a least-squares problem exactly.")
+    with g2:
+        charts.show(error_fig)
+        st.caption("Error against the number of ramps. With even knots it falls, though not always "
+                   "smoothly: it matters whether a knot lands where the curve bends.")
+        e1, e2 = st.columns(2)
+        e1.metric(f"Root-mean-square error, {fmt.count(units)} ramps", _error(fit.rmse))
+        e2.metric("Largest error on the range", _error(fit.max_error))
+    st.info("Universal approximation, in one line: Cybenko (1989) and Hornik (1991) proved that one hidden "
+            "layer of bent units (sigmoid-like there, ReLU in later work) can come as close as you like to "
+            "any continuous function on a bounded range, given enough units; it does not say how many, nor "
+            "that training finds them.", icon=":material/functions:")
+    show_source(relufit.fit_relus, relufit.learn_knots)
+
+
+def _error(v: float) -> str:
+    """An error for a metric: three decimals, powers of ten when smaller, 'below rounding error' at 0."""
+    return "below rounding error" if v < 1e-9 else fmt.num(v, 3)
+
+
+# --- 3. the ring -------------------------------------------------------------------------------------
+@st.fragment
+def ring_section() -> None:
+    st.header("Ramps over a plane: carving out a ring")
+    st.markdown("With two inputs a ReLU unit is a ramp over the plane: ReLU(x₁w₁ + x₂w₂ + b) is zero on one "
+                "side of its **fold line** x₁w₁ + x₂w₂ + b = 0 and rises steadily on the other. Three such "
+                "units, weighted and added, separate the green points of an inner disc from the orange ring "
+                "around them: where the sum is above zero the network says *disc*.")
+    X, y = _points()
+    out_col, ctl = st.columns([3, 2], gap="large")
+    with ctl:
+        weights = LINKS.widget("weights", horizontal=True)
+        bend = LINKS.widget("bend", horizontal=True)
+        relu_on = bend == "relu"
+        if weights == "hand":
+            LINKS.widget("seed", disabled=True, help="Trained weights only; these are set by hand below.")
+            st.caption("Set the weights: W₁ (a column per unit), b₁, W₂ (a row per unit), b₂.")
+            m1, m2 = st.columns([3, 2])
+            with m1:
+                W1 = LINKS.widget("w1", col_labels=["unit 1", "unit 2", "unit 3"], row_labels=["x₁", "x₂"],
+                                  show_label=False)
+                b1 = LINKS.widget("b1", col_labels=["unit 1", "unit 2", "unit 3"], row_labels=["b₁"],
+                                  show_label=False)
+            with m2:
+                W2 = LINKS.widget("w2", row_labels=["unit 1", "unit 2", "unit 3"], col_labels=["W₂"],
+                                  show_label=False)
+                b2 = LINKS.widget("b2", row_labels=["b₂"], col_labels=["out"], show_label=False)
+            net = ring.RingNet(W1, b1, W2, b2)
+        else:
+            net = _trained(int(LINKS.widget("seed")))
+        acc = ring.accuracy(net, X, y, bend=relu_on)
+        st.metric("Points classified correctly", fmt.pct(acc))
+    units, output = _ring_figures(*net.params(), relu_on)
+    with out_col:
+        charts.show(output)
+        st.caption("Blue: output above 0 (disc), vermillion: below 0 (ring); the ink line is the decision "
+                   "boundary, where the output is 0. Colours saturate at the scale shown.")
+    W, b = collapse(net.W1, net.b1, net.W2, net.b2)                    # (2, 1), (1,)
     if relu_on:
-        st.success("Each unit is off on one side of its fold line. Weighted and added, the three bent "
-                   "ramps leave one closed region where the output stays above 0, around the disc.",
+        st.success("Each unit is off on one side of its fold line. Weighted and added, the three bent ramps "
+                   "can leave one closed region where the output stays above 0, around the disc.",
                    icon=":material/check_circle:")
     else:
         dist = ring.line_distance(W[:, 0], float(b[0]))
@@ -283,25 +336,47 @@ with o2:
             where = ("W is zero: the three directions cancel exactly, so the collapsed layer is a constant and "
                      "every point gets the same answer. There is no boundary at all.")
         elif line_in_box(W[:, 0], float(b[0]), ring.BOX) is None:
-            where = (f"The boundary xW + b = 0 is one straight line, {dist:.2f} from the centre: outside this "
-                     "chart, so every point shown gets the same answer.")
+            where = (f"The boundary xW + b = 0 is one straight line, {fmt.num(dist, 2)} from the centre: "
+                     "outside this chart, so every point shown gets the same answer.")
         else:
-            where = (f"The boundary xW + b = 0 is one straight line, {dist:.2f} from the centre. "
+            where = (f"The boundary xW + b = 0 is one straight line, {fmt.num(dist, 2)} from the centre. "
                      "A line cannot go round the disc.")
         st.warning(where, icon=":material/horizontal_rule:")
-    st.caption(f"The best any straight line can do on these points is {100 * _best_line():.1f} % "
+    st.caption(f"The best any straight line can do on these points is {fmt.pct(_best_line())} "
                "(every direction and cut tried).")
 
-st.markdown("The weights, the same in both views:" if relu_on else
-            "The same weights, with no bend between the layers:")
-st.latex(r"\text{output} = " + (r"\operatorname{ReLU}(xW_1 + b_1)" if relu_on else r"(xW_1 + b_1)")
-         + r"\,W_2 + b_2")
-k1, k2 = st.columns(2)
-k1.latex(rf"W_1 = {bmatrix(net.W1, 2)}")
-k1.latex(rf"b_1 = {bmatrix(net.b1, 2)}")
-k2.latex(rf"W_2 = {bmatrix(net.W2, 2)}")
-k2.latex(rf"b_2 = {bmatrix(net.b2, 2)}")
-if not relu_on:
-    st.markdown("Two linear layers are one: **W = W₁W₂** and **b = b₁W₂ + b₂**, the collapsed single layer.")
-    st.latex(rf"W = W_1W_2 = {bmatrix(W, 3)},\qquad b = b_1W_2 + b_2 = {bmatrix(b, 3)}")
-show_source(ring.forward, ring.train_ring)
+    st.subheader("The three hidden units" + ("" if relu_on else ", without the bend"))
+    for col, fig, j in zip(st.columns(3), units, range(3), strict=True):
+        with col:
+            charts.show(fig)
+            st.caption(f"z = {fmt.num(net.W1[0, j], 2)}·x₁ {'−' if net.W1[1, j] < 0 else '+'} "
+                       f"{fmt.num(abs(net.W1[1, j]), 2)}·x₂ {'−' if net.b1[j] < 0 else '+'} "
+                       f"{fmt.num(abs(net.b1[j]), 2)}")
+    st.caption("Blue: the unit's value; dashed: its fold line. " + (
+        "White on one side of the fold: the unit is off there (ReLU turned its negative values into 0)."
+        if relu_on else "Vermillion: without the bend the negative side stays negative, so no unit "
+                        "ever switches off."))
+
+    st.markdown("The weights, the same in both views:" if relu_on else
+                "The same weights, with no bend between the layers:")
+    st.latex(r"\text{output} = " + (r"\operatorname{ReLU}(xW_1 + b_1)" if relu_on else r"(xW_1 + b_1)")
+             + r"\,W_2 + b_2")
+    k1, k2 = st.columns(2)
+    k1.latex(rf"W_1 = {ramps.bmatrix(net.W1, 2)}")
+    k1.latex(rf"b_1 = {ramps.bmatrix(net.b1, 2)}")
+    k2.latex(rf"W_2 = {ramps.bmatrix(net.W2, 2)}")
+    k2.latex(rf"b_2 = {ramps.bmatrix(net.b2, 2)}")
+    if not relu_on:
+        st.markdown("Two linear layers are one: **W = W₁W₂** and **b = b₁W₂ + b₂**, the collapsed single "
+                    "layer.")
+        st.latex(rf"W = W_1W_2 = {ramps.bmatrix(W, 3)} \\ b = b_1W_2 + b_2 = {ramps.bmatrix(b, 3)}")
+    show_source(ring.forward, ring.train_ring)
+
+
+if __name__ == "__main__":
+    st.title("Sums of ReLUs")
+    st.markdown("A ReLU is a **ramp**: flat at zero, then rising once its input passes a threshold. "
+                "Income tax is a pile of such ramps, one per band, and the top of the pile is the tax.")
+    tax_section()
+    curve_section()
+    ring_section()

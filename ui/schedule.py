@@ -1,10 +1,13 @@
-"""An editable tax schedule: bands added and removed in a table, checked by lib, kept in the link.
+"""The tax schedule's editor: bands added and removed in a table, checked by lib, kept by ui.state.
 
-st.data_editor cannot be bound to the URL, so the schedule keeps a compact form in
-st.query_params by hand (`bands=0:0,12570:20,50270:40,125140:45`, threshold:rate% per band)
-and drops it when the schedule equals the chosen preset. A schedule lib.tax.validate_schedule
-refuses gets one line under the table, and the page keeps the last good schedule.
-Choosing another preset replaces the edits with that preset.
+st.data_editor cannot be bound to the URL, so the page declares `bands` with `link()`: a key that
+ui.state keeps in the URL by hand in lib.tax's compact form (`bands=0:0,12570:20,50270:40,125140:45`,
+threshold:rate% per band), reads back with lib.tax.parse_bands (a bad one gets ui.state's one-line
+note) and keeps the last good value of. Its value is None while the schedule is the chosen
+preset's, so the link carries bands only when they were edited away from the preset.
+The editor hands every edit that lib.tax.validate_schedule accepts to `LINKS.accept`; a refused
+edit gets one line under the table and the page keeps the last good schedule. Choosing another
+preset, or "Back to the preset", calls `LINKS.forget`, which also gives the editor a fresh start.
 """
 
 from __future__ import annotations
@@ -14,44 +17,48 @@ import pandas as pd
 import streamlit as st
 
 from lib.tax import Schedule, ScheduleError, format_bands, parse_bands, validate_schedule
-from ui import links
+from ui import state
 
-_GOOD, _BASE, _PRESET, _VERSION = "_bands_good", "_bands_base", "_bands_preset", "_bands_version"
-
-
-def _restart(start: tuple[np.ndarray, np.ndarray], preset_key: str) -> None:
-    st.session_state[_GOOD] = st.session_state[_BASE] = start
-    st.session_state[_PRESET] = preset_key
-    st.session_state[_VERSION] = st.session_state.get(_VERSION, 0) + 1  # a fresh editor
+PRESET_BANDS = "the preset's bands"
 
 
-def reset_schedule(preset: Schedule, key: str = "bands") -> None:
-    """Back to the preset's bands (call from a button's on_click, before the editor is drawn)."""
-    _restart((np.asarray(preset.thresholds, dtype=float), preset.rates), preset.key)
-    st.query_params.pop(key, None)
+def _fmt(bands) -> str:
+    return PRESET_BANDS if bands is None else format_bands(*bands)
 
 
-def schedule_input(preset: Schedule, *, key: str = "bands") -> tuple[np.ndarray, np.ndarray, bool]:
-    """Draw the schedule editor; return the last good (thresholds (k,), rates (k,) as fractions)
-    and whether it differs from the preset."""
+def link(key: str = "bands") -> state.Link:
+    """The declaration of the schedule's link key.
+
+    Kind "matrix" is ui.state's by-hand URL form (parse / fmt, dropped when equal to the default,
+    last good value, note); the page draws the editor itself and hands its rows to `accept`.
+    """
+    return state.Link(
+        key, "matrix", None, "Tax schedule",
+        "Each row is a band: income above its threshold (and below the next) is taxed at its rate.",
+        parse=parse_bands, fmt=_fmt,
+        meaning="the tax schedule, when edited away from the preset: threshold:rate% per band",
+        values="e.g. `0:0,12570:20,50270:40,125140:45` (the preset's bands)")
+
+
+def same(a, b) -> bool:
+    return (len(a[0]) == len(b[0]) and np.allclose(a[0], b[0], rtol=0, atol=1e-9)
+            and np.allclose(a[1], b[1], rtol=0, atol=1e-12))
+
+
+def editor(links: state.Links, preset: Schedule, key: str = "bands") -> tuple[np.ndarray, np.ndarray]:
+    """Draw the schedule editor; return the last good (thresholds (k,), rates (k,) as fractions)."""
     preset_bands = (np.asarray(preset.thresholds, dtype=float), preset.rates)
-    if _PRESET not in st.session_state:
-        start, raw = preset_bands, st.query_params.get(key)
-        if raw is not None:
-            try:
-                start = parse_bands(raw)
-            except ScheduleError as err:
-                links.note(key, links.ignored(key, raw, f"{err}; using the {preset.key} preset"),
-                           format_bands(*preset_bands))
-        _restart(start, preset.key)
-    elif st.session_state[_PRESET] != preset.key:
-        reset_schedule(preset, key)  # another preset was chosen: its bands replace the edits
-
-    t, r = st.session_state[_BASE]
-    frame = pd.DataFrame({"threshold": t, "rate": 100.0 * np.asarray(r)})
+    good = links.value(key)
+    widget = f"{key}_editor"
+    base = links.kept(f"{key}_base")
+    if widget not in st.session_state or base is None:
+        # A fresh editor starts from the schedule in force; while it lives its frame stays put,
+        # because the editor's edits are kept relative to the frame it was first given.
+        base = links.kept(f"{key}_base", preset_bands if good is None else good)
+    t, r = base
     edited = st.data_editor(
-        frame, key=f"bands_editor_{st.session_state[_VERSION]}", num_rows="dynamic",
-        hide_index=True, width="stretch",
+        pd.DataFrame({"threshold": t, "rate": np.round(100.0 * np.asarray(r), 6)}), key=widget,
+        num_rows="dynamic", hide_index=True, width="stretch",
         column_config={
             "threshold": st.column_config.NumberColumn(
                 f"threshold ({preset.currency or 'income'})", format="localized", step=1.0,
@@ -61,32 +68,19 @@ def schedule_input(preset: Schedule, *, key: str = "bands") -> tuple[np.ndarray,
                 help="Percent taken from each extra unit of income in this band, 0 to 100."),
         },
     )
-    # A row just added and not yet typed into means nothing yet: skip it without a message.
-    typed = edited.dropna(how="all")
+    typed = edited.dropna(how="all")  # a row just added and not yet typed into means nothing yet
     try:
-        good = validate_schedule(typed["threshold"].tolist(), typed["rate"].tolist())
+        bands = validate_schedule(typed["threshold"].tolist(), typed["rate"].tolist())
     except ScheduleError as err:
         st.error(f"Schedule: {err}. Still using the last good schedule.", icon=":material/error:")
     else:
-        st.session_state[_GOOD] = good
-        if _same(good, preset_bands):
-            st.query_params.pop(key, None)
-        else:
-            st.query_params[key] = format_bands(*good)
-    t, r = st.session_state[_GOOD]
-    links.show_note(key, format_bands(t, r))  # the note goes once the schedule is edited
-    return np.array(t), np.array(r), not _same((t, r), preset_bands)
+        links.accept(key, None if same(bands, preset_bands) else bands)
+    links.show_note(key)
+    good = links.good(key)
+    return preset_bands if good is None else (np.array(good[0]), np.array(good[1]))
 
 
-def _same(a, b) -> bool:
-    return (len(a[0]) == len(b[0]) and np.allclose(a[0], b[0], rtol=0, atol=1e-9)
-            and np.allclose(a[1], b[1], rtol=0, atol=1e-12))
-
-
-def money(v: float, currency: str, decimals: int | None = None) -> str:
-    """An amount for the page: '£12,570', '$17,053.00'; whole numbers without decimals unless asked."""
-    v = float(v) + 0.0  # no '-0'
-    if decimals is None:
-        decimals = 0 if v == round(v) else 2
-    sign = "−" if v < 0 else ""
-    return f"{sign}{currency}{abs(v):,.{decimals}f}"
+def forget_edits(links: state.Links, key: str = "bands") -> None:
+    """Back to the preset's bands (an on_click / on_change callback): the editor starts afresh."""
+    links.forget(key)
+    links.kept(f"{key}_base", None)
