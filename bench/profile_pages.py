@@ -40,6 +40,9 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+# The checkout whose app is profiled (--app; this one by default): its lib/, ui/ and pages/.
+if "--app" in sys.argv[:-1]:
+    ROOT = Path(sys.argv[sys.argv.index("--app") + 1]).resolve()
 sys.path.insert(0, str(ROOT))
 
 # (name, test on the stack's file names), first match wins. Stacks are innermost first.
@@ -71,6 +74,8 @@ class Sampler:
         self.interval = interval
         self.counts: Counter[str] = Counter()
         self.funcs: Counter[str] = Counter()  # innermost frame in our code or a library
+        # for plotly samples: the innermost function of ours that called plotly (the builder)
+        self.builders: Counter[str] = Counter()
         self.active = False
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
@@ -90,11 +95,12 @@ class Sampler:
                 for tid, frame in sys._current_frames().items():
                     if tid in (me, main):
                         continue
-                    files, names = [], []
+                    files, names, lines = [], [], []
                     f = frame
                     while f is not None:
                         files.append(f.f_code.co_filename)
                         names.append(f.f_code.co_name)
+                        lines.append(f.f_lineno)
                         f = f.f_back
                     if not any(x.startswith(PAGES) for x in files):
                         continue  # not a script thread (or idle between runs)
@@ -102,6 +108,12 @@ class Sampler:
                         if test(files):
                             self.counts[name] += 1
                             break
+                    if name.startswith(("figure", "st.plotly", "plotly")):
+                        for fn, nm, line in zip(files, names, lines, strict=True):
+                            if fn.startswith(PAGES):
+                                where = nm if nm != "<module>" else f"line {line}"
+                                self.builders[f"{_short(fn)}:{where}"] += 1
+                                break
                     self.funcs[f"{_short(files[0])}:{names[0]}"] += 1
             time.sleep(self.interval)
 
@@ -178,7 +190,7 @@ def profile_page(url_path: str, moves: int, sampler: Sampler, charts: ChartTimer
     picked = _pick_sliders(at)
     run_times, n_charts, chart_time = [], [], []
     base = sampler.counts.copy()
-    base_funcs = sampler.funcs.copy()
+    base_funcs, base_builders = sampler.funcs.copy(), sampler.builders.copy()
     for key in picked:
         for i in range(moves + 1):
             w = at.slider(key=key)
@@ -194,9 +206,11 @@ def profile_page(url_path: str, moves: int, sampler: Sampler, charts: ChartTimer
                 n_charts.append(len(charts.calls))
                 chart_time.append(sum(charts.calls))
     counts = sampler.counts - base
-    funcs = sampler.funcs - base_funcs
+    funcs, builders = sampler.funcs - base_funcs, sampler.builders - base_builders
     total = sum(counts.values()) or 1
-    specs = [len(el.proto.spec) for el in at.get("plotly_chart")]
+    spec_json = [el.proto.spec for el in at.get("plotly_chart")]
+    specs = [len(j) for j in spec_json]
+    rerun_ms = 1000 * statistics.median(run_times) if run_times else 0.0
     return {
         "page": url_path,
         "sliders": picked,
@@ -207,11 +221,42 @@ def profile_page(url_path: str, moves: int, sampler: Sampler, charts: ChartTimer
         "elements": len(list(at.main)) if hasattr(at, "main") else None,
         "buckets": {name: round(100 * counts[name] / total, 1) for name, _ in BUCKETS},
         "top_functions": [(f, round(100 * n / total, 1)) for f, n in funcs.most_common(12)],
+        # estimated ms per rerun spent in plotly (building, copying, serialising) per builder of ours
+        "builders_ms": [(f, round(rerun_ms * n / total, 1)) for f, n in builders.most_common(10)],
+        "same_figures_from_dicts_ms": _dict_path_ms(spec_json),
         "samples": total,
     }
 
 
 # ---------------------------------------------------------------- figure construction paths
+
+def _dict_path_ms(spec_json: list[str]) -> dict:
+    """The page's own figures (as sent) rebuilt from plain dicts: what they would cost per rerun.
+
+    Each spec minus Streamlit's template (applied again by go.Figure, as today) is built as
+    go.Figure(dict) and handed to st.plotly_chart; also with _validate=False; also as a dict.
+    """
+    import plotly.graph_objects as go
+    import streamlit as st
+
+    _quiet_streamlit()
+    dicts = []
+    for j in spec_json:
+        d = json.loads(j)
+        d.get("layout", {}).pop("template", None)
+        dicts.append(d)
+
+    def run(make):
+        def all_figures():
+            for d in dicts:
+                st.plotly_chart(make(d))
+        return round(_median_ms(all_figures, n=9), 1)
+
+    return {"go.Figure(dict) + st.plotly_chart": run(go.Figure),
+            "go.Figure(dict, _validate=False) + st.plotly_chart":
+                run(lambda d: go.Figure(d, _validate=False)),
+            "dict to st.plotly_chart": run(lambda d: d)}
+
 
 def _median_ms(fn, n: int = 40) -> float:
     times = []
@@ -318,7 +363,10 @@ def main() -> int:
     ap.add_argument("--top", type=int, default=8, help="innermost functions to list per page")
     ap.add_argument("--figures", action="store_true", help="only the figure construction comparison")
     ap.add_argument("--json", help="write the results here")
+    ap.add_argument("--app", help="profile the app in this checkout, e.g. an older commit unpacked with "
+                                  "`git archive <commit> | tar -x -C DIR` (default: this one)")
     args = ap.parse_args()
+    print(f"app from {ROOT}")
 
     _quiet_streamlit()
     sys.setswitchinterval(0.0005)  # let the sampler in often while the script thread holds the GIL
@@ -353,6 +401,11 @@ def _print_page(r: dict, top: int) -> None:
     for name, share in r["buckets"].items():
         if share:
             print(f"  {share:5.1f} %  {name}")
+    print("  ms per rerun in plotly, by the function of ours that called it:")
+    for f, ms in r["builders_ms"][:top]:
+        print(f"  {ms:6.1f} ms  {f}")
+    print("  the same figures built from dicts (ms per rerun, CPU): " + ", ".join(
+        f"{k} {v}" for k, v in r["same_figures_from_dicts_ms"].items()))
     print("  innermost frames:")
     for f, share in r["top_functions"][:top]:
         print(f"  {share:5.1f} %  {f}")
