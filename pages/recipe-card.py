@@ -18,6 +18,7 @@ from ui import charts, colors, fmt, state
 from ui.diagram import cells_figure, network_figure
 from ui.expr import dot_text, val
 from ui.slider_grid import (
+    apply_grid,
     cell_editor,
     cell_key,
     cells,
@@ -95,16 +96,32 @@ def _moved_keys() -> frozenset:
     return frozenset(state.page_links(STACKING).links) - frozenset(LINKS.links)
 
 
+def _grids(story: bool, nin: int, nout: int, ins: list, outs: list) -> list[dict]:
+    """A big card's two grids (inputs with their weights; the biases), or none for a small card."""
+    if nin <= SLIDER_ROWS and nout <= SLIDER_COLS:
+        return []
+    name = f"card_{'story' if story else 'plain'}_{nin}x{nout}"
+    return [
+        dict(name=name, columns=["input x", *outs], rows=ins,
+             keys=[[cell_key("x", i + 1), *[cell_key("w", i + 1, j + 1) for j in range(nout)]]
+                   for i in range(nin)]),
+        dict(name=name + "_b", columns=outs, rows=["yoghurt" if story else "bias b"],
+             keys=[[cell_key("b", j + 1) for j in range(nout)]]),
+    ]
+
+
 def the_layer() -> Layer:
     """Read once, before the sections: every section draws the same card."""
     story = LINKS.value("mode") == "story"
     nin, nout = int(LINKS.value("nin")), int(LINKS.value("nout"))
+    ins = FRUITS[:nin] if story else [sub(f"x{i + 1}") for i in range(nin)]
+    outs = SMOOTHIES[:nout] if story else [sub(f"y{j + 1}") for j in range(nout)]
+    for grid in _grids(story, nin, nout, ins, outs):
+        apply_grid(LINKS, **grid)  # what was typed into the grid, before anything reads the cells
     x = np.array([float(LINKS.value(cell_key("x", i + 1))) for i in range(nin)])       # (nin,)
     W = np.array([[float(LINKS.value(cell_key("w", i + 1, j + 1))) for j in range(nout)]
                   for i in range(nin)])                                               # (nin, nout)
     b = np.array([float(LINKS.value(cell_key("b", j + 1))) for j in range(nout)])       # (nout,)
-    ins = FRUITS[:nin] if story else [sub(f"x{i + 1}") for i in range(nin)]
-    outs = SMOOTHIES[:nout] if story else [sub(f"y{j + 1}") for j in range(nout)]
     return Layer(x, W, b, story, ins, outs)
 
 
@@ -163,12 +180,8 @@ def _sliders(layer: Layer) -> None:
 def _grid(layer: Layer) -> None:
     """A big card: one grid (inputs down, the input x and then one column per output across)."""
     nin, nout = layer.W.shape
-    name = f"card_{'story' if layer.story else 'plain'}_{nin}x{nout}"
-    cols = ["input x", *layer.outs]
-    keys = [[cell_key("x", i + 1), *[cell_key("w", i + 1, j + 1) for j in range(nout)]] for i in range(nin)]
-    cell_editor(LINKS, name, keys, columns=cols, rows=layer.ins)
-    cell_editor(LINKS, name + "_b", [[cell_key("b", j + 1) for j in range(nout)]], columns=layer.outs,
-                rows=[layer.bias])
+    for grid in _grids(layer.story, nin, nout, layer.ins, layer.outs):
+        cell_editor(LINKS, **grid)
     y = pd.DataFrame([layer.y], index=["= output y"], columns=layer.outs)
     st.dataframe(fmt.frame(y, 3), width="stretch",
                  column_config={c: st.column_config.NumberColumn(c, format="plain") for c in layer.outs})
@@ -205,10 +218,10 @@ def recipe_card(layer: Layer) -> None:
                 "kitchen.)")
         else:
             st.markdown("Each **row** of W belongs to one input, each **column** to one output neuron.")
-        if nin <= SLIDER_ROWS and nout <= SLIDER_COLS:
-            _sliders(layer)
-        else:
+        if _grids(layer.story, nin, nout, layer.ins, layer.outs):
             _grid(layer)
+        else:
+            _sliders(layer)
         f1, f2, f3 = st.columns(3)
         f1.button("Random weights", on_click=_fill, args=("random",), icon=":material/casino:",
                   width="stretch", help="Fill W and b with random tenths (W in −1..1, b in −0.5..0.5).")

@@ -1,4 +1,5 @@
-"""/recipe-card under AppTest: seed numbers on screen, sliders move them, bad links are survived."""
+"""/recipe-card under AppTest: seed numbers on screen, sliders and the grid move them, bad links are
+survived, sections leave each other alone, and old links to the moved half open /stacking."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import numpy as np
 import pytest
 
 from tests.app.conftest import decode, figures, open_page
+from ui.fmt import MINUS as M
 
 
 def _metrics(at) -> dict[str, str]:
@@ -31,18 +33,17 @@ def _button(at, label):
     return next(b for b in at.button if b.label == label)
 
 
-def test_defaults_show_the_seed_examples():
+def _text(at) -> str:
+    return " ".join(x.value for x in at.markdown)
+
+
+def test_defaults_show_the_seed_example():
     at = open_page("recipe-card")
     assert not at.exception
     m = _metrics(at)
-    assert m["Sunrise"] == "1.65" and m["Jungle"] == "-0.65"
+    assert m["Sunrise"] == "1.65" and m["Jungle"] == f"{M}0.65"
     assert m["weights"] == "3 × 2 = 6" and m["biases"] == "2" and m["parameters"] == "8"
-    assert m["prediction ŷ"] == "0.1" and m["loss (ŷ − y)²"] == "0.81"
-    assert m["1.5^10"] == "57.67"
-    text = " ".join(x.value for x in at.markdown)
-    assert "gives **57.67×**; 0.7 (shrinks a little) gives **0.0282×**" in text
-    assert "**Sunrise** = 1.0 × 0.8 + 0.5 × 0.3 + (-1.0) × (-0.6) + 0.1 = **1.65**" in text
-    assert "layer 1's output row is **[0.1, 0.0]**" in text
+    assert f"**Sunrise** = 1.0 × 0.8 + 0.5 × 0.3 + ({M}1.0) × ({M}0.6) + 0.1 = **1.65**" in _text(at)
 
 
 def test_the_diagram_and_the_matrix_hold_the_same_numbers():
@@ -60,12 +61,10 @@ def test_moving_a_weight_moves_y_the_diagram_and_the_arithmetic():
     at = open_page("recipe-card")
     at.slider(key="w11").set_value(1.0).run()
     assert _metrics(at)["Sunrise"] == "1.85"  # 1.65 + 1.0 x 0.2
-    assert _metrics(at)["Jungle"] == "-0.65"  # column 2 does not use w11
+    assert _metrics(at)["Jungle"] == f"{M}0.65"  # column 2 does not use w11
     assert (1, 1, 1.0) in _weight_lines(figures(at)[0])
-    text = " ".join(x.value for x in at.markdown)
-    assert "1.0 × 1.0 + 0.5 × 0.3" in text
-    torch_code = at.code[3].value  # the storage tabs: GPT-2, then PyTorch
-    assert "[[1.0, 0.3, -0.6]," in torch_code and "# [1.85, -0.65]" in torch_code
+    assert "1.0 × 1.0 + 0.5 × 0.3" in _text(at)
+    assert at.query_params["w11"] == "1"  # the card's cells are in the link
 
 
 def test_moving_an_input_and_a_bias():
@@ -80,7 +79,7 @@ def test_plain_mode_relabels():
     at = open_page("recipe-card", {"mode": "plain"})
     m = _metrics(at)
     assert m["y₁"] == "1.65" and "Sunrise" not in m
-    assert "yoghurt" not in " ".join(x.value for x in at.markdown)
+    assert "yoghurt" not in _text(at)
 
 
 def test_doubling_the_fruit_doubles_the_fruit_part_only():
@@ -94,14 +93,64 @@ def test_doubling_the_fruit_doubles_the_fruit_part_only():
     np.testing.assert_allclose(table["bias b"], [0.1, -0.2])
 
 
+def test_tables_hold_rounded_numbers():
+    """st.dataframe's hidden table and a copied cell hold the data itself: no 2.4299999999999997."""
+    at = open_page("recipe-card", {"times": "1.5"})
+    table = at.dataframe[0].value
+    for c in table.columns[1:]:
+        for v in table[c]:
+            assert v == round(v, 3) and len(repr(float(v))) <= 8, (c, v)
+
+
+def test_moving_k_changes_its_section_only():
+    at = open_page("recipe-card")
+    before = (figures(at)[:2], _metrics(at), _text(at))
+    bars = figures(at)[2]
+    at.slider(key="times").set_value(3.0).run()
+    assert figures(at)[2] != bars                               # its chart moved
+    assert (figures(at)[:2], _metrics(at), _text(at)) == before  # the card, network and sums did not
+
+
+def test_moving_a_card_number_changes_every_section_that_shows_it():
+    at = open_page("recipe-card")
+    table = at.dataframe[0].value.copy()
+    at.slider(key="w11").set_value(1.0).run()
+    assert not at.dataframe[0].value.equals(table)  # linearity uses the card
+
+
 def test_sizes_from_the_link_reshape_everything():
     at = open_page("recipe-card", {"nin": "5", "nout": "4"})
     assert not at.exception
-    assert at.slider(key="w54") is not None
     m = _metrics(at)
     assert m["weights"] == "5 × 4 = 20" and m["parameters"] == "24"
     assert len(_weight_lines(figures(at)[0])) == 20
-    assert at.dataframe[1].value.shape == (5, 5)  # the batch X: 5 tokens x 5 inputs
+    # A 5 x 4 card is one grid, not 29 sliders: the input x and one column per output.
+    assert not [s for s in at.slider if s.key and s.key[0] in "wxb" and s.key[1:].isdigit()]
+    grid = next(d for d in at.dataframe if d.key == "card_story_5x4_editor")
+    assert list(grid.value.columns) == ["input x", "Sunrise", "Jungle", "Berry", "Tropic"]
+    assert grid.value.shape == (5, 5) and grid.value.loc["apple", "Sunrise"] == 0.8
+
+
+def _grid_edit(at, name: str, row: int, column: str, value) -> None:
+    edits = {"edited_rows": {row: {column: value}}, "added_rows": [], "deleted_rows": []}
+    at.session_state[f"{name}_editor"] = edits
+    at.run()
+
+
+def test_the_grid_edits_a_cell_keeps_it_in_the_link_and_refuses_a_bad_one():
+    at = open_page("recipe-card", {"nin": "5", "nout": "4", "mode": "plain"})
+    assert (1, 1, 0.8) in _weight_lines(figures(at)[0])
+    _grid_edit(at, "card_plain_5x4", 0, "y₁", 1.5)
+    assert not at.exception
+    assert (1, 1, 1.5) in _weight_lines(figures(at)[0])
+    assert at.query_params["w11"] == "1.5"
+    _grid_edit(at, "card_plain_5x4", 0, "y₁", 9.0)  # beyond the weights' range
+    assert (1, 1, 1.5) in _weight_lines(figures(at)[0])  # the last good value
+    assert any("outside" in e.value and "last good" in e.value for e in at.error)
+    # Back to the small card: its slider shows what the grid set.
+    at.slider(key="nin").set_value(3).run()
+    at.slider(key="nout").set_value(2).run()
+    assert at.slider(key="w11").value == 1.5
 
 
 def test_a_value_beyond_the_current_size_waits_for_its_cell():
@@ -109,7 +158,8 @@ def test_a_value_beyond_the_current_size_waits_for_its_cell():
     assert not at.exception and "Ignored" not in _notes(at)
     at.slider(key="nin").set_value(7).run()
     at.slider(key="nout").set_value(7).run()
-    assert at.slider(key="w77").value == 1.5
+    assert (7, 7, 1.5) in _weight_lines(figures(at)[0])  # a 7 x 7 card is a grid: the diagram shows it
+    assert at.query_params["w77"] == "1.5"
 
 
 def test_a_cell_keeps_its_value_while_the_layer_is_smaller():
@@ -117,6 +167,7 @@ def test_a_cell_keeps_its_value_while_the_layer_is_smaller():
     at.slider(key="w32").set_value(1.5).run()
     at.slider(key="nin").set_value(2).run()
     assert _metrics(at)["Sunrise"] == "1.05"  # 1.0 x 0.8 + 0.5 x 0.3 + 0.1
+    assert at.query_params["w32"] == "1.5"    # still in the link while it is not drawn
     at.slider(key="nin").set_value(3).run()
     assert at.slider(key="w32").value == 1.5
 
@@ -134,62 +185,51 @@ def test_zero_and_random_fills():
     assert _metrics(at)["Sunrise"] == "1.65"
 
 
-def test_the_batch_uses_the_same_weights():
-    at = open_page("recipe-card", {"tokens": "8"})
-    X, Y = at.dataframe[1].value, at.dataframe[2].value
-    assert X.shape == (8, 3) and Y.shape == (8, 2)
-    W = np.array([[0.8, -0.5], [0.3, 0.9], [-0.6, 0.4]])
-    np.testing.assert_allclose(Y.to_numpy(), X.to_numpy() @ W + [0.1, -0.2], atol=1e-12)
-    shapes = at.dataframe[3].value
-    assert list(shapes["8 tokens"]) == ["[8, 3]", "[3, 2]", "[8, 2]"]
-
-
-def test_relu_off_changes_the_mini_network_where_it_should():
-    at = open_page("recipe-card")
-    assert _metrics(at)["prediction ŷ"] == "0.1"
-    at.toggle(key="relu").set_value(False).run()
-    m = _metrics(at)
-    assert m["prediction ŷ"] == "-4.9"          # 1 x 0.1 + 2 x (-2.5): neuron 2 no longer zeroed
-    assert m["loss (ŷ − y)²"] == "34.81"        # (-4.9 - 1)^2
-    assert "one** layer" in at.info[0].value
-    # With a positive neuron 2 the bend does nothing: ReLU on and off agree.
-    at.slider(key="mb2").set_value(3.0).run()     # neuron 2: -2.5 + 3 = 0.5
-    off = _metrics(at)["prediction ŷ"]
-    at.toggle(key="relu").set_value(True).run()
-    assert _metrics(at)["prediction ŷ"] == off == "1.1"  # 0.1 + 2 x 0.5
-
-
-def test_depth_controls_move_the_curve():
-    at = open_page("recipe-card", {"scale": "0.7"})
-    assert _metrics(at)["0.7^10"] == "0.02825"
-    at.slider(key="depth").set_value(20).run()
-    fig = figures(at)[-1]
-    assert fig["layout"]["yaxis"]["type"] == "log"
-    arith = decode(fig["data"][0]["y"])
-    assert arith.shape == (21,) and arith[-1] == pytest.approx(0.7**20)
+def test_random_fill_reaches_the_grid():
+    at = open_page("recipe-card", {"nin": "6", "nout": "6"})
+    before = _weight_lines(figures(at)[0])
+    _button(at, "Random weights").click().run()
+    after = _weight_lines(figures(at)[0])
+    assert after != before and len(after) == 36
+    assert any(k.startswith("w") for k in at.query_params)
 
 
 def test_bad_link_values_fall_back_with_a_note():
-    at = open_page("recipe-card", {"nin": "99", "w11": "abc", "x1": "50", "mode": "soup",
-                                   "scale": "-4", "relu": "maybe", "tokens": "0"})
+    at = open_page("recipe-card", {"nin": "99", "w11": "abc", "x1": "50", "mode": "soup"})
     assert not at.exception
     notes = _notes(at)
-    for key in ("nin=99", "w11=abc", "x1=50", "mode=soup", "scale=-4", "relu=maybe", "tokens=0"):
+    for key in ("nin=99", "w11=abc", "x1=50", "mode=soup"):
         assert f"Ignored `{key}`" in notes, key
     m = _metrics(at)
     assert m["Sunrise"] == "1.65" and m["parameters"] == "8"
 
 
-def _mini_expander(at):
-    return next(e for e in at.expander if e.label.startswith("Change the mini network"))
+def test_the_page_reproduces_from_its_link():
+    q = {"mode": "plain", "nin": "2", "nout": "2", "w11": "1.2", "x2": "-0.5", "b1": "0.3", "times": "3"}
+    at = open_page("recipe-card", q)
+    m = _metrics(at)
+    assert m["y₁"] == "1.35"  # 1.0 x 1.2 + (-0.5) x 0.3 + 0.3
+    assert at.slider(key="times").value == 3.0
+    again = open_page("recipe-card", q)
+    assert _metrics(again) == m and figures(again) == figures(at)
 
 
-def test_mini_network_values_from_a_link_open_their_sliders():
-    assert not _mini_expander(open_page("recipe-card")).proto.expanded
-    at = open_page("recipe-card", {"mw11": "abc", "pw21": "-1"})
-    assert _mini_expander(at).proto.expanded  # a bad or changed value is shown, not hidden
-    assert "Ignored `mw11=abc`" in _notes(at)
-    # w'21 = -1: y_hat = ReLU(1 x 0.1 + (-1) x 0) = 0.1, and the network still runs.
-    assert _metrics(at)["prediction ŷ"] == "0.1"
-    at = open_page("recipe-card", {"mb2": "3"})  # neuron 2: -2.5 + 3 = 0.5 -> y_hat 1.1
-    assert _metrics(at)["prediction ŷ"] == "1.1"
+def test_old_links_to_the_second_half_open_stacking():
+    """/recipe-card?depth=20 (and any key that moved) forwards to /stacking with the whole query."""
+    at = open_page("recipe-card", {"depth": "20"})
+    assert not at.exception and at.title[0].value == "Stacking layers"
+    assert "1.5^20" in _metrics(at)
+    at = open_page("recipe-card", {"mw11": "abc"})
+    assert "Ignored `mw11=abc`" in _notes(at)  # read there, as it was here
+    at = open_page("recipe-card", {"tokens": "8", "w11": "1"})
+    assert at.query_params["w11"] == "1"  # the card's keys travel too: the batch uses this W
+    X, Y = at.dataframe[1].value, at.dataframe[2].value
+    assert X.shape == (8, 3)
+    np.testing.assert_allclose(Y.to_numpy()[0], [1.85, -0.65], atol=1e-9)
+
+
+def test_the_link_to_stacking_carries_the_card():
+    at = open_page("recipe-card")
+    at.slider(key="w11").set_value(1.0).run()
+    link = next(el for el in at.get("page_link") if "stacking" in el.proto.page)
+    assert "w11=1" in str(link.proto)

@@ -27,7 +27,8 @@ from lib.recipe import (
     squared_error,
     squared_error_grad,
 )
-from ui.expr import dot_latex, dot_text, short
+from ui.expr import dot_latex, dot_text, py_vec, sig, val, vec
+from ui.fmt import MINUS as M
 
 RNG = np.random.default_rng(3)
 
@@ -158,10 +159,29 @@ def test_squared_error_and_its_slope():
 def test_the_arithmetic_is_written_as_the_seed_writes_it():
     x, W, b = default_layer(3, 2)
     y = linear(x, W, b)
-    assert dot_text(x, W[:, 0], b[0]) == "1.0 × 0.8 + 0.5 × 0.3 + (-1.0) × (-0.6) + 0.1"
-    assert short(y[0]) == "1.65" and short(y[1]) == "-0.65"
+    assert dot_text(x, W[:, 0], b[0]) == f"1.0 × 0.8 + 0.5 × 0.3 + ({M}1.0) × ({M}0.6) + 0.1"
+    assert val(y[0]) == "1.65" and val(y[1]) == f"{M}0.65"
     assert dot_latex("y_1", x, W[:, 0], b[0], y[0]).endswith("+ 0.1 = 1.65")
-    assert short(-0.0) == "0.0" and short(2) == "2.0" and short(0.0282475) == "0.028"
+    assert "(-1.0)" in dot_latex("y_1", x, W[:, 0], b[0], y[0])  # LaTeX draws its own minus
+    assert val(-0.0) == "0.0" and val(2) == "2.0" and val(0.0282475) == "0.028"
+    # float noise never reaches the screen
+    assert val(2.4299999999999997) == "2.43" and val(0.9999999999999999) == "1.0"
+    assert vec([0.1, -0.0]) == "[0.1, 0.0]"
+    assert py_vec([1.65, -0.65]) == "[1.65, -0.65]"  # code keeps the minus Python reads
+
+
+def test_a_long_sum_breaks_into_lines_for_a_phone():
+    x, W, b = default_layer(8, 1)
+    tex = dot_latex("y_1", x, W[:, 0], b[0], float(linear(x, W, b)[0]), per_line=3)
+    assert tex.startswith(r"\begin{aligned}") and tex.count(r"\\") == 3  # 9 terms: 3 lines, then "="
+
+
+@pytest.mark.parametrize(("v", "figures", "want"), [
+    (1.5**10, 4, "57.67"), (0.0282475, 4, "0.02825"), (0.0282475, 3, "0.0282"),
+    (3325.26, 4, "3325"), (123456.7, 4, "123,457"), (1.5**40, 4, "1.106 × 10⁷"), (0.5**40, 3, "9.09 × 10⁻¹³"),
+])
+def test_sizes_that_grow_or_vanish_never_use_e_notation(v, figures, want):
+    assert sig(v, figures) == want
 
 
 def test_network_diagram_lines_are_the_matrix_cells():

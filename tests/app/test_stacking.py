@@ -1,0 +1,160 @@
+"""/stacking under AppTest (the second half of the old recipe card): the mini network, depth, many
+tokens, storage; sections leave each other alone; the page reproduces from its link."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.app.conftest import decode, figures, open_page
+from ui.fmt import MINUS as M
+
+
+def _metrics(at) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def _notes(at) -> str:
+    return " ".join(c.value for c in at.caption)
+
+
+def _text(at) -> str:
+    return " ".join(x.value for x in at.markdown)
+
+
+def _storage(at) -> tuple[str, str]:
+    """The two storage tabs' code: GPT-2 style, then PyTorch."""
+    codes = [c.value for c in at.code]
+    return (next(c for c in codes if c.startswith("# weight stored (n_in")),
+            next(c for c in codes if c.startswith("# weight stored (n_out")))
+
+
+def test_defaults_show_the_seed_examples():
+    at = open_page("stacking")
+    assert not at.exception
+    m = _metrics(at)
+    assert m["prediction ŷ"] == "0.1" and m["loss (ŷ − y)²"] == "0.81" and m["slope 2(ŷ − y)"] == f"{M}1.8"
+    assert m["1.5^10"] == "57.67"
+    text = _text(at)
+    assert "gives **57.67×**; 0.7 (shrinks a little) gives **0.0282×**" in text
+    assert "layer 1's output row is **[0.1, 0.0]**" in text
+
+
+def test_the_batch_uses_the_same_weights():
+    at = open_page("stacking", {"tokens": "8"})
+    X, Y = at.dataframe[1].value, at.dataframe[2].value
+    assert X.shape == (8, 3) and Y.shape == (8, 2)
+    W = np.array([[0.8, -0.5], [0.3, 0.9], [-0.6, 0.4]])
+    np.testing.assert_allclose(Y.to_numpy(), X.to_numpy() @ W + [0.1, -0.2], atol=1e-3)  # rounded to 3
+    shapes = at.dataframe[3].value
+    assert list(shapes["8 tokens"]) == ["[8, 3]", "[3, 2]", "[8, 2]"]
+
+
+def test_the_batch_and_storage_use_the_cards_layer_from_the_link():
+    at = open_page("stacking", {"nin": "5", "nout": "4", "w11": "1.5"})
+    assert at.dataframe[1].value.shape == (5, 5)  # the batch X: 5 tokens x 5 inputs
+    gpt2, torch = _storage(at)
+    assert "(n_in, n_out) = (5, 4)" in gpt2 and "W = np.array([[1.5, " in gpt2
+    assert "nn.Linear(5, 4)" in torch
+    cells = decode(figures(at)[-2]["data"][0]["z"])
+    assert cells.shape == (5, 4) and cells[0, 0] == 1.5
+
+
+def test_storage_code_keeps_pythons_minus():
+    at = open_page("stacking")
+    torch_code = _storage(at)[1]
+    assert "[[0.8, 0.3, -0.6]," in torch_code and "# [1.65, -0.65]" in torch_code
+
+
+def test_relu_off_changes_the_mini_network_where_it_should():
+    at = open_page("stacking")
+    assert _metrics(at)["prediction ŷ"] == "0.1"
+    at.toggle(key="relu").set_value(False).run()
+    m = _metrics(at)
+    assert m["prediction ŷ"] == f"{M}4.9"        # 1 x 0.1 + 2 x (-2.5): neuron 2 no longer zeroed
+    assert m["loss (ŷ − y)²"] == "34.81"        # (-4.9 - 1)^2
+    assert "one** layer" in at.info[0].value
+    # With a positive neuron 2 the bend does nothing: ReLU on and off agree.
+    at.slider(key="mb2").set_value(3.0).run()     # neuron 2: -2.5 + 3 = 0.5
+    off = _metrics(at)["prediction ŷ"]
+    at.toggle(key="relu").set_value(True).run()
+    assert _metrics(at)["prediction ŷ"] == off == "1.1"  # 0.1 + 2 x 0.5
+
+
+def test_depth_controls_move_the_curve():
+    at = open_page("stacking", {"scale": "0.7"})
+    assert _metrics(at)["0.7^10"] == "0.02825"
+    at.slider(key="depth").set_value(20).run()
+    fig = next(f for f in figures(at) if f["layout"].get("yaxis", {}).get("type") == "log")
+    arith = decode(fig["data"][0]["y"])
+    assert arith.shape == (21,) and arith[-1] == pytest.approx(0.7**20)
+
+
+def test_deep_stacks_are_written_without_e_notation():
+    at = open_page("stacking", {"depth": "40", "scale": "2"})
+    m = _metrics(at)
+    assert m["2^40"] == "1.1 × 10¹²" or m["2^40"].endswith("10¹²")
+    assert "e+" not in " ".join(m.values()) and "e-" not in _text(at)
+
+
+def test_bad_link_values_fall_back_with_a_note():
+    at = open_page("stacking", {"scale": "-4", "relu": "maybe", "tokens": "0", "w11": "abc"})
+    assert not at.exception
+    notes = _notes(at)
+    for key in ("scale=-4", "relu=maybe", "tokens=0"):
+        assert f"Ignored `{key}`" in notes, key
+    assert _metrics(at)["1.5^10"] == "57.67"
+    assert "# [1.65, -0.65]" in _storage(at)[1]  # a bad card value: the card's default layer
+
+
+def _mini_expander(at):
+    return next(e for e in at.expander if e.label.startswith("Change the mini network"))
+
+
+def test_mini_network_values_from_a_link_open_their_sliders():
+    assert not _mini_expander(open_page("stacking")).proto.expanded
+    at = open_page("stacking", {"mw11": "abc", "pw21": "-1"})
+    assert _mini_expander(at).proto.expanded  # a bad or changed value is shown, not hidden
+    assert "Ignored `mw11=abc`" in _notes(at)
+    # w'21 = -1: y_hat = ReLU(1 x 0.1 + (-1) x 0) = 0.1, and the network still runs.
+    assert _metrics(at)["prediction ŷ"] == "0.1"
+    at = open_page("stacking", {"mb2": "3"})  # neuron 2: -2.5 + 3 = 0.5 -> y_hat 1.1
+    assert _metrics(at)["prediction ŷ"] == "1.1"
+
+
+def _section(at, keys):
+    figs = {f["layout"].get("meta", i): f for i, f in enumerate(figures(at))}
+    return figs, {k: v for k, v in _metrics(at).items() if any(s in k for s in keys)}
+
+
+def test_moving_depth_changes_its_section_only():
+    at = open_page("stacking")
+    figs, mets, frames = figures(at), _metrics(at), [d.value.copy() for d in at.dataframe]
+    at.slider(key="depth").set_value(20).run()
+    after = figures(at)
+    assert after[1] != figs[1]                         # the depth chart moved
+    assert after[0] == figs[0] and after[2:] == figs[2:]  # the mini network and storage did not
+    m = _metrics(at)
+    assert m["prediction ŷ"] == mets["prediction ŷ"] and "1.5^20" in m and "1.5^10" not in m
+    assert all(a.equals(b) for a, b in zip(frames, [d.value for d in at.dataframe], strict=True))
+
+
+def test_moving_a_mini_weight_changes_its_section_only():
+    at = open_page("stacking")
+    figs, frames = figures(at), [d.value.copy() for d in at.dataframe]
+    at.slider(key="mw11").set_value(1.5).run()
+    after = figures(at)
+    assert after[0] != figs[0] and after[1:] == figs[1:]  # only the mini diagram
+    assert not at.dataframe[0].value.equals(frames[0])    # its neurons table
+    assert all(a.equals(b) for a, b in zip(frames[1:], [d.value for d in at.dataframe][1:], strict=True))
+
+
+def test_the_page_reproduces_from_its_link():
+    q = {"relu": "false", "target": "2", "mx2": "1", "scale": "0.9", "depth": "15", "width": "16",
+         "seed": "3", "tokens": "3"}
+    at = open_page("stacking", q)
+    assert not at.exception
+    assert at.toggle(key="relu").value is False and at.slider(key="depth").value == 15
+    assert at.select_slider(key="width").value == 16 and at.slider(key="tokens").value == 3
+    again = open_page("stacking", q)
+    assert _metrics(again) == _metrics(at) and figures(again) == figures(at)
