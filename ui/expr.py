@@ -89,7 +89,7 @@ def sig(v: float, figures: int = 4) -> str:
     if v == 0 or not math.isfinite(v):
         return fmt.num(v)
     if not 1e-3 <= abs(v) < 1e6:
-        return fmt.power(v, figures - 1)
+        return fmt.power(v, figures)
     return fmt.num(v, max(0, figures - 1 - math.floor(math.log10(abs(v)))))
 
 
