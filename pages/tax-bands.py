@@ -274,7 +274,7 @@ def curve_section() -> None:
         st.caption("Error against the number of ramps. With even knots it falls, though not always "
                    "smoothly: it matters whether a knot lands where the curve bends.")
         e1, e2 = st.columns(2)
-        e1.metric(f"Root-mean-square error, {fmt.count(units)} ramps", _error(fit.rmse))
+        e1.metric("Root-mean-square error", _error(fit.rmse))
         e2.metric("Largest error on the range", _error(fit.max_error))
     st.info("Universal approximation, in one line: Cybenko (1989) and Hornik (1991) proved that one hidden "
             "layer of bent units (sigmoid-like there, ReLU in later work) can come as close as you like to "
@@ -285,7 +285,9 @@ def curve_section() -> None:
 
 def _error(v: float) -> str:
     """An error for a metric: three decimals, powers of ten when smaller, 'below rounding error' at 0."""
-    return "below rounding error" if v < 1e-9 else fmt.num(v, 3)
+    if v < 1e-9:
+        return "below rounding error"
+    return fmt.power(v) if v < 5e-4 else fmt.fixed(v, 3)
 
 
 # --- 3. the ring -------------------------------------------------------------------------------------
@@ -297,6 +299,7 @@ def ring_section() -> None:
                 "units, weighted and added, separate the green points of an inner disc from the orange ring "
                 "around them: where the sum is above zero the network says *disc*.")
     X, y = _points()
+    st.subheader("The output: three ramps weighted and added")
     out_col, ctl = st.columns([3, 2], gap="large")
     with ctl:
         weights = LINKS.widget("weights", horizontal=True)
@@ -349,9 +352,9 @@ def ring_section() -> None:
     for col, fig, j in zip(st.columns(3), units, range(3), strict=True):
         with col:
             charts.show(fig)
-            st.caption(f"z = {fmt.num(net.W1[0, j], 2)}·x₁ {'−' if net.W1[1, j] < 0 else '+'} "
-                       f"{fmt.num(abs(net.W1[1, j]), 2)}·x₂ {'−' if net.b1[j] < 0 else '+'} "
-                       f"{fmt.num(abs(net.b1[j]), 2)}")
+            st.caption(f"z = {fmt.fixed(net.W1[0, j])}·x₁ {'−' if net.W1[1, j] < 0 else '+'} "
+                       f"{fmt.fixed(abs(net.W1[1, j]))}·x₂ {'−' if net.b1[j] < 0 else '+'} "
+                       f"{fmt.fixed(abs(net.b1[j]))}")
     st.caption("Blue: the unit's value; dashed: its fold line. " + (
         "White on one side of the fold: the unit is off there (ReLU turned its negative values into 0)."
         if relu_on else "Vermillion: without the bend the negative side stays negative, so no unit "

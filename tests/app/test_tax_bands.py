@@ -265,3 +265,97 @@ def test_any_bad_bands_link_is_refused_with_a_note(bands):
     assert not at.exception
     assert "Ignored `bands=" in _notes(at)
     assert _metric(at, "Tax, sum of ramps") == "£11,432.00"
+
+
+# --- sections rerun alone; links reproduce the page ---------------------------------------------------
+def _section_snapshot(at) -> dict:
+    """What each section shows: its figures' JSON and its metrics, keyed by section."""
+    figs = [el.proto.spec for el in at.get("plotly_chart")]
+    metrics = {m.label: m.value for m in at.metric}
+    return {
+        "tax": (figs[:3], [metrics[k] for k in ("Tax at this income", "Tax, band by band",
+                                                  "Tax, sum of ramps")]),
+        "curve": (figs[3:5], [metrics["Root-mean-square error"], metrics["Largest error on the range"]]),
+        "ring": (figs[5:], [metrics["Points classified correctly"]]),
+    }
+
+
+@pytest.mark.parametrize(("section", "move"), [
+    ("curve", lambda at: at.slider(key="units").set_value(9)),
+    ("tax", lambda at: at.number_input(key="income").set_value(90_000.0)),
+    ("ring", lambda at: at.radio(key="bend").set_value("identity")),
+])
+def test_a_control_changes_its_section_and_leaves_the_others_untouched(section, move):
+    at = open_page("tax-bands")
+    before = _section_snapshot(at)
+    move(at).run()
+    assert not at.exception
+    after = _section_snapshot(at)
+    assert after[section] != before[section]
+    for other in set(before) - {section}:
+        assert after[other] == before[other], other
+
+
+def test_the_taper_pile_tops_out_at_the_tax():
+    """Issue 12: the falling 45 % ramp comes off the top of the pile, so the pile reaches the tax."""
+    at = open_page("tax-bands", {"preset": "uk-2024-taper"})
+    fig = _figure(at, "tax: the top of the pile")
+    line = next(t for t in fig["data"] if t.get("name") == "tax: the top of the pile")
+    x, total = decode(line["x"]), decode(line["y"])
+    falling = [t for t in fig["data"] if "taken off" in (t.get("name") or "")]
+    filled = [t for t in fig["data"] if t.get("fill") == "tonexty" and t not in falling]
+    assert len(filled) == 3 and len(falling) == 1
+    pile = np.max([decode(t["y"]) for t in filled], axis=0)
+    s = tax.PRESETS["uk-2024-taper"]
+    np.testing.assert_allclose(pile, total, atol=1e-6)
+    np.testing.assert_allclose(total, tax.relu_tax(x, s.thresholds, s.rates), atol=1e-6)
+    top = float(pile[np.searchsorted(x, 200_000.0)])
+    assert top == pytest.approx(76_203.0, abs=1.0)  # not the 87k of the falling ramp piled on top
+
+
+def test_hand_weights_are_set_in_their_editors_and_kept_in_the_link():
+    at = open_page("tax-bands", {"weights": "hand"})
+    assert _metric(at, "Points classified correctly") == "100.0 %"
+    # the output bias down from 3 to -1: every point is below 0, so every point is called ring
+    at.session_state["b2_editor"] = {"edited_rows": {0: {"out": -1.0}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    assert not at.exception
+    assert _metric(at, "Points classified correctly") == "50.0 %"
+    assert at.query_params["b2"] == "-1"
+    assert r"b_2 = \begin{bmatrix}-1.00\end{bmatrix}" in [x.value.strip("$\n") for x in at.latex]
+    again = open_page("tax-bands", {"weights": "hand", "b2": "-1"})
+    assert _metric(again, "Points classified correctly") == "50.0 %"
+
+
+def test_a_bad_hand_weight_keeps_the_last_good_one():
+    at = open_page("tax-bands", {"weights": "hand"})
+    at.session_state["w2_editor"] = {"edited_rows": {1: {"W₂": None}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    assert not at.exception
+    assert any("still using the last good values" in e.value for e in at.error)
+    assert _metric(at, "Points classified correctly") == "100.0 %"
+
+
+def test_the_page_reproduces_from_its_link():
+    at = open_page("tax-bands")
+    at.selectbox(key="preset").set_value("us-2024").run()
+    at.number_input(key="income").set_value(80_000.0).run()
+    at.selectbox(key="target").set_value("bump").run()
+    at.slider(key="units").set_value(4).run()
+    at.radio(key="bend").set_value("identity").run()
+    at.number_input(key="seed").set_value(2).run()
+    link = {"preset": "us-2024", "income": "80000", "target": "bump", "units": "4", "bend": "identity",
+            "seed": "2"}
+    again = open_page("tax-bands", link)
+    assert not again.exception
+    assert _section_snapshot(again) == _section_snapshot(at)
+
+
+def test_another_preset_replaces_the_edits():
+    at = open_page("tax-bands")
+    at = _edit(at, edits={"3": {"rate": 50.0}})
+    assert "bands" in at.query_params
+    at.selectbox(key="preset").set_value("simple").run()
+    assert "bands" not in at.query_params
+    assert _metric(at, "Tax, sum of ramps") == "14,000.00"  # 0.2 * 30,000 + 0.4 * 20,000 at 60,000
+    assert not any("You have edited" in i.value for i in at.info)
