@@ -190,13 +190,14 @@ def section_token(steps, W1, b1, act: str) -> None:
         view.show(view.path_figure(steps.pre[i], steps.post[i], HIDDEN))
     with right:
         table = fmt.frame(pd.DataFrame({
-            "unit": HIDDEN, "z": steps.pre[i], "kept": gate, "GELU(z)": steps.post[i],
+            "unit": HIDDEN, "z": steps.pre[i], "kept": 100 * gate, "GELU(z)": steps.post[i],
             "on": ["on" if o else "off" for o in on_i],
         }))
+        table["kept"] = table["kept"].round(1) + 0.0  # percent, one decimal, like every share here
         st.dataframe(table, hide_index=True, width="stretch", column_config={
             "z": st.column_config.NumberColumn("z", format="%.3f", help="before GELU"),
-            "kept": st.column_config.ProgressColumn("share kept", min_value=0.0, max_value=1.0,
-                                                    format="percent", help="GELU(z) / z"),
+            "kept": st.column_config.ProgressColumn("share kept", min_value=0.0, max_value=100.0,
+                                                    format="%.1f %%", help="GELU(z) / z"),
             "GELU(z)": st.column_config.NumberColumn("GELU(z)", format="%.3f"),
         })
     names = ", ".join(h for h, o in zip(HIDDEN, on_i, strict=True) if o) or "none"
@@ -343,7 +344,8 @@ def part_collapse(seed: int, init: str, act: str) -> None:
     m1.metric("Weights in W₁ and W₂", fmt.count(col["two_params"]))
     m2.metric(f"Weights in W₁W₂ ({fmt.shape(col['W_shape'])})", fmt.count(col["one_params"]))
     m3, m4 = st.columns(2)
-    m3.metric("Largest gap, no GELU", fmt.gap(col["linear_gap"]),
+    gap, _, rounding = fmt.gap(col["linear_gap"]).partition(", ")  # "3.6 × 10⁻¹⁵", "below rounding error"
+    m3.metric("Largest gap, no GELU", gap, rounding or None, delta_color="off", delta_arrow="off",
               help="max |(x W₁) W₂ − x (W₁W₂)| over all outputs: rounding error only")
     m4.metric("Largest gap, with GELU", fmt.num(col["gelu_gap"]),
               help="max |GELU(x W₁) W₂ − x (W₁W₂)|: what the bend changes")

@@ -25,7 +25,7 @@ FIELDS = {  # TransformerConfig field -> its link key, in the order the controls
     "vocab_size": "vocab", "n_positions": "pos", "mlp": "mlp", "norm": "norm",
     "qkv_bias": "qkvbias", "bias": "bias", "tie_embeddings": "tie",
 }
-OWN = " (default: the preset's value, so a link holds only what was moved away from it)"
+BOTH = "`true`/`false` (the preset's)"  # a field's default on a run is the chosen preset's value
 
 
 def _whole(lo: int):
@@ -49,42 +49,43 @@ LINKS = state.Links(
                  "Change the architecture.", names=PRESET_NAMES, meaning="The published model to start from"),
     state.slider("d", 64, 16384, G.d_model, 64, "Width (d_model)",
                  "Width of the residual stream: every token is this many numbers between blocks.",
-                 number_format="localized", meaning="d_model, numbers per token" + OWN,
-                 values="64 to 16,384, steps of 64"),
+                 number_format="localized", meaning="d_model, numbers per token",
+                 values="64 to 16,384, steps of 64 (the preset's)"),
     state.slider("layers", 0, 128, G.n_layer, 1, "Blocks (layers)",
                  "How many transformer blocks, each with its own weights.", number_format="localized",
-                 meaning="Transformer blocks" + OWN, values="0 to 128"),
+                 meaning="Transformer blocks", values="0 to 128 (the preset's)"),
     state.slider("heads", 1, 128, G.n_head, 1, "Attention heads",
                  "Query heads; each head works on d_model / heads numbers.", number_format="localized",
-                 meaning="Query heads" + OWN, values="1 to 128"),
+                 meaning="Query heads", values="1 to 128 (the preset's)"),
     state.slider("kv", 1, 128, G.n_kv_head, 1, "Key/value heads",
                  "Fewer than the heads is grouped-query attention: groups of query heads share keys "
-                 "and values.", number_format="localized", meaning="Key/value heads" + OWN, values="1 to 128"),
+                 "and values.", number_format="localized", meaning="Key/value heads", values="1 to 128 (the preset's)"),
     state.slider("ff", 64, 65536, G.d_ff, 64, "MLP width (d_ff)",
                  f"The MLP's hidden width; GPT-2 uses {G.d_ff // G.d_model} × d_model.",
-                 number_format="localized", meaning="d_ff, the MLP's hidden width" + OWN,
-                 values="64 to 65,536, steps of 64"),
+                 number_format="localized", meaning="d_ff, the MLP's hidden width",
+                 values="64 to 65,536, steps of 64 (the preset's)"),
     state.number("vocab", 1, None, G.vocab_size, 1, "Vocabulary (tokens)",
                  "Rows of the token embedding table.", number_format="%d", parse=_whole(1),
-                 meaning="Tokens in the vocabulary" + OWN, values="a whole number >= 1"),
+                 meaning="Tokens in the vocabulary", values="a whole number >= 1 (the preset's)"),
     state.number("pos", 0, None, G.n_positions, 1, "Position table (0 = none)",
                  f"Rows of a learned position table (GPT-2: {fmt.count(G.n_positions)}). "
                  "Llama-style models use RoPE instead: 0.", number_format="%d", parse=_whole(0),
-                 meaning="Rows of the learned position table, 0 for none" + OWN,
-                 values="a whole number >= 0"),
+                 meaning="Rows of the learned position table, 0 for none",
+                 values="a whole number >= 0 (the preset's)"),
     state.select("mlp", MLPS, G.mlp, "MLP", "gelu: up, GELU, down (GPT-2). "
                  "swiglu: SiLU(gate) × up, then down (Llama).", kind="radio", horizontal=True,
-                 meaning="The MLP's kind" + OWN),
+                 meaning="The MLP's kind", values="`gelu`, `swiglu` (the preset's)"),
     state.select("norm", NORMS, G.norm, "Norm", "layernorm learns a scale and a shift per number; "
-                 "rmsnorm only a scale.", kind="radio", horizontal=True, meaning="The norm's kind" + OWN),
+                 "rmsnorm only a scale.", kind="radio", horizontal=True, meaning="The norm's kind",
+                 values="`layernorm`, `rmsnorm` (the preset's)"),
     state.toggle("qkvbias", G.qkv_bias, "q, k, v biases", "A bias on the query, key and value projections.",
-                 meaning="Biases on q, k and v" + OWN),
+                 meaning="Biases on q, k and v", values=BOTH),
     state.toggle("bias", G.bias, "Other linear biases",
                  "A bias on the attention output and on every MLP layer (GPT-2 has them, Llama does not).",
-                 meaning="Biases on the other linear layers" + OWN),
+                 meaning="Biases on the other linear layers", values=BOTH),
     state.toggle("tie", G.tie_embeddings, "Tied lm_head",
                  "The output layer reuses the token embedding matrix, so it adds no parameters.",
-                 meaning="The output layer reuses the token embedding" + OWN),
+                 meaning="The output layer reuses the token embedding", values=BOTH),
 )
 
 
@@ -209,9 +210,9 @@ def section_facts(shown) -> None:
     share = tot.linear_share
     verdict = "more than two thirds" if share > 2 / 3 else "less than two thirds"
     st.markdown(
-        f"**Linear layers dominate.** The blocks' {n_linear} linear layers per block (attention and MLP) "
-        f"hold **{fmt.count(tot.linear)}** parameters, **{fmt.pct(share)}** of the model: {verdict}. "
-        f"With the blocks' norms ({fmt.count(tot.block_norms)}) they make up the "
+        f"**Linear layers dominate.** The {n_linear} linear layers of each block (attention and MLP), "
+        f"{shown.n_layer} times over, hold **{fmt.count(tot.linear)}** parameters: **{fmt.pct(share)}** of the "
+        f"model, {verdict}. With the blocks' norms ({fmt.count(tot.block_norms)}) they make up the "
         f"{fmt.count(tot.blocks)} in the blocks; the rest is mostly the embedding table."
     )
     two, one = mlp_collapse(shown)
@@ -256,7 +257,7 @@ def section_presets(shown) -> None:
         "slowly while the blocks grow with d_model², times the number of blocks."
     )
     ui.presets_view(custom)
-    st.caption("Where each model's parameters live, as shares of its own total. Hover a bar for the count.")
+    st.markdown("**Where each model's parameters live**, as shares of its own total. Hover a bar for the count.")
     st.plotly_chart(ui.presets_figure(custom), width="stretch", config={"displaylogo": False})
 
 

@@ -20,7 +20,7 @@ from ui import colors, fmt
 
 # Cell states in the checker: right, wrong because an earlier table was, wrong in this step.
 OK, CARRIED, SLIP = 0, 1, 2
-STATE_COLORS = {OK: colors.ZERO, CARRIED: colors.SAND, SLIP: colors.WINE}  # near white, sand, wine
+STATE_COLORS = {OK: "#E0E0E0", CARRIED: colors.SAND, SLIP: colors.WINE}  # light grey, sand, wine
 STATE_NAMES = {OK: "right", CARRIED: "carried over", SLIP: "slip in this step"}
 HIGHLIGHT = colors.category(0)  # a token picked out (a category colour: not a sign, not on/off)
 FONT = {"size": 14}             # chart text readable from the back row (>= 12 px everywhere)
@@ -173,7 +173,8 @@ def histogram_figure(edges, counts, near_counts, cutoff: float, ratio: float) ->
     line = {"type": "line", "x0": cutoff, "x1": cutoff, "xref": "x", "y0": 0, "y1": 1, "yref": "paper",
             "line": {"color": colors.ON, "dash": "dash", "width": 1.5}}
     return go.Figure({"data": data, "layout": _layout(320, "hidden value z before GELU", "how many",
-                                                      barmode="stack", bargap=0, shapes=[line])})
+                                                      barmode="stack", bargap=0, shapes=[line],
+                                                      yaxis={"tickformat": ","})})
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)

@@ -47,8 +47,9 @@ def test_full_size_metrics(default_page):
     metrics = {m.label: m.value for m in default_page.metric}
     assert metrics["Weights in W₁ and W₂"] == "4,718,592"
     assert metrics["Weights in W₁W₂ (768 × 768)"] == "589,824"
-    gap = metrics["Largest gap, no GELU"]  # ui.fmt.gap says "below rounding error" under 1e-12 only
-    assert gap == "exactly 0" or gap.endswith("below rounding error"), gap
+    gap = next(m for m in default_page.metric if m.label == "Largest gap, no GELU")
+    # ui.fmt.gap says "below rounding error" under 1e-12 only
+    assert gap.value == "exactly 0" or (gap.delta == "below rounding error" and "× 10⁻" in gap.value), gap
     assert float(metrics["Largest gap, with GELU"]) > 0.1
     assert metrics["Pushed near zero"].endswith("%")
     changes = decode(figures(default_page)[-1]["data"][0]["y"])

@@ -28,7 +28,7 @@ def test_the_gelu_switch_changes_the_hidden_table(open_page):
     assert "h = GELU(z) · shape 5 × 6" in main_text(page)
     assert "0.602" in before  # GELU(0.772), exact
     page.locator("[data-testid='stSelectbox']").first.click()
-    page.get_by_role("option", name="gelu_tanh").click()
+    page.get_by_role("option", name="tanh approximation").click()
     page.wait_for_url("**act=gelu_tanh**")
     wait_ready(page)
     page.wait_for_function(  # the rerun may still be drawing: wait for the new numbers
@@ -40,16 +40,37 @@ def test_the_gelu_switch_changes_the_hidden_table(open_page):
 
 
 def test_token_slider_moves_only_that_output_row(open_page):
+    """The slider sits in its own fragment: its section and the URL follow, the rest stays as it was."""
     page = open_page("/gpt2-mlp?poke=5")
     main = page.locator("[data-testid='stMain']")
-    expect(main).to_contain_text("Token 5 got a fresh input row")
+    expect(main).to_contain_text("Token 5 (the coloured bar) got a fresh input row")
     expect(main).to_contain_text("every other output row by 0.")
-    slider = page.get_by_role("slider").first  # "Token to change"
+    before = [_chart_text(page, n) for n in range(5)]  # z, h, the curve, y, the token's path
+    near = main.locator("[data-testid='stMetric']", has_text="Pushed near zero").inner_text()
+    slider = page.get_by_role("slider").last  # "Token to change", the page's last slider
     slider.focus()
     page.keyboard.press("ArrowRight")
     page.wait_for_url("**poke=6**")
-    expect(main).to_contain_text("Token 6 got a fresh input row", timeout=30_000)
+    expect(main).to_contain_text("Token 6 (the coloured bar) got a fresh input row", timeout=30_000)
     expect(main).to_contain_text("every other output row by 0.")
+    wait_ready(page)
+    assert [_chart_text(page, n) for n in range(5)] == before
+    assert main.locator("[data-testid='stMetric']", has_text="Pushed near zero").inner_text() == near
+    assert_clean(page)
+
+
+def test_follow_token_sits_in_its_section_and_moves_it(open_page):
+    page = open_page("/gpt2-mlp")
+    main = page.locator("[data-testid='stMain']")
+    section = page.get_by_role("heading", name="One token's path").bounding_box()
+    picker = page.locator("[data-testid='stSelectbox']", has_text="Token to follow").bounding_box()
+    assert 0 < picker["y"] - section["y"] < 200  # right under its heading, not three sections above
+    box = page.locator("[data-testid='stSelectbox']", has_text="Token to follow").locator("input")
+    box.click()
+    page.keyboard.type("3")
+    page.keyboard.press("Enter")
+    page.wait_for_url("**tok=3**")
+    expect(main).to_contain_text("Token 3 goes in as", timeout=30_000)
     assert_clean(page)
 
 

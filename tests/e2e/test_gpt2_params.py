@@ -49,7 +49,7 @@ def test_a_slider_makes_a_custom_model(open_page):
     assert "custom" in text and "layers 12 → 16" in text
     assert_clean(page)
     # Back to the preset: the link is clean again.
-    page.get_by_role("button", name=re.compile("Back to gpt2")).click()
+    page.get_by_role("button", name=re.compile("Back to GPT-2 small")).click()
     _settle(page)
     assert "layers=" not in page.url
     assert "124,439,808" in main_text(page)
@@ -58,11 +58,12 @@ def test_a_slider_makes_a_custom_model(open_page):
 def test_picking_a_preset_replaces_custom_values(open_page):
     page = open_page("/gpt2-params?layers=16")
     page.locator("[data-testid='stSelectbox']").first.click()
-    page.get_by_role("option", name="mistral-7b").click()
+    page.get_by_role("option", name="Mistral 7B").click()
     _settle(page)
     assert "preset=mistral-7b" in page.url and "layers=" not in page.url
     text = main_text(page)
-    assert "7,241,732,096" in text and "custom" not in text.split("How many numbers")[0]
+    assert "7,241,732,096" in text and "custom" not in text.split("Change the architecture")[0]
+    assert text.startswith("Mistral 7B: where every parameter lives")  # the title names the model
     assert_clean(page)
 
 
@@ -75,3 +76,13 @@ def test_inconsistent_config_and_bad_link_open_cleanly(open_page):
     assert "last valid configuration" in text
     assert "124,439,808" in text  # nothing valid yet in this session: the preset's table
     screenshot(page, "gpt2-params-invalid")
+
+
+def test_the_total_and_the_picture_come_first(open_page):
+    """At 1366 px the total and the treemap sit in the first screen, above every field."""
+    page = open_page("/gpt2-params")
+    total = page.locator("[data-testid='stMetric']", has_text="Parameters").first.bounding_box()
+    tree = page.locator("[data-testid='stPlotlyChart']").first.bounding_box()
+    first_slider = page.get_by_role("slider").first.bounding_box()
+    assert total["y"] < 900 and tree["y"] < 900, (total, tree)
+    assert first_slider["y"] > tree["y"]
