@@ -25,7 +25,7 @@ from __future__ import annotations
 from itertools import pairwise
 
 import numpy as np
-from scipy.special import expit, log_softmax, softmax
+from scipy.special import expit
 
 from lib.activations import ACTIVATIONS, Activation
 
@@ -143,10 +143,16 @@ def bce(logit, y):
     return float(np.mean(np.logaddexp(0.0, (1.0 - 2.0 * np.asarray(y)) * logit)))
 
 
+def log_softmax(logits):
+    """log softmax of each row of logits (n, k), stable for any size: shifted by the row maximum."""
+    shifted = logits - logits.max(axis=1, keepdims=True)                       # (n, k) <= 0
+    return shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))      # (n, k)
+
+
 def cross_entropy(logits, y):
     """Mean cross-entropy of int labels y (n,) under softmax(logits (n, k)), stable for any size."""
     y = np.asarray(y, dtype=int)
-    return float(-np.mean(log_softmax(logits, axis=1)[np.arange(len(y)), y]))
+    return float(-np.mean(log_softmax(logits)[np.arange(len(y)), y]))
 
 
 def mse(out, y):
@@ -168,7 +174,8 @@ def _labels(y, head, n_out):
 def head_output(logit, head):
     """The prediction from the last layer's sums (n, n_out): P(class 1) (n,), P (n, k) or values (n,)."""
     if head == "softmax":
-        return softmax(logit, axis=1)                                          # (n, k)
+        e = np.exp(logit - logit.max(axis=1, keepdims=True))                   # (n, k) shifted: no overflow
+        return e / e.sum(axis=1, keepdims=True)                                # (n, k) rows sum to 1
     if head == "sigmoid":
         return expit(logit[:, 0])                                              # (n,)
     return logit[:, 0].copy()                                                  # (n,)

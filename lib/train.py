@@ -27,7 +27,6 @@ from lib.mlp import (
     augmented_views,
     flatten,
     forward,
-    head_loss,
     init_params,
     layer_views,
     param_total,
@@ -217,6 +216,7 @@ def _bend(name, f, Z, Hv, D):
     if name == "softplus":  # max(z, 0) + log(1 + e^-|z|), as lib.activations
         np.abs(Z, out=Hv)
         np.negative(Hv, out=Hv)
+        np.maximum(Hv, EXP_FLOOR, out=Hv)                                      # exp's slow subnormal road
         np.exp(Hv, out=Hv)
         np.log1p(Hv, out=Hv)
         np.maximum(Z, 0.0, out=D)
@@ -266,15 +266,19 @@ def _output_sigmoid(ws, with_loss):
 def _output_softmax(ws, with_loss):
     """From the logits ws.z (k, m), fill ws.t = P - Y; return the summed cross-entropy or a check value.
 
-    The logits are shifted by their column maximum first, so exp never overflows; the check
+    The logits are shifted by their column maximum first, so exp never overflows (and floored at
+    EXP_FLOOR, so it never underflows either: P is off by at most k e^-700, nothing); the check
     value (without the loss) is the sum of the softmax denominators, each in [1, k], finite
     exactly when every logit is.
     """
     z, E, S, t, Y = ws.z, ws.E, ws.L, ws.t, ws.s
-    np.max(z, axis=0, keepdims=True, out=ws.R)                                 # (1, m)
+    np.maximum.reduce(z, 0, None, ws.R[0])                                     # (m,) each point's max logit
     np.subtract(z, ws.R, out=E)                                                # (k, m) logits - max <= 0
     if with_loss:
         picked = float(np.vdot(E, Y))  # sum over points of the true class's shifted logit
+    # Below -700, e^x is 0 for every purpose but exp turns 30 times slower (subnormal results), and a
+    # network trained for long is sure of most points: floor the exponents first.
+    np.maximum(E, EXP_FLOOR, out=E)
     np.exp(E, out=E)
     np.dot(ws.ones_k, E, out=S[0])                                             # (m,) softmax denominators
     np.divide(E, S, out=t)                                                     # (k, m) P
@@ -358,10 +362,11 @@ def compile_pass(ws, A, G, act):
     For one ReLU hidden layer and two classes (the page's default network) every array, view and function is
     bound once into a closure, so a pass is 13 or 14 NumPy calls and almost no Python; the
     generic kernel's loop, lookups and dispatch cost as much again as a few of those calls.
-    Other networks get the generic kernel. Tests hold the two equal.
+    Other networks get the generic kernel's steps with every view made once (_compile_generic).
+    Tests hold them all equal.
     """
     if not (len(A) == 2 and act == "relu" and ws.head == "sigmoid"):
-        return lambda with_loss=False: kernel(ws, A, G, act, with_loss)
+        return _compile_generic(ws, A, G, act)
     A1, A2 = A
     G1, G2 = G
     XT, Z, D, Hv, H, z, t, s, s2, L, R = (ws.XT, ws.Z[0], ws.D[0], ws.Hv[0], ws.H[0], ws.z, ws.t, ws.s,
@@ -395,6 +400,50 @@ def compile_pass(ws, A, G, act):
         mul(XTin, t, XTt_in)                                                   # (n_in, m)
         dot(D, XTtT, G1)                                                       # (u, n_in + 1)
         mul(G1, w, G1)
+        return check
+
+    return run
+
+
+def _compile_generic(ws, A, G, act):
+    """kernel(ws, A, G, act, with_loss) with its views, buffers and functions bound once.
+
+    The same calls in the same order as kernel (so the same numbers); what goes is the Python
+    around them (index lookups, view making, branches), about a fifth of a 2-16-16-3 pass.
+    """
+    f = ACTIVATIONS[act]
+    last = len(A) - 1
+    one_out = ws.k == 1
+    if last == 1 and act != "identity" and one_out:  # kernel's one-hidden-layer shortcut
+        return lambda with_loss=False: kernel(ws, A, G, act, with_loss)
+    inputs = [ws.XT, *ws.H]                                                    # layer k reads inputs[k]
+    fwd = [(A[k], inputs[k], ws.Z[k], ws.Hv[k], ws.D[k]) for k in range(last)]
+    inp_last, inp_last_T, z, t = inputs[last], inputs[last].T, ws.z, ws.t
+    A_last, G_last = A[last], G[last]
+    bwd = []
+    for k in range(last - 1, -1, -1):
+        back = A[last][0, :-1, None] if (k == last - 1 and one_out) else A[k + 1][:, :-1].T  # (u, 1), (u, v)
+        bwd.append((k == last - 1 and one_out, back, ws.dH[k], act != "identity", ws.D[k], inputs[k].T, G[k]))
+    output = _OUTPUTS[ws.head]
+    dot, mul = np.dot, np.multiply
+
+    def run(with_loss=False):
+        for Ak, inp, Zk, Hvk, Dk in fwd:
+            dot(Ak, inp, Zk)                                                   # (u, m)
+            _bend(act, f, Zk, Hvk, Dk)
+        dot(A_last, inp_last, z)                                               # (n_out, m)
+        check = output(ws, with_loss)
+        dot(t, inp_last_T, G_last)                                             # (n_out, u + 1)
+        delta = t
+        for outer, back, dH, bent, Dk, inT, Gk in bwd:
+            if outer:
+                mul(back, delta, dH)                                           # (u, m)
+            else:
+                dot(back, delta, dH)                                           # (u, m)
+            if bent:
+                dH *= Dk
+            delta = dH
+            dot(delta, inT, Gk)                                                # (u, n_in + 1)
         return check
 
     return run
@@ -487,6 +536,10 @@ class Trainer:
         self._s2 = 2.0 * self._s                                               # sigmoid's 2 s
         self._full = Workspace(self.sizes, n, head)
         self._full.load(self._XT, self._s)
+        self._test = None  # the test points in a workspace of their own, for metrics
+        if len(self.Xte):
+            self._test = Workspace(self.sizes, len(self.Xte), head)
+            self._test.load(np.vstack([self.Xte.T, np.ones((1, len(self.Xte)))]), targets(self.yte, head, k))
         self._batches = {}
         self._passes = {}
         self._start = None
@@ -726,23 +779,28 @@ class Trainer:
         w = self.flat * self._l2mask                                           # (P,) weights, biases zeroed
         return 0.5 * self.cfg.l2 * float(np.dot(w, w)) + self.cfg.l1 * float(np.abs(w).sum())
 
-    def _evaluate(self, X, y):
-        """{"loss", and "acc" or "r2" and "mae"} on these points (nan without points)."""
+    def _evaluate(self, ws, y):
+        """{"loss", and "acc" or "r2" and "mae"} on the points loaded in ws (nan without points).
+
+        One pass of the fast path with the loss (its gradient, written into the optimiser's buffer,
+        is overwritten by the next step's pass); the outputs are left in ws.z. A test holds these
+        numbers to lib.mlp's.
+        """
         head = self.cfg.head
-        names = ("loss", "r2", "mae") if head == "linear" else ("loss", "acc")
-        if len(X) == 0:
+        if ws is None:
+            names = ("loss", "r2", "mae") if head == "linear" else ("loss", "acc")
             return dict.fromkeys(names, float("nan"))
         with np.errstate(all="ignore"):
-            p, cache = forward(self.params, X, self.cfg.act, head)
-            logit = cache["logit"] if head == "softmax" else cache["logit"][:, None]  # (n, n_out)
-            out = {"loss": head_loss(logit, y, head) + self._penalty()}
+            total = self._pass(ws)(True)
+            z = ws.z                                                           # (n_out, m) the outputs
+            out = {"loss": total / ws.m + self._penalty()}
             if head == "sigmoid":
-                out["acc"] = float(np.mean((cache["logit"] > 0) == (y > 0.5)))
+                out["acc"] = float(np.mean((z[0] > 0) == (y > 0.5)))
             elif head == "softmax":
-                out["acc"] = float(np.mean(np.argmax(logit, axis=1) == y))
+                out["acc"] = float(np.mean(np.argmax(z, axis=0) == y))
             else:
-                out["r2"] = r_squared(p, y)
-                out["mae"] = float(np.mean(np.abs(p - y)))
+                out["r2"] = r_squared(z[0], y)
+                out["mae"] = float(np.mean(np.abs(z[0] - y)))
         return out
 
     def metrics(self):
@@ -750,8 +808,8 @@ class Trainer:
         (sigmoid, softmax) or train_r2, test_r2, train_mae, test_mae (linear); nan without test points."""
         if self._cache is None or self._cache[0] != self._version:
             m = {"epoch": self.epoch}
-            for split, X, y in (("train", self.Xtr, self.ytr), ("test", self.Xte, self.yte)):
-                m.update({f"{split}_{k}": v for k, v in self._evaluate(X, y).items()})
+            for split, ws, y in (("train", self._full, self.ytr), ("test", self._test, self.yte)):
+                m.update({f"{split}_{k}": v for k, v in self._evaluate(ws, y).items()})
             self._cache = (self._version, {k: m[k] for k in self.keys})
         return dict(self._cache[1])
 
