@@ -208,7 +208,10 @@ def recipe_card(layer: Layer) -> None:
         LINKS.widget("nin", label=f"Inputs n_in ({layer.fruit}s)")
     with t3:
         LINKS.widget("nout", label=f"Outputs n_out ({layer.smoothie}s, neurons)")
-    left, right = st.columns([3, 2], gap="large")
+    big = bool(_grids(layer.story, nin, nout, layer.ins, layer.outs))
+    # A small card sits beside its network; a big one takes the full width (a grid needs it), with
+    # the network and W below it.
+    left, right = (st.container(), st.columns([3, 2], gap="large")) if big else st.columns([3, 2], gap="large")
     with left:
         if layer.story:
             st.markdown(
@@ -218,7 +221,7 @@ def recipe_card(layer: Layer) -> None:
                 "kitchen.)")
         else:
             st.markdown("Each **row** of W belongs to one input, each **column** to one output neuron.")
-        if _grids(layer.story, nin, nout, layer.ins, layer.outs):
+        if big:
             _grid(layer)
         else:
             _sliders(layer)
@@ -229,13 +232,15 @@ def recipe_card(layer: Layer) -> None:
                   width="stretch", help="Set every weight and bias to 0: every output becomes 0.")
         f3.button("Starting numbers", on_click=_fill, args=("start",), icon=":material/restart_alt:",
                   width="stretch", help="Back to the seed example (and fixed numbers beyond it).")
-    with right:
-        ins, outs = tuple(layer.ins), tuple(layer.outs)
+    ins, outs = tuple(layer.ins), tuple(layer.outs)
+    net, cells_at = (right[0], right[1]) if big else (right, right)
+    with net:
         charts.show(_diagram(layer.W, layer.x, layer.y, ins, outs), key="rc_diagram")
-        st.caption(f"The same numbers as a network: each {layer.fruit} a circle on the left, each neuron a "
-                   "circle on the right with its output inside. Every line is **one weight**, one cell of "
-                   "W: blue positive, vermillion negative, thicker for bigger. Hover a line: it names its "
-                   "cell.")
+        st.markdown(f"The same numbers as a network: each {layer.fruit} a circle on the left, each neuron a "
+                    "circle on the right with its output inside. Every line is **one weight**, one cell of "
+                    "W: blue positive, vermillion negative, thicker for bigger. Hover a line: it names its "
+                    "cell.")
+    with cells_at:
         charts.show(_cells(layer.W, ins, outs), key="rc_wcells")
         st.caption(f"W as cells, {fmt.shape(nin, nout)}: one row per {layer.fruit}, one column per "
                    f"{layer.smoothie}, in the same colours.")
@@ -253,7 +258,7 @@ def arithmetic(layer: Layer) -> None:
                     f"= **{val(layer.y[j])}**")
     st.markdown("The **parameters** (numbers the layer learns) are every weight plus every bias, "
                 r"$n_{\text{in}} \times n_{\text{out}} + n_{\text{out}}$:")
-    m1, m2, m3 = st.columns(3, wrap=False)
+    m1, m2, m3 = st.columns(3)  # they stack on a phone rather than cut "8 × 8 = 64" short
     m1.metric("weights", f"{fmt.shape(nin, nout)} = {fmt.count(param_count(nin, nout, bias=False))}")
     m2.metric("biases", fmt.count(nout))
     m3.metric("parameters", fmt.count(param_count(nin, nout)))

@@ -1,0 +1,42 @@
+"""/stacking in Chromium: opens at both widths, a fragment's slider updates its section and the URL."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import assert_clean, main_text, metric, screenshot, wait_ready
+
+
+@pytest.mark.parametrize("width", ["laptop", "phone"])
+def test_opens_with_the_seed_numbers_and_is_photographed(open_page, width):
+    page = open_page("/stacking", width)
+    assert_clean(page)
+    assert "Stacking layers" in main_text(page)
+    assert metric(page, "prediction ŷ") == "0.1" and metric(page, "1.5^10") == "57.67"
+    screenshot(page, "stacking")
+
+
+def test_the_depth_slider_updates_its_section_and_the_link(open_page):
+    page = open_page("/stacking")
+    slider = page.get_by_role("slider", name="Depth (layers)")
+    slider.focus()
+    page.keyboard.press("ArrowRight")  # 10 -> 11
+    page.wait_for_url(re.compile(r"depth=11"), timeout=30_000)
+    box = page.locator("[data-testid='stMetric']", has_text="1.5^11").first
+    expect(box.locator("[data-testid='stMetricValue']")).to_have_text("86.5", timeout=30_000)
+    assert metric(page, "prediction ŷ") == "0.1"
+    assert_clean(page)
+
+
+def test_the_link_back_carries_the_card(open_page):
+    page = open_page("/stacking?w11=1.5&nin=4")
+    link = page.get_by_role("link", name=re.compile("Change the layer used below"))
+    href = link.get_attribute("href") or ""
+    assert "w11=1.5" in href and "nin=4" in href
+    link.click()
+    page.wait_for_url(re.compile(r"/recipe-card\?"), timeout=30_000)
+    wait_ready(page)
+    assert page.get_by_role("slider", name="w₁₁").input_value() == "1.5"
