@@ -38,7 +38,7 @@ SMOOTHIES = ["Sunrise", "Jungle", "Berry", "Tropic", "Morning", "Pink", "Purple"
 X0, W0, B0 = default_layer()  # (8,), (8, 8), (8,)
 RECIPE = "pages/recipe-card.py"
 MINI = ("mx", "mw", "mb", "pw", "pb")
-HIDDEN = ["neuron 1", "neuron 2"]
+HIDDEN = ["h₁", "h₂"]  # layer 1's outputs, as the equation names them
 
 LINKS = state.Links(
     # The mini network.
@@ -163,7 +163,7 @@ def mini() -> None:
     h = [tex(par(v)) for v in h1]
     # Short lines, so the equation fits a phone: the symbols, then this run's numbers.
     st.latex(
-        rf"\begin{{aligned}}\hat y &= {r}\bigl(w'_{{1}}\,h_1 + w'_{{2}}\,h_2 + b'\bigr) \\ "
+        rf"\begin{{aligned}}\hat y &= {r}\bigl(w'_{{11}}\,h_1 + w'_{{21}}\,h_2 + b'\bigr) \\ "
         rf"&= {r}\bigl({tex(par(mW2[0, 0]))} \cdot {h[0]} + {tex(par(mW2[1, 0]))} \cdot {h[1]} "
         rf"+ {tex(par(mb2[0]))}\bigr) \\ &= {tex(val(y_hat[0]))}\end{{aligned}}")
     st.caption(f"h₁ and h₂ are layer 1's outputs{' after ReLU' if relu_on else ''}, from the table above.")
