@@ -70,6 +70,9 @@ def test_the_income_control_changes_the_breakdown(open_page):
 def test_the_ramp_slider_changes_the_fit(open_page):
     page = open_page("/tax-bands")
     before = metric(page, "Root-mean-square error")
+    tax_before = metric(page, "Tax at this income")
+    # Mark the tax section's chart: a slider in the curve's fragment must leave it alone.
+    page.evaluate("document.querySelectorAll('[data-testid=stPlotlyChart]')[0].dataset.mark = 'kept'")
     slider = page.get_by_role("slider").first  # "Number of ramps"
     slider.focus()
     for _ in range(3):
@@ -78,7 +81,19 @@ def test_the_ramp_slider_changes_the_fit(open_page):
     page.wait_for_timeout(500)
     assert "units=9" in page.url
     assert metric(page, "Root-mean-square error") != before
+    assert metric(page, "Tax at this income") == tax_before
+    assert page.evaluate("document.querySelectorAll('[data-testid=stPlotlyChart]')[0].dataset.mark") == "kept"
     assert_clean(page)
+
+
+def test_hand_weights_have_their_editors(open_page):
+    page = open_page("/tax-bands?weights=hand&bend=relu")
+    assert_clean(page)
+    assert "Set the weights" in main_text(page)
+    assert page.locator("[data-testid='stDataFrame']").count() >= 7  # schedule, W1 b1 W2 b2, two tables
+    assert metric(page, "Points classified correctly") == "100.0 %"
+    page.get_by_text("Set the weights").scroll_into_view_if_needed()
+    screenshot(page, "tax-bands-hand")
 
 
 def test_editing_the_schedule_updates_the_tax_and_the_link(open_page):
