@@ -48,7 +48,7 @@ LINKS = state.Links(
                  meaning="hand weights, first layer (weights=hand)", group="`w1`, `b1`, `w2`, `b2`",
                  values="rows split by `;`, numbers by `,` (the symmetric hand-made net)"),
     state.matrix("b1", ring.HAND.b1, "b₁", "Each unit's bias: where its fold line sits.", group="`w1`, `b1`, `w2`, `b2`"),
-    state.matrix("w2", ring.HAND.W2, "W₂", "How much each unit's ramp counts in the output.",
+    state.matrix("w2", ring.HAND.W2[:, 0], "W₂", "How much each unit's ramp counts in the output.",
                  group="`w1`, `b1`, `w2`, `b2`"),
     state.matrix("b2", ring.HAND.b2, "b₂", "The output's bias: its value where every unit is off.",
                  group="`w1`, `b1`, `w2`, `b2`"),
@@ -307,18 +307,14 @@ def ring_section() -> None:
         relu_on = bend == "relu"
         if weights == "hand":
             LINKS.widget("seed", disabled=True, help="Trained weights only; these are set by hand below.")
-            st.caption("Set the weights: W₁ (a column per unit), b₁, W₂ (a row per unit), b₂.")
-            m1, m2 = st.columns([3, 2])
-            with m1:
-                W1 = LINKS.widget("w1", col_labels=["unit 1", "unit 2", "unit 3"], row_labels=["x₁", "x₂"],
-                                  show_label=False)
-                b1 = LINKS.widget("b1", col_labels=["unit 1", "unit 2", "unit 3"], row_labels=["b₁"],
-                                  show_label=False)
-            with m2:
-                W2 = LINKS.widget("w2", row_labels=["unit 1", "unit 2", "unit 3"], col_labels=["W₂"],
-                                  show_label=False)
-                b2 = LINKS.widget("b2", row_labels=["b₂"], col_labels=["out"], show_label=False)
-            net = ring.RingNet(W1, b1, W2, b2)
+            st.caption("Set the weights, a column per hidden unit: W₁ (its weights on x₁ and x₂), b₁ (its "
+                       "bias), W₂ (how much its ramp counts), and the output's bias b₂.")
+            per_unit = ["unit 1", "unit 2", "unit 3"]
+            W1 = LINKS.widget("w1", col_labels=per_unit, row_labels=["W₁ · x₁", "W₁ · x₂"], show_label=False)
+            b1 = LINKS.widget("b1", col_labels=per_unit, row_labels=["b₁"], show_label=False)
+            W2 = LINKS.widget("w2", col_labels=per_unit, row_labels=["W₂"], show_label=False)
+            b2 = LINKS.widget("b2", row_labels=["b₂"], col_labels=["output"], show_label=False)
+            net = ring.RingNet(W1, b1, W2[:, None], b2)                # W₂ as the (3, 1) column
         else:
             net = _trained(int(LINKS.widget("seed")))
         acc = ring.accuracy(net, X, y, bend=relu_on)

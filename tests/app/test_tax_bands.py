@@ -317,7 +317,8 @@ def test_hand_weights_are_set_in_their_editors_and_kept_in_the_link():
     at = open_page("tax-bands", {"weights": "hand"})
     assert _metric(at, "Points classified correctly") == "100.0 %"
     # the output bias down from 3 to -1: every point is below 0, so every point is called ring
-    at.session_state["b2_editor"] = {"edited_rows": {0: {"out": -1.0}}, "added_rows": [], "deleted_rows": []}
+    at.session_state["b2_editor"] = {"edited_rows": {0: {"output": -1.0}}, "added_rows": [],
+                                     "deleted_rows": []}
     at.run()
     assert not at.exception
     assert _metric(at, "Points classified correctly") == "50.0 %"
@@ -329,7 +330,8 @@ def test_hand_weights_are_set_in_their_editors_and_kept_in_the_link():
 
 def test_a_bad_hand_weight_keeps_the_last_good_one():
     at = open_page("tax-bands", {"weights": "hand"})
-    at.session_state["w2_editor"] = {"edited_rows": {1: {"W₂": None}}, "added_rows": [], "deleted_rows": []}
+    at.session_state["w2_editor"] = {"edited_rows": {0: {"unit 2": None}}, "added_rows": [],
+                                     "deleted_rows": []}
     at.run()
     assert not at.exception
     assert any("still using the last good values" in e.value for e in at.error)
