@@ -302,6 +302,26 @@ def hidden_pre(params, X, act="relu"):
     return zs
 
 
+def output_parts(params, X, act):
+    """Each last-hidden unit's share of a one-output network's output: the ramps a curve is built from.
+
+    out = parts.sum(axis=1) + bias, where parts[:, j] = act(z_j) * w_j for hidden unit j of the
+    last hidden layer and its weight w_j into the output (for the linear head, out is the value;
+    for sigmoid, the logit).
+
+    Returns
+    -------
+    parts : ndarray of shape (n, units)
+    bias : float, the output bias
+    """
+    if len(params) < 2 or params[-1][0].shape[1] != 1:
+        raise ValueError("output parts need a hidden layer and exactly 1 output")
+    f = _act(act)
+    z = hidden_pre(params, X, f)[-1]                                           # (n, units)
+    W, b = params[-1]
+    return f.fn(z) * W[:, 0], float(b[0])                                      # (n, units)
+
+
 def collapse_params(params):
     """The whole network with identity bends as one linear layer.
 

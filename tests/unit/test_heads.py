@@ -21,6 +21,7 @@ from lib.mlp import (
     layer_views,
     loss_and_grads,
     mse,
+    output_parts,
     param_total,
     predict_proba,
 )
@@ -276,3 +277,21 @@ def test_softmax_kernel_survives_huge_logits_and_flags_infinite_ones():
     flat[-4] = np.inf                                         # an infinite output weight
     with np.errstate(all="ignore"):
         assert not math.isfinite(kernel(ws, augmented_views(flat, sizes), augmented_views(g, sizes), "relu"))
+
+
+def test_output_parts_are_the_ramps_that_add_up_to_the_output():
+    params = init_params([1, 4, 1], seed=2, head="linear")
+    x = np.linspace(-3, 3, 13)[:, None]
+    parts, bias = output_parts(params, x, "relu")
+    assert parts.shape == (13, 4)
+    np.testing.assert_allclose(parts.sum(axis=1) + bias, forward(params, x, "relu", "linear")[0], atol=1e-14)
+    W1, b1 = params[0]
+    np.testing.assert_allclose(parts[:, 2], np.maximum(x[:, 0] * W1[0, 2] + b1[2], 0) * params[1][0][2, 0])
+    deep = init_params([2, 3, 5, 1], seed=0)
+    X = RNG.normal(size=(6, 2))
+    parts, bias = output_parts(deep, X, "tanh")
+    assert parts.shape == (6, 5)
+    np.testing.assert_allclose(parts.sum(axis=1) + bias, forward(deep, X, "tanh")[1]["logit"], atol=1e-14)
+    for bad in (init_params([2, 1], 0), init_params([2, 3, 3], 0, head="softmax")):
+        with pytest.raises(ValueError, match="exactly 1 output"):
+            output_parts(bad, X, "relu")
