@@ -388,3 +388,12 @@ def test_validate_points_cap_is_the_datasets_cap():
     X = np.vstack([X, X[:1]])
     reason = validate_points(X, np.append(y, 0.0), problem="regress")
     assert f"more than the limit of {MAX_POINTS:,}" in reason
+
+
+def test_a_curve_takes_only_the_features_of_x1():
+    X, _ = make_problem("regress", "sin(x)", 20, seed=0)                     # (20, 1)
+    one = [k for k, f in FEATURES.items() if f.inputs == 1]
+    assert one == ["x1", "x1sq", "sin1"]
+    np.testing.assert_allclose(expand(X, one), np.column_stack([X[:, 0], X[:, 0] ** 2, np.sin(X[:, 0])]))
+    with pytest.raises(ValueError, match="only x₁; x₁x₂ needs x₂"):
+        expand(X, ["x1", "x1x2"])
