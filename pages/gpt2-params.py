@@ -179,9 +179,8 @@ def section_architecture(base, problems) -> None:
 
 def section_table(shown) -> None:
     st.header("Where every number lives")
-    t, tot = ui.counted(shown)
-    st.markdown("Every row of the table, added up: " + ui.sum_markdown(t, shown.n_layer, tot.per_block,
-                                                                        tot.total))
+    facts = ui.table_facts(shown)
+    st.markdown("Every row of the table, added up: " + facts["sum"])
     gpt_names = shown.mlp == "gelu"
     st.markdown(
         "One row per weight group, named as in the checkpoint. Rows whose tensor has `{i}` in its name "
@@ -196,17 +195,16 @@ def section_table(shown) -> None:
     )
     ui.table_view(shown)
     if shown.tie_embeddings:
-        head = t.set_index("name").loc["lm_head"]
         st.caption(
-            f":material/link: The output layer (lm_head) needs a {fmt.shape(head['shape'])} matrix. "
+            f":material/link: The output layer (lm_head) needs a {fmt.shape(facts['head_shape'])} matrix. "
             "With tied embeddings it is the token embedding table read the other way round, so it "
             "costs nothing: Hugging Face counts a shared tensor once.")
 
 
 def section_facts(shown) -> None:
     st.header("Two facts, checked")
-    t, tot = ui.counted(shown)
-    n_linear = int(((t["section"] == "block") & (t["kind"] == "linear")).sum())
+    _, tot = ui.counted(shown)
+    n_linear = ui.table_facts(shown)["n_linear"]
     share = tot.linear_share
     verdict = "more than two thirds" if share > 2 / 3 else "less than two thirds"
     st.markdown(
@@ -244,7 +242,7 @@ def section_memory(shown) -> None:
         "some cost in accuracy. This is the weights alone: running the model also needs memory for "
         "activations and the attention cache, and training needs gradients and optimiser state on top."
     )
-    ui.memory_view(mem)
+    ui.memory_view(tot.total)
 
 
 def section_presets(shown) -> None:

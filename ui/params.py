@@ -10,9 +10,18 @@ from __future__ import annotations
 
 import pandas as pd
 import plotly.graph_objects as go
+import pyarrow as pa
 import streamlit as st
 
-from lib.transformer import PRESET_NAMES, PRESETS, TransformerConfig, matching_preset, param_table, totals
+from lib.transformer import (
+    PRESET_NAMES,
+    PRESETS,
+    TransformerConfig,
+    matching_preset,
+    memory_table,
+    param_table,
+    totals,
+)
 from ui import colors, fmt
 
 # Where the parameters live: one category colour each (ui.colors: never a sign or class colour).
@@ -52,10 +61,20 @@ def differences(cfg: TransformerConfig, base: TransformerConfig, keys: dict[str,
     return out
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
+@st.cache_resource(show_spinner=False, max_entries=64)
 def counted(cfg: TransformerConfig):
-    """param_table and totals of one configuration (pure: cached by its value)."""
+    """param_table and totals of one configuration (pure: cached by its value, shared: read only)."""
     return param_table(cfg), totals(cfg)
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def table_facts(cfg: TransformerConfig) -> dict:
+    """What the page says about the table, worked out once per configuration: the total as a sum
+    of its rows ('sum'), linear layers per block ('n_linear'), lm_head's shape ('head_shape')."""
+    t, tot = counted(cfg)
+    return {"sum": sum_markdown(t, cfg.n_layer, tot.per_block, tot.total),
+            "n_linear": int(((t["section"] == "block") & (t["kind"] == "linear")).sum()),
+            "head_shape": tuple(t.set_index("name").loc["lm_head", "shape"])}
 
 
 def sum_markdown(t: pd.DataFrame, n_layer: int, per_block: int, total: int) -> str:
@@ -69,10 +88,15 @@ def sum_markdown(t: pd.DataFrame, n_layer: int, per_block: int, total: int) -> s
     return f"**{fmt.count(total)}** = " + " + ".join(terms)
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
-def _table_frame(cfg: TransformerConfig) -> pd.DataFrame:
+def arrow(df: pd.DataFrame) -> pa.Table:
+    """A DataFrame as the Arrow table st.dataframe sends: converted once, not on every rerun."""
+    return pa.Table.from_pandas(df, preserve_index=False)
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def _table_frame(cfg: TransformerConfig) -> pa.Table:
     t, _ = counted(cfg)
-    return pd.DataFrame({
+    return arrow(pd.DataFrame({
         "name": t["name"],
         "W as in y = xW (in × out)": t["shape"].map(fmt.shape),
         "nn.Linear stores (out × in)": t["shape_torch"].map(fmt.shape),
@@ -84,7 +108,7 @@ def _table_frame(cfg: TransformerConfig) -> pd.DataFrame:
         "biases": t["biases"],
         "tensor": t["tensor"],
         "what it does": t["role"],
-    })
+    }))
 
 
 def table_view(cfg: TransformerConfig) -> None:
@@ -93,7 +117,7 @@ def table_view(cfg: TransformerConfig) -> None:
     n = "%,d"
     st.dataframe(
         view, hide_index=True, width="stretch", row_height=36,
-        height=38 + 36 * len(view),  # every row visible: nothing to scroll to on a projector
+        height=38 + 36 * view.num_rows,  # every row visible: nothing to scroll to on a projector
         column_config={
             "name": st.column_config.TextColumn("name", pinned=True, width="medium",
                                                 help="The group's name in the checkpoint."),
@@ -167,9 +191,9 @@ def treemap_figure(cfg: TransformerConfig) -> go.Figure:
     })
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
+@st.cache_resource(show_spinner=False, max_entries=16)
 def presets_frame(custom: TransformerConfig | None = None) -> pd.DataFrame:
-    """Every preset, and first the student's own configuration when it is not a preset."""
+    """Every preset, and first the student's own configuration when it is not a preset (read only)."""
     from lib.transformer import presets_table
 
     p = presets_table({"your model": custom, **PRESETS} if custom else None)
@@ -207,38 +231,48 @@ def presets_figure(custom: TransformerConfig | None = None) -> go.Figure:
 
 def presets_view(custom: TransformerConfig | None = None) -> None:
     """presets_table as a readable dataframe."""
+    st.dataframe(_presets_arrow(custom), hide_index=True, width="stretch", column_config=_PRESET_COLUMNS)
+
+
+@st.cache_resource(show_spinner=False, max_entries=16)
+def _presets_arrow(custom: TransformerConfig | None = None) -> pa.Table:
     p = presets_frame(custom)
-    view = p[["preset", "params", "d_model", "n_layer", "n_head", "n_kv_head", "d_ff", "vocab_size",
-              "n_positions", "mlp", "norm", "tie_embeddings", "per_block", "embedding_share", "linear_share",
-              "bf16_GB"]]
-    n = "%,d"
-    st.dataframe(
-        view, hide_index=True, width="stretch",
-        column_config={
-            "preset": st.column_config.TextColumn("model", pinned=True),
-            "params": st.column_config.NumberColumn("parameters", format=n),
-            "d_model": st.column_config.NumberColumn("d", format=n, help="d_model"),
-            "n_layer": st.column_config.NumberColumn("layers", format=n),
-            "n_head": st.column_config.NumberColumn("heads", format=n),
-            "n_kv_head": st.column_config.NumberColumn("kv", format=n, help="key/value heads"),
-            "d_ff": st.column_config.NumberColumn("ff", format=n, help="MLP width"),
-            "vocab_size": st.column_config.NumberColumn("vocab", format=n),
-            "n_positions": st.column_config.NumberColumn("pos", format=n, help="learned positions"),
-            "tie_embeddings": st.column_config.CheckboxColumn("tied"),
-            "per_block": st.column_config.NumberColumn("one block", format=n),
-            "embedding_share": st.column_config.NumberColumn("embeddings", format="%.1f %%",
-                                                             help="Share of the model in the input tables."),
-            "linear_share": st.column_config.NumberColumn("linear layers", format="%.1f %%",
-                                                          help="Share in the blocks' linear layers."),
-            "bf16_GB": st.column_config.NumberColumn("bf16 GB", format="%.2f",
-                                                     help="Weights in bf16, 10⁹ bytes."),
-        },
-    )
+    return arrow(p[["preset", "params", "d_model", "n_layer", "n_head", "n_kv_head", "d_ff", "vocab_size",
+                    "n_positions", "mlp", "norm", "tie_embeddings", "per_block", "embedding_share",
+                    "linear_share", "bf16_GB"]])
 
 
-def memory_view(m: pd.DataFrame) -> None:
+_N = "%,d"
+_PRESET_COLUMNS = {
+    "preset": st.column_config.TextColumn("model", pinned=True),
+    "params": st.column_config.NumberColumn("parameters", format=_N),
+    "d_model": st.column_config.NumberColumn("d", format=_N, help="d_model"),
+    "n_layer": st.column_config.NumberColumn("layers", format=_N),
+    "n_head": st.column_config.NumberColumn("heads", format=_N),
+    "n_kv_head": st.column_config.NumberColumn("kv", format=_N, help="key/value heads"),
+    "d_ff": st.column_config.NumberColumn("ff", format=_N, help="MLP width"),
+    "vocab_size": st.column_config.NumberColumn("vocab", format=_N),
+    "n_positions": st.column_config.NumberColumn("pos", format=_N, help="learned positions"),
+    "tie_embeddings": st.column_config.CheckboxColumn("tied"),
+    "per_block": st.column_config.NumberColumn("one block", format=_N),
+    "embedding_share": st.column_config.NumberColumn("embeddings", format="%.1f %%",
+                                                     help="Share of the model in the input tables."),
+    "linear_share": st.column_config.NumberColumn("linear layers", format="%.1f %%",
+                                                  help="Share in the blocks' linear layers."),
+    "bf16_GB": st.column_config.NumberColumn("bf16 GB", format="%.2f",
+                                             help="Weights in bf16, 10⁹ bytes."),
+}
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def _memory_arrow(total: int) -> pa.Table:
+    return arrow(fmt.frame(memory_table(total), 2))
+
+
+def memory_view(total: int) -> None:
+    """memory_table of `total` parameters as a readable dataframe."""
     st.dataframe(
-        fmt.frame(m, 2), hide_index=True, width="stretch",
+        _memory_arrow(total), hide_index=True, width="stretch",
         column_config={
             "dtype": st.column_config.TextColumn("stored as"),
             "bits": st.column_config.NumberColumn("bits per number", format="%d"),
