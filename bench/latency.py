@@ -32,6 +32,7 @@ import contextlib
 import json
 import os
 import shutil
+import signal
 import socket
 import statistics
 import subprocess
@@ -364,6 +365,9 @@ def main() -> int:
     ap.add_argument("--quiet", type=float, default=250, help="ms without a message before a move")
     ap.add_argument("--budget", type=float, default=900, help="seconds for the whole run")
     ap.add_argument("--json", help="write every move and the summary here")
+    ap.add_argument("--py-spy", type=Path, metavar="DIR",
+                    help="record the app server with py-spy while each page is measured, one raw "
+                         "(collapsed) profile per page in DIR; read them with profile_pages.py --py-spy DIR")
     ap.add_argument("--app", type=Path, default=ROOT,
                     help="the checkout whose app.py to serve (default: this one), e.g. an older commit "
                          "unpacked with `git archive <commit> | tar -x -C DIR`; bare.py stays ours")
@@ -416,10 +420,13 @@ def main() -> int:
                         results["pages"][path] = {"error": "the page shows an exception"}
                         tab.close()
                         continue
+                    spy = _start_py_spy(app, args.py_spy, path) if args.py_spy else None
                     try:
                         r = measure(tab, peer, args.sliders, args.moves, args.quiet, deadline)
                     finally:
                         tab.close()
+                        if spy is not None:
+                            _stop_py_spy(spy)
                     results["pages"][path] = {**r, **summarise(r["moves"]),
                                               "bare": summarise(r["bare_moves"])}
                 peer.tab.close()
@@ -439,6 +446,27 @@ def main() -> int:
         Path(args.json).write_text(json.dumps(results, indent=1))
     shutil.rmtree(logdir, ignore_errors=True)
     return 0
+
+
+def _start_py_spy(server: Server, out_dir: Path, page: str) -> subprocess.Popen:
+    """py-spy on the server while one page is measured (its page load is not in it)."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    spy = subprocess.Popen(
+        ["py-spy", "record", "--pid", str(server.proc.pid), "--format", "raw", "--full-filenames",
+         "--threads", "--nonblocking", "--rate", "250", "-o", str(out_dir / f"{page}.txt")],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    time.sleep(1.0)  # attached before the first move
+    return spy
+
+
+def _stop_py_spy(spy: subprocess.Popen) -> None:
+    spy.send_signal(signal.SIGINT)  # py-spy writes its file on SIGINT
+    try:
+        spy.wait(30)
+    except subprocess.TimeoutExpired:
+        spy.kill()
+        spy.wait(5)
 
 
 def _print_table(results: dict) -> None:

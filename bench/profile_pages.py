@@ -174,6 +174,10 @@ def _pick_sliders(at, k: int = 3):
     return [found[round(i * step)] for i in range(k)]
 
 
+def _spread(n: int, k: int) -> set[int]:
+    return set(range(n)) if n <= k else {round(i * (n - 1) / (k - 1)) for i in range(k)}
+
+
 def _next_value(w, direction: int):
     """One step along the slider, turning back at its ends."""
     lo, hi, step = w.min, w.max, w.step or 1
@@ -183,25 +187,55 @@ def _next_value(w, direction: int):
     return round(v, 10) if isinstance(w.value, float) else type(w.value)(v)
 
 
-def profile_page(url_path: str, moves: int, sampler: Sampler, charts: ChartTimer) -> dict:
+def _snapshot(at) -> tuple[list[bytes], list[str]]:
+    """Every element's proto bytes (document order) and every chart's spec."""
+    elements = [node.proto.SerializeToString(deterministic=True)
+                for node in at.main if getattr(node, "proto", None) is not None]
+    return elements, [el.proto.spec for el in at.get("plotly_chart")]
+
+
+def _chart_name(spec: str, i: int) -> str:
+    layout = json.loads(spec).get("layout", {})
+    title = layout.get("title", {})
+    text = title.get("text") if isinstance(title, dict) else title
+    return f"#{i + 1}" + (f" '{text[:30]}'" if text else "")
+
+
+def _changes(before, after) -> dict:
+    (e0, c0), (e1, c1) = before, after
+    same = sum(1 for a, b in zip(e0, e1, strict=False) if a == b)
+    changed = [i for i, (a, b) in enumerate(zip(c0, c1, strict=False)) if a != b]
+    return {"elements": len(e1), "elements_changed": len(e1) - same,
+            "charts": len(c1), "charts_changed": [_chart_name(c1[i], i) for i in changed]}
+
+
+def profile_page(url_path: str, moves: int, sampler: Sampler, charts: ChartTimer,
+                 all_sliders: bool = False) -> dict:
     at = _open(url_path)
     if at.exception:
         return {"page": url_path, "error": [e.value for e in at.exception][:1]}
-    picked = _pick_sliders(at)
+    picked = _pick_sliders(at, k=1000 if all_sliders else 3)
     run_times, n_charts, chart_time = [], [], []
     base = sampler.counts.copy()
     base_funcs, base_builders = sampler.funcs.copy(), sampler.builders.copy()
-    for key in picked:
-        for i in range(moves + 1):
+    changes = {}
+    for n_slider, key in enumerate(picked):
+        # with --all-sliders: every slider is moved twice to see what it changes; three are timed
+        timed = not all_sliders or n_slider in _spread(len(picked), 3)
+        for i in range(moves + 1 if timed else 2):
             w = at.slider(key=key)
             w.set_value(_next_value(w, 1 if i % 2 == 0 else -1))
+            if i == 1:
+                snap = _snapshot(at)
             charts.calls.clear()
-            sampler.active = i > 0  # the first move is a warm-up
+            sampler.active = i > 0 and timed  # the first move is a warm-up
             t0 = time.perf_counter()
             at.run()
             wall = time.perf_counter() - t0
             sampler.active = False
-            if i > 0:
+            if i == 1:
+                changes[key] = _changes(snap, _snapshot(at))
+            if i > 0 and timed:
                 run_times.append(wall)
                 n_charts.append(len(charts.calls))
                 chart_time.append(sum(charts.calls))
@@ -219,6 +253,7 @@ def profile_page(url_path: str, moves: int, sampler: Sampler, charts: ChartTimer
         "median_ms_in_plotly_chart": 1000 * statistics.median(chart_time) if chart_time else 0,
         "spec_kb": round(sum(specs) / 1024, 1),
         "elements": len(list(at.main)) if hasattr(at, "main") else None,
+        "changed_by_slider": changes,
         "buckets": {name: round(100 * counts[name] / total, 1) for name, _ in BUCKETS},
         "top_functions": [(f, round(100 * n / total, 1)) for f, n in funcs.most_common(12)],
         # estimated ms per rerun spent in plotly (building, copying, serialising) per builder of ours
@@ -361,7 +396,11 @@ def main() -> int:
     ap.add_argument("--pages", help="comma separated URL paths (default: every lesson)")
     ap.add_argument("--moves", type=int, default=6, help="moves per slider after a warm-up")
     ap.add_argument("--top", type=int, default=8, help="innermost functions to list per page")
+    ap.add_argument("--all-sliders", action="store_true",
+                    help="also move every slider once to list what each one changes")
     ap.add_argument("--figures", action="store_true", help="only the figure construction comparison")
+    ap.add_argument("--py-spy", type=Path, metavar="DIR",
+                    help="instead of AppTest, read the server profiles bench/latency.py --py-spy DIR wrote")
     ap.add_argument("--json", help="write the results here")
     ap.add_argument("--app", help="profile the app in this checkout, e.g. an older commit unpacked with "
                                   "`git archive <commit> | tar -x -C DIR` (default: this one)")
@@ -372,13 +411,20 @@ def main() -> int:
     sys.setswitchinterval(0.0005)  # let the sampler in often while the script thread holds the GIL
 
     results: dict = {"pages": [], "figures": []}
+    if args.py_spy:
+        results["py_spy"] = [read_py_spy(f) for f in sorted(args.py_spy.glob("*.txt"))]
+        for r in results["py_spy"]:
+            _print_py_spy(r, args.top)
+        if args.json:
+            Path(args.json).write_text(json.dumps(results, indent=1))
+        return 0
     if not args.figures:
         paths = args.pages.split(",") if args.pages else [lesson.url_path for lesson in LESSONS]
         sampler, charts = Sampler(), ChartTimer()
         sampler.start()
         try:
             for path in paths:
-                r = profile_page(path.strip("/"), args.moves, sampler, charts)
+                r = profile_page(path.strip("/"), args.moves, sampler, charts, args.all_sliders)
                 results["pages"].append(r)
                 _print_page(r, args.top)
         finally:
@@ -391,6 +437,71 @@ def main() -> int:
     return 0
 
 
+def read_py_spy(path: Path) -> dict:
+    """A py-spy raw profile of the server (bench/latency.py --py-spy): the same buckets, per thread kind.
+
+    Lines are `thread (id);outermost (file:line);...;innermost (file:line) count`. Stacks
+    holding Streamlit's script runner are the script thread; the rest is the event loop that
+    sends messages (and any other thread), shown by innermost frame.
+    """
+    import re
+
+    frame_re = re.compile(r"^(.*) \((.*):(\d+)\)$")
+    kinds: Counter[str] = Counter()
+    counts: Counter[str] = Counter()
+    builders: Counter[str] = Counter()
+    loop_funcs: Counter[str] = Counter()
+    for line in path.read_text().splitlines():
+        stack, _, n_text = line.rpartition(" ")
+        if not n_text.isdigit():
+            continue
+        n = int(n_text)
+        parsed = []
+        for fr in reversed(stack.split(";")[1:]):  # innermost first
+            m = frame_re.match(fr)
+            parsed.append((m[2], m[1], m[3]) if m else (fr, fr, "0"))
+        files = [f for f, _, _ in parsed]
+        if not any("scriptrunner" in f for f in files):
+            kinds["event loop / other threads"] += n
+            if parsed:
+                loop_funcs[f"{_short(parsed[0][0])}:{parsed[0][1]}"] += n
+            continue
+        kinds["script thread"] += n
+        for name, test in BUCKETS:
+            if test(files):
+                counts[name] += n
+                break
+        if name.startswith(("figure", "st.plotly", "plotly")):
+            for fn, nm, line_no in parsed:
+                if fn.startswith(PAGES):
+                    builders[f"{_short(fn)}:{nm if nm != '<module>' else 'line ' + line_no}"] += n
+                    break
+    total = sum(kinds.values()) or 1
+    script = kinds["script thread"] or 1
+    return {
+        "page": path.stem, "samples": total,
+        "threads": {k: round(100 * v / total, 1) for k, v in kinds.items()},
+        "buckets": {name: round(100 * counts[name] / script, 1) for name, _ in BUCKETS},
+        "builders": [(f, round(100 * v / script, 1)) for f, v in builders.most_common(10)],
+        "event_loop_top": [(f, round(100 * v / total, 1)) for f, v in loop_funcs.most_common(6)],
+    }
+
+
+def _print_py_spy(r: dict, top: int) -> None:
+    print(f"\n/{r['page']} (py-spy of the server, {r['samples']} samples): "
+          + ", ".join(f"{k} {v} %" for k, v in r["threads"].items()))
+    print("  script thread:")
+    for name, share in r["buckets"].items():
+        if share:
+            print(f"  {share:5.1f} %  {name}")
+    print("  plotly work by the function of ours that called it (% of the script thread):")
+    for f, share in r["builders"][:top]:
+        print(f"  {share:5.1f} %  {f}")
+    print("  event loop / other threads, innermost frames (% of all samples):")
+    for f, share in r["event_loop_top"]:
+        print(f"  {share:5.1f} %  {f}")
+
+
 def _print_page(r: dict, top: int) -> None:
     if "error" in r:
         print(f"\n/{r['page']}: exception {r['error']}")
@@ -401,6 +512,10 @@ def _print_page(r: dict, top: int) -> None:
     for name, share in r["buckets"].items():
         if share:
             print(f"  {share:5.1f} %  {name}")
+    for key, c in r["changed_by_slider"].items():
+        names = ", ".join(c["charts_changed"]) or "none"
+        print(f"  moving '{key}' changes {c['elements_changed']} of {c['elements']} elements; "
+              f"charts changed {len(c['charts_changed'])} of {c['charts']}: {names}")
     print("  ms per rerun in plotly, by the function of ours that called it:")
     for f, ms in r["builders_ms"][:top]:
         print(f"  {ms:6.1f} ms  {f}")
