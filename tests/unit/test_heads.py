@@ -200,6 +200,7 @@ def torch_loss(torch, ts, X, y, act, head, l2=0.0, l1=0.0):
 
 def test_every_bend_has_a_pytorch_twin():
     torch = pytest.importorskip("torch")
+    torch.set_num_threads(1)  # tiny tensors: threads only wait for each other on a shared machine
     assert set(torch_bends(torch)) == set(ACTIVATIONS)
     z = np.linspace(-6, 6, 241)
     for name, f in torch_bends(torch).items():
@@ -211,6 +212,7 @@ def test_every_bend_has_a_pytorch_twin():
 @pytest.mark.parametrize("net", sorted(NETS))
 def test_loss_and_gradients_match_pytorch_autograd(act, net):
     torch = pytest.importorskip("torch")
+    torch.set_num_threads(1)  # tiny tensors: threads only wait for each other on a shared machine
     sizes, head = NETS[net]
     rng = np.random.default_rng(zlib.crc32(f"torch {act} {net}".encode()))
     X = rng.normal(size=(20, 3))

@@ -137,6 +137,7 @@ def test_l2_penalises_weights_not_biases():
 @pytest.mark.parametrize("depth", sorted(DEPTHS))
 def test_loss_and_gradients_match_pytorch_autograd(act, depth):
     torch = pytest.importorskip("torch")
+    torch.set_num_threads(1)  # tiny tensors: threads only wait for each other on a shared machine
     sizes = DEPTHS[depth]
     X = RNG.normal(size=(20, 3))
     y = RNG.integers(0, 2, size=20)

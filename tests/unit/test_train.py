@@ -145,6 +145,7 @@ def test_trainer_equals_a_plain_reference_loop(cfg):
 def test_one_training_run_matches_pytorch(opt, l2):
     """Same data, same initial weights, float64, PyTorch's optimiser: the same loss curve."""
     torch = pytest.importorskip("torch")
+    torch.set_num_threads(1)  # tiny tensors: threads only wait for each other on a shared machine
     Xtr, ytr, Xte, yte = data(seed=1)
     lr = {"adam": 0.03, "sgd": 0.3, "momentum": 0.05}[opt]
     cfg = TrainConfig(opt=opt, lr=lr, l2=l2, seed=1)
