@@ -384,7 +384,7 @@ def split(X, y, train_share=0.8, seed=0, stratify=True):
     return X[tr], y[tr], X[te], y[te]
 
 
-def validate_points(X, y, max_points=MAX_POINTS, problem="classify", k=None):
+def validate_points(X, y, max_points=MAX_POINTS, problem="classify", k=None, limit=None):
     """Why (X, y) cannot be used as a dataset of this problem type, in one line, or None if it can.
 
     Parameters
@@ -395,6 +395,8 @@ def validate_points(X, y, max_points=MAX_POINTS, problem="classify", k=None):
     problem : str, a key of PROBLEMS
     k : int, optional
         Classes of a `classes` problem (None: CLASSES_DEFAULT).
+    limit : float, optional
+        If given, every coordinate must lie in [-limit, limit] (the plane the page draws).
     """
     if problem not in PROBLEMS:
         return f"unknown problem type {problem!r}; choose one of {', '.join(PROBLEMS)}"
@@ -416,6 +418,10 @@ def validate_points(X, y, max_points=MAX_POINTS, problem="classify", k=None):
         return f"{len(X):,} points is more than the limit of {max_points:,}"
     if not np.isfinite(X).all():
         return "some coordinates are missing or not finite"
+    if limit is not None and np.abs(X).max() > limit:
+        i = int(np.argmax(np.abs(X).max(axis=1)))
+        where = ", ".join(f"{v:.3g}" for v in X[i])
+        return f"the point ({where}) lies outside the plane, which runs from -{limit:g} to {limit:g}"
     if problem == "regress":
         if not np.isfinite(y).all():
             return "some values are missing or not finite"

@@ -397,3 +397,11 @@ def test_a_curve_takes_only_the_features_of_x1():
     np.testing.assert_allclose(expand(X, one), np.column_stack([X[:, 0], X[:, 0] ** 2, np.sin(X[:, 0])]))
     with pytest.raises(ValueError, match="only x₁; x₁x₂ needs x₂"):
         expand(X, ["x1", "x1x2"])
+
+
+def test_validate_points_can_keep_points_on_the_plane():
+    X = [[0.0, 1.0], [1.0, -3.5], [2.0, 2.0]]
+    assert validate_points(X, [0, 1, 0]) is None
+    reason = validate_points(X, [0, 1, 0], limit=DOMAIN)
+    assert reason == "the point (1, -3.5) lies outside the plane, which runs from -3 to 3"
+    assert validate_points([[0.5], [-3.0]], [0.1, 0.2], problem="regress", limit=DOMAIN) is None
