@@ -215,7 +215,7 @@ async def classroom(url: str, args, meter: Meter | None) -> dict:
     client0 = time.process_time()
     tasks = [asyncio.create_task(mover(st, args.every, args.slider, until, random.Random(rng.random())))
              for st in students if not st.closed]
-    await asyncio.gather(*tasks)
+    await asyncio.gather(*tasks, asyncio.sleep(args.duration))
     t1 = time.perf_counter()
     end = meter.read() if meter else None
     client_cpu = time.process_time() - client0
@@ -252,6 +252,9 @@ async def classroom(url: str, args, meter: Meter | None) -> dict:
         "elements_sent_per_move": statistics.median(whole) if whole else None,
         "busy_notes": sum(st.stats.busy_notes for st in everyone),
         "client_cpu_s": round(client_cpu, 1),
+        # The machine's run queue: other work on a shared machine makes latencies noisy.
+        "loadavg_1min": float(Path("/proc/loadavg").read_text().split()[0]),
+        "cores": os.cpu_count(),
     }
     if meter:
         cpu = {k: end["cpu"].get(k, 0.0) - start["cpu"].get(k, 0.0) for k in end["cpu"]}
@@ -288,7 +291,8 @@ def report(r: dict) -> str:
                      f"moves/s per core {r['moves_per_s_per_core']}, "
                      f"RSS per session {r['rss_per_session_mb']} MB ({r['server_processes']} processes)")
     lines.append(f"  opened in {r['open_s']} s ({r['failed_to_open']} failed); load client CPU "
-                 f"{r['client_cpu_s']} s; 'server busy' notes seen {r['busy_notes']}")
+                 f"{r['client_cpu_s']} s; 'server busy' notes seen {r['busy_notes']}; machine load "
+                 f"{r['loadavg_1min']:g} on {r['cores']} cores")
     return "\n".join(lines)
 
 

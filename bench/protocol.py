@@ -5,9 +5,10 @@ The browser (Streamlit 1.67's frontend, checked against frames recorded with Pla
 - loads the page over HTTP (a balancer sets its stickiness cookie here), then opens
   ws://HOST/_stcore/stream with the subprotocol list ``streamlit, <xsrf>, <session id>``;
 - sends ``BackMsg.rerun_script`` (a ``ClientState``): the first one names the page by
-  ``page_name`` (the URL path), later ones by the ``page_script_hash`` the server announced in
-  ``new_session``; each carries the page's ``query_string`` (the server keeps it current with
-  ``page_info_changed``), the widget states (id from the element's proto, e.g. ``slider.id``),
+  ``page_name`` (the URL path), later ones by the ``page_script_hash`` the server announced
+  (``new_session``, and with ``st.navigation`` the ``navigation`` message of each full run);
+  each carries the page's ``query_string`` (the browser writes a bound widget's value into it; the
+  server's ``page_info_changed`` too), the widget states (id from the element's proto, e.g. ``slider.id``),
   and ``cached_message_hashes``: the hashes of the cacheable messages it still holds, so the
   server sends an unchanged element as a ``ref_hash`` instead of again;
 - expires a cached message once it went unused for ``config.max_cached_message_age`` runs;
@@ -58,6 +59,7 @@ class RunLog:
     started: float
     fragment: bool
     auto: bool = False     # a fragment's timer asked for it (run_every)
+    fragments: tuple = ()  # the fragments it ran
     elements: int = 0      # new elements sent in full
     refs: int = 0          # elements sent as a cache reference (unchanged)
     plots: int = 0         # plotly charts sent in full (redrawn by the browser)
@@ -287,12 +289,15 @@ class Student:
             self.session_id = ns.initialize.session_id or self.session_id
             self.max_age = ns.config.max_cached_message_age or self.max_age
             fragment = bool(msg.metadata.run.fragment_ids)
-            self.current = RunLog(time.perf_counter(), fragment, auto=fragment and self._auto_sent)
+            self.current = RunLog(time.perf_counter(), fragment, auto=fragment and self._auto_sent,
+                                  fragments=tuple(msg.metadata.run.fragment_ids))
             self._auto_sent = False
             self.runs[run_id] = self.current
             if not fragment:
                 self.timers.clear()
                 self.texts = []
+        elif kind == "navigation":  # with st.navigation the page that ran is named here
+            self.page_hash = msg.navigation.page_script_hash or self.page_hash
         elif kind == "page_info_changed":
             self.query = msg.page_info_changed.query_string
         elif kind == "auto_rerun":
@@ -335,8 +340,11 @@ class Student:
         self.cache = {h: e for h, e in self.cache.items() if self.run_count - e[1] <= self.max_age}
         if status == FRAGMENT_DONE:
             if log is not None and log.auto:
-                self.stats.ticks_done += 1
-                self.stats.redraws += bool(log.plots)
+                # A page may tick several fragments; the fastest timer is the live one that counts.
+                live = min(self.timers, key=self.timers.get) if self.timers else None
+                if live in log.fragments:
+                    self.stats.ticks_done += 1
+                    self.stats.redraws += bool(log.plots)
             elif log is not None:   # a widget inside a fragment: its fragment's run is the answer
                 self._count_changes(log, {**self.view, **log.view})
                 self._answer(log, now)
@@ -366,13 +374,22 @@ class Student:
         self.pending = [sent for sent in self.pending if sent > log.started]
 
     async def _tick(self) -> None:
-        """The fragment timer: a tick whenever the interval passed and no run of ours is in flight."""
-        last = time.perf_counter()
+        """The fragments' timers, one fixed-phase interval each like the browser's setInterval.
+
+        A timer that fires while a run of ours is in flight is skipped (the browser does not ask
+        again before the run finished: seen in recorded frames), so a slow tick lowers the rate.
+        """
+        due: dict[str, float] = {}
         while not self.closed:
-            interval = min(self.timers.values()) if self.timers else 0.05
-            await asyncio.sleep(max(0.0, last + interval - time.perf_counter()))
-            last = time.perf_counter()
-            if self.timers and not self.inflight and not self.closed:
-                fragment = next(iter(self.timers))
-                self.stats.ticks_sent += 1
-                self._send_rerun(fragment=fragment, auto=True)
+            await asyncio.sleep(0.005)
+            now = time.perf_counter()
+            for fragment in [f for f in due if f not in self.timers]:
+                del due[fragment]
+            for fragment, interval in self.timers.items():
+                t = due.setdefault(fragment, now + interval)
+                if t > now:
+                    continue
+                due[fragment] = t + interval * (int((now - t) / interval) + 1)   # the next boundary
+                if not self.inflight and not self.closed:
+                    self.stats.ticks_sent += 1
+                    self._send_rerun(fragment=fragment, auto=True)

@@ -1,0 +1,136 @@
+"""Servers for the deploy tests: one `streamlit run app.py`, or deploy/serve with its balancer.
+
+Everything binds to 127.0.0.1 on free ports and is stopped by pid at the end.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "artifacts"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def health(url: str) -> bool:
+    with contextlib.suppress(OSError):
+        return urllib.request.urlopen(url + "/_stcore/health", timeout=2).read() == b"ok"
+    return False
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with contextlib.suppress(OSError):  # a zombie has exited
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    return False
+
+
+class Single:
+    """One `streamlit run app.py`."""
+
+    def __init__(self):
+        ARTIFACTS.mkdir(exist_ok=True)
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = open(ARTIFACTS / f"deploy-server-{self.port}.log", "w")  # noqa: SIM115
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+             "--server.port", str(self.port), "--server.address", "127.0.0.1",
+             "--server.fileWatcherType", "none", "--server.runOnSave", "false",
+             "--browser.gatherUsageStats", "false"],
+            cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.time() + 60
+        while not health(self.url):
+            if self.proc.poll() is not None or time.time() > deadline:
+                self.stop()
+                raise RuntimeError(f"streamlit did not start; see {self.log.name}")
+            time.sleep(0.3)
+
+    def stop(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        self.log.close()
+
+
+class Serve:
+    """`deploy/serve --replicas N` on a free port; knows the pids it printed."""
+
+    def __init__(self, replicas: int = 2, *extra: str):
+        ARTIFACTS.mkdir(exist_ok=True)
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.lines: list[str] = []
+        self.replicas: dict[str, tuple[int, str]] = {}   # name -> (pid, host:port), latest start
+        self.balancer = 0
+        self.ready = threading.Event()
+        self.proc = subprocess.Popen(
+            [str(ROOT / "deploy" / "serve"), "--replicas", str(replicas), "--port", str(self.port),
+             "--first-port", str(free_port()), "--address", "127.0.0.1", *extra],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        threading.Thread(target=self._read, daemon=True).start()
+        if not self.ready.wait(90) or self.proc.poll() is not None:
+            self.stop()
+            raise RuntimeError("deploy/serve did not start:\n" + "\n".join(self.lines[-40:]))
+
+    def _read(self):
+        with open(ARTIFACTS / f"deploy-serve-{self.port}.log", "w") as log:
+            for line in self.proc.stdout:
+                log.write(line)
+                log.flush()
+                self.lines.append(line.rstrip())
+                if m := re.match(r"serve: replica (\w+) pid (\d+) on (\S+)", line):
+                    self.replicas[m[1]] = (int(m[2]), m[3])
+                elif m := re.match(r"serve: balancer pid (\d+)", line):
+                    self.balancer = int(m[1])
+                elif line.startswith("serve: students open"):
+                    self.ready.set()
+
+    def pids(self) -> list[int]:
+        return [pid for pid, _ in self.replicas.values()] + ([self.balancer] if self.balancer else [])
+
+    def stop(self, sig=signal.SIGTERM) -> int | None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            try:
+                self.proc.wait(30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        return self.proc.returncode
+
+
+@pytest.fixture(scope="module")
+def single():
+    s = Single()
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def serve():
+    s = Serve(2)
+    yield s
+    s.stop()
