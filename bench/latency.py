@@ -271,6 +271,29 @@ class Tab:
         metrics = {m["name"]: m["value"] for m in self.cdp.send("Performance.getMetrics")["metrics"]}
         return 1000 * metrics.get("ThreadTime", 0.0), 1000 * metrics.get("TaskDuration", 0.0)
 
+    def js_profile_start(self) -> None:
+        self.cdp.send("Profiler.enable")
+        self.cdp.send("Profiler.setSamplingInterval", {"interval": 250})  # microseconds
+        self.cdp.send("Profiler.start")
+
+    def js_profile_stop(self, moves: int) -> dict[str, float]:
+        """Main-thread JavaScript samples since js_profile_start, as ms per move by script chunk.
+
+        Streamlit ships one chunk per element kind (PlotlyChart.<hash>.js holds plotly.js,
+        DataFrame.<hash>.js the grid, index.<hash>.js React and Streamlit's core); "(program)" is
+        the browser's own work outside JavaScript (style, layout, paint), "(idle)" is waiting.
+        """
+        prof = self.cdp.send("Profiler.stop")["profile"]
+        nodes = {n["id"]: n for n in prof["nodes"]}
+        by: dict[str, float] = {}
+        for node_id, dt in zip(prof.get("samples", []), prof.get("timeDeltas", []), strict=False):
+            frame = nodes[node_id]["callFrame"]
+            url = frame.get("url") or ""
+            name = url.rsplit("/", 1)[-1].split(".", 1)[0] if url else frame.get("functionName") or "?"
+            by[name] = by.get(name, 0.0) + dt / 1000
+        by.pop("(idle)", None)
+        return {k: round(v / moves, 1) for k, v in sorted(by.items(), key=lambda kv: -kv[1])[:8]}
+
     def costed_move(self, slider, direction: int, quiet_ms: float) -> dict | None:
         """move(), then wait for quiet: adds the server's CPU and the page's main-thread time for
         the whole move (drawing after the last message included) and any runs that followed."""
@@ -368,6 +391,9 @@ def main() -> int:
     ap.add_argument("--py-spy", type=Path, metavar="DIR",
                     help="record the app server with py-spy while each page is measured, one raw "
                          "(collapsed) profile per page in DIR; read them with profile_pages.py --py-spy DIR")
+    ap.add_argument("--js-profile", action="store_true",
+                    help="sample the page's JavaScript (CDP Profiler) during the moves and print where the "
+                         "browser's time goes, by script chunk (PlotlyChart, index = React/Streamlit, ...)")
     ap.add_argument("--app", type=Path, default=ROOT,
                     help="the checkout whose app.py to serve (default: this one), e.g. an older commit "
                          "unpacked with `git archive <commit> | tar -x -C DIR`; bare.py stays ours")
@@ -421,8 +447,12 @@ def main() -> int:
                         tab.close()
                         continue
                     spy = _start_py_spy(app, args.py_spy, path) if args.py_spy else None
+                    if args.js_profile:
+                        tab.js_profile_start()
                     try:
                         r = measure(tab, peer, args.sliders, args.moves, args.quiet, deadline)
+                        if args.js_profile:
+                            r["js_profile_ms_per_move"] = tab.js_profile_stop(max(1, len(r["moves"])))
                     finally:
                         tab.close()
                         if spy is not None:
@@ -504,6 +534,10 @@ def _print_table(results: dict) -> None:
                  f"{'yes' if ratio <= GOAL else 'no':>11s}", f"{peer:7.0f}", f"{r['server_ms']:10.0f}",
                  f"{r['server_cpu_ms']:10.0f}", f"{r['browser_ms']:10.0f}"]
         print(f"/{path:13s} | " + " | ".join(cells) + " | " + "; ".join(notes))
+    for path, r in results["pages"].items():
+        if r.get("js_profile_ms_per_move"):
+            print(f"/{path} browser JS, ms per move: "
+                  + ", ".join(f"{k} {v}" for k, v in r["js_profile_ms_per_move"].items()))
     print(f"\n({results['seconds']:.0f} s) median ms: keydown to the script_finished message of the run it "
           "started, both on the page's clock\n(so it includes time the page's main thread spent drawing "
           "earlier messages). ratio: to the bare page's median\nover the moves made right after this "
