@@ -439,3 +439,16 @@ def test_l1_zeroes_first_layer_weights_where_l2_leaves_none():
     np.testing.assert_array_equal(grads[0][0][zero], plain[0][0][zero])
     logits = forward(l1.params, l1.Xtr, "relu")[1]["logit"]
     assert np.isfinite(logits).all()
+
+
+@pytest.mark.parametrize("problem", ["classes", "regress"])
+def test_a_huge_learning_rate_stops_cleanly_for_every_head(problem):
+    t = trainer(problem, "blobs" if problem == "classes" else "gaussmix", hidden=(8,), opt="sgd", lr=1e6)
+    done = t.step(500)
+    assert t.diverged and "\n" not in t.diverged and done == t.epoch < 500
+    assert np.isfinite(t.flat).all()
+    assert all(math.isfinite(v) for k in t.keys for v in t.history[k])
+    assert math.isfinite(t.metrics()["train_loss"])
+    assert t.step(5) == 0
+    t.reset()
+    assert t.diverged is None and t.step(2) == 2
