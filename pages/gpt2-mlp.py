@@ -187,7 +187,7 @@ def section_token(steps, W1, b1, act: str) -> None:
     on_i = ffn.units_on(steps.pre[i])                           # (6,)
     left, right = st.columns([3, 2])
     with left:
-        view.show(view.path_figure(steps.pre[i], steps.post[i], HIDDEN))
+        view.show(view.path_figure(steps.pre[i], steps.post[i], HIDDEN), live=True)
     with right:
         table = fmt.frame(pd.DataFrame({
             "unit": HIDDEN, "z": steps.pre[i], "kept": 100 * gate, "GELU(z)": steps.post[i],
@@ -315,7 +315,8 @@ def part_near_zero(seed: int, init: str, act: str) -> None:
               help=f"|GELU(z)| under {fmt.pct(ratio, 0)} of |z|, that is z below {fmt.fixed(bend['cutoff'], 2)}")
     m2.metric("Negative before GELU", fmt.pct(bend["neg_share"]), help="z < 0: GELU shrinks these")
     m3.metric("Spread of z", fmt.fixed(bend["pre_std"], 3), help="standard deviation of the hidden values")
-    view.show(view.histogram_figure(bend["edges"], bend["counts"], bend["near_counts"], bend["cutoff"], ratio))
+    view.show(view.histogram_figure(bend["edges"], bend["counts"], bend["near_counts"], bend["cutoff"], ratio),
+              live=True)
     st.markdown(
         f"All {fmt.count(sh['pre'][0] * sh['pre'][1])} hidden values of the {sh['pre'][0]} tokens: ink bars "
         f"kept (mostly), grey bars pushed near zero, where |GELU(z)| is under {fmt.pct(ratio, 0)} of |z|, "
@@ -329,7 +330,7 @@ def part_tokens(seed: int, init: str, act: str) -> None:
     poke = int(LINKS.widget("poke"))
     changes = view.real_changes(seed, init, poke - 1, act)
     others = np.delete(changes, poke - 1)
-    view.show(view.change_figure(changes, poke - 1))
+    view.show(view.change_figure(changes, poke - 1), live=True)
     st.markdown(
         f"Token {poke} (the coloured bar) got a fresh input row: its output row moved by up to "
         f"**{fmt.num(changes[poke - 1])}**, every other output row by **{fmt.num(float(others.max()))}**. "

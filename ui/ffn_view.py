@@ -45,8 +45,12 @@ def _layout(height: int, x_title: str | None = None, y_title: str | None = None,
     return layout
 
 
-def show(fig: go.Figure) -> None:
-    """Draw a figure at full width; never NaN or infinities (a chart must never lie)."""
+def show(fig: go.Figure, *, live: bool = False) -> None:
+    """Draw a figure at full width; never NaN or infinities (a chart must never lie).
+
+    live=True for a chart a slider redraws while it is dragged: no mode bar, less for the browser
+    to rebuild on every redraw.
+    """
     for trace in fig.data:
         for attr in ("x", "y", "z"):
             v = getattr(trace, attr, None)
@@ -59,7 +63,7 @@ def show(fig: go.Figure) -> None:
             if a.size and not np.isfinite(a).all():
                 st.warning("This chart has values too large to draw; change the inputs to bring them back.")
                 return
-    st.plotly_chart(fig, width="stretch", config=CONFIG)
+    st.plotly_chart(fig, width="stretch", config={**CONFIG, "displayModeBar": False} if live else CONFIG)
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)
@@ -154,7 +158,8 @@ def path_figure(pre_row, post_row, labels: tuple) -> go.Figure:
                      "cliponaxis": False, "textfont": {"size": 12},
                      "hovertemplate": f"{name}<br>%{{x}}: %{{text}}<extra></extra>"})
     return go.Figure({"data": data, "layout": _layout(320, "hidden unit", "value", barmode="group",
-                                                      margin={"t": 30})})
+                                                      margin={"t": 30},
+                                                      uniformtext={"minsize": 12, "mode": "show"})})
 
 
 @st.cache_resource(show_spinner=False, max_entries=16)
@@ -187,7 +192,8 @@ def change_figure(changes, poked: int) -> go.Figure:
         "type": "bar", "x": labels, "y": changes, "marker": {"color": bar_colors}, "name": "max |change|",
         "text": [fmt.num(v) for v in changes], "textposition": "outside", "cliponaxis": False,
         "textfont": {"size": 13}, "hovertemplate": "%{x}: %{text}<extra></extra>",
-    }], "layout": _layout(280, "token (output row)", "max |change|", margin={"t": 30})})
+    }], "layout": _layout(280, "token (output row)", "max |change|", margin={"t": 30},
+                          uniformtext={"minsize": 12, "mode": "show"})})
 
 
 # --- the full-size block, cached -----------------------------------------------------------

@@ -187,7 +187,9 @@ def treemap_figure(cfg: TransformerConfig) -> go.Figure:
             "root": {"color": "rgba(0,0,0,0)"},
             "textfont": {"size": 15}, "insidetextfont": {"size": 15, "color": ink},
         }],
-        "layout": {"height": 440, "margin": {"l": 0, "r": 0, "t": 30, "b": 0}, "font": FONT},
+        # A box too small for 12 px text shows its name on hover only (plotly would shrink it).
+        "layout": {"height": 440, "margin": {"l": 0, "r": 0, "t": 30, "b": 0}, "font": FONT,
+                   "uniformtext": {"minsize": 12, "mode": "hide"}},
     })
 
 

@@ -105,5 +105,9 @@ def test_screenshots(open_page, width):
     page.get_by_role("button", name="Load the seed's hand-worked tables").click()
     expect(page.locator("[data-testid='stMain']")).to_contain_text("15 of 15 cells", timeout=30_000)
     wait_ready(page)
+    width_used, width_there = page.evaluate(
+        "() => { const m = document.querySelector(\"[data-testid='stMain']\"); "
+        "return [m.scrollWidth, m.clientWidth]; }")
+    assert width_used <= width_there + 1  # nothing runs off the side, on a phone either
     assert_clean(page)
     screenshot(page, "gpt2-mlp")

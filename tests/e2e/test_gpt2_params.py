@@ -24,6 +24,10 @@ def test_opens_with_gpt2_small_and_screenshots(open_page, width):
     assert "124,439,808" in text and "7,087,872" in text
     assert page.locator("[data-testid='stDataFrame']").count() == 3
     assert page.locator("[data-testid='stPlotlyChart']").count() == 2
+    width_used, width_there = page.evaluate(
+        "() => { const m = document.querySelector(\"[data-testid='stMain']\"); "
+        "return [m.scrollWidth, m.clientWidth]; }")
+    assert width_used <= width_there + 1  # nothing runs off the side, on a phone either
     screenshot(page, "gpt2-params")
 
 
