@@ -60,6 +60,22 @@ class ReluFit:
         """Each unit's contribution w_j ReLU(x - t_j), (n, k); bias + their sum is y_hat."""
         return self.weights * np.maximum(self.x[:, None] - self.knots, 0.0)  # (n, k)
 
+    def outline(self) -> tuple[np.ndarray, np.ndarray]:
+        """The fitted sum at its breakpoints (the ends and every knot inside): a sum of ramps is
+        straight between knots, so these points draw it exactly. Shapes (m,), (m,)."""
+        lo, hi = float(self.x[0]), float(self.x[-1])
+        xs = np.unique(np.concatenate([[lo, hi], self.knots[(self.knots > lo) & (self.knots < hi)]]))  # (m,)
+        return xs, relu_sum(xs, self.knots, self.weights, self.bias)
+
+    def ramp_path(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every ramp w_j ReLU(x - t_j) as one unbroken path: along 0 to each knot, up (or down) the
+        ramp to the right end and back. Shapes (2 + 3k,), (2 + 3k,)."""
+        lo, hi = float(self.x[0]), float(self.x[-1])
+        ends = self.weights * np.maximum(hi - self.knots, 0.0)   # (k,) each ramp's value at the right end
+        xs = np.column_stack([self.knots, np.full_like(self.knots, hi), self.knots]).ravel()  # (3k,)
+        ys = np.column_stack([np.zeros_like(ends), ends, np.zeros_like(ends)]).ravel()       # (3k,)
+        return np.concatenate([[lo], xs, [hi]]), np.concatenate([[0.0], ys, [0.0]])
+
     @property
     def rmse(self) -> float:
         return float(np.sqrt(np.mean((self.y_hat - self.y) ** 2)))

@@ -87,15 +87,21 @@ def _fits(target: str, mode: str) -> tuple:
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
-def _fit_figures(target: str, units: int, mode: str):
-    fits = _fits(target, mode)
-    fit = fits[units - 1]
+def _fit_figure(target: str, units: int, mode: str):
+    fit = _fits(target, mode)[units - 1]
+    every = slice(None, None, 4)  # the target drawn at 151 of the fit's 601 points: enough for the eye
+    return ramps.fit_figure(fit.x[every], fit.y[every], fit.outline(), fit.ramp_path(), fit.knots, fit.bias,
+                            relufit.TARGETS[target].label)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _error_figure(target: str, mode: str):
+    """The error for every number of ramps: it does not depend on the slider, so moving the slider
+    leaves this chart as it is in the browser."""
     series = {"even knots": np.array([f.rmse for f in _fits(target, "even")])}
-    if mode == "learned":  # drawn up to the chosen number, as if the knots had been learned so far
-        series["learned knots"] = np.array([f.rmse for f in fits[:units]])
-    return (ramps.fit_figure(fit.x, fit.y, fit.y_hat, fit.ramps, fit.knots, fit.bias,
-                             relufit.TARGETS[target].label),
-            ramps.error_figure(np.arange(1, 21), series, current=units))
+    if mode == "learned":
+        series["learned knots"] = np.array([f.rmse for f in _fits(target, "learned")])
+    return ramps.error_figure(np.arange(1, 21), series)
 
 
 @st.cache_resource(show_spinner="Training the ring network…")
@@ -262,7 +268,7 @@ def curve_section() -> None:
     with c3:
         mode = LINKS.widget("knots", horizontal=True)
     fit = _fits(target, mode)[units - 1]
-    fit_fig, error_fig = _fit_figures(target, units, mode)
+    fit_fig, error_fig = _fit_figure(target, units, mode), _error_figure(target, mode)
     tgt = relufit.TARGETS[target]
     g1, g2 = st.columns([3, 2])
     with g1:
@@ -271,8 +277,9 @@ def curve_section() -> None:
                    "With the knots fixed, the best weights solve a least-squares problem exactly.")
     with g2:
         charts.show(error_fig)
-        st.caption("Error against the number of ramps. With even knots it falls, though not always "
-                   "smoothly: it matters whether a knot lands where the curve bends.")
+        st.caption("Error against the number of ramps, for every number the slider offers. With even "
+                   "knots it falls, though not always smoothly: it matters whether a knot lands where the "
+                   "curve bends.")
         e1, e2 = st.columns(2)
         e1.metric("Root-mean-square error", _error(fit.rmse))
         e2.metric("Largest error on the range", _error(fit.max_error))

@@ -119,36 +119,44 @@ def rates_figure(x, marginal, effective, *, income=None, currency="", x_title="i
     return readable(fig)
 
 
-def fit_figure(x, target, fitted, ramps, knots, bias: float, target_name: str, *, height=400) -> go.Figure:
-    """The target, the fitted sum of ramps, each ramp w_j ReLU(x - t_j) (thin, grey) and the knots."""
+def fit_figure(x, target, outline, ramp_path, knots, bias: float, target_name: str, *,
+               height=400) -> go.Figure:
+    """The target, the fitted sum of ramps, every ramp w_j ReLU(x - t_j) (thin, grey) and the knots.
+
+    x, target (n,); outline: the fit at its breakpoints, ramp_path: every ramp as one path
+    (lib.relufit.ReluFit.outline / ramp_path): four traces whatever the number of ramps, because
+    the browser rebuilds this chart on every move of the slider.
+    """
     fig = charts.figure(x_title="x", y_title="y", height=height)
-    k = ramps.shape[1]
-    for j in range(k):
-        fig.add_trace(go.Scatter(
-            x=x, y=ramps[:, j], mode="lines", name="one ramp each" if j == 0 else None,
-            legendgroup="ramps", showlegend=j == 0, line=dict(color=colors.OFF, width=1), opacity=0.7,
-            hovertemplate=f"ramp {j + 1}<br>x %{{x:.2f}}<br>%{{y:.3f}}<extra></extra>"))
+    k = len(knots)
+    fig.add_trace(go.Scatter(
+        x=ramp_path[0], y=ramp_path[1], mode="lines", name="one ramp each", legendgroup="ramps",
+        line=dict(color=colors.OFF, width=1), opacity=0.8, hoverinfo="skip"))
     fig.add_trace(go.Scatter(
         x=x, y=target, name=f"target: {target_name}", mode="lines",
         line=dict(color=colors.category(2), width=6), opacity=0.6,
         hovertemplate="x %{x:.2f}<br>target %{y:.3f}<extra></extra>"))
     fig.add_trace(go.Scatter(
-        x=x, y=fitted, name=f"{k} ramps + bias {fmt.num(bias, 2)}", mode="lines",
-        line=dict(color=colors.ON, width=2.5),
-        hovertemplate="x %{x:.2f}<br>fit %{y:.3f}<extra></extra>"))
+        x=outline[0], y=outline[1], name=f"{k} ramps + bias {fmt.num(bias, 2)}", mode="lines",
+        line=dict(color=colors.ON, width=2.5), hovertemplate="x %{x:.2f}<br>fit %{y:.3f}<extra></extra>"))
     fig.add_trace(go.Scatter(
-        x=np.asarray(knots, dtype=float), y=np.zeros(len(knots)), mode="markers", name="knots",
+        x=np.asarray(knots, dtype=float), y=np.zeros(k), mode="markers", name="knots",
         marker=dict(symbol="triangle-up", size=11, color=colors.ON),
         hovertemplate="knot at x = %{x:.3f}<extra></extra>"))
     lo, hi = float(np.min(target)), float(np.max(target))
     pad = 0.35 * (hi - lo or 1.0)
     fig.update_yaxes(range=[lo - pad, hi + pad])  # ramps may shoot far off; the fit is the story
+    fig.update_xaxes(range=[float(x[0]), float(x[-1])])
     fig.update_layout(legend=dict(orientation="h", y=-0.2, yanchor="top"))
     return readable(fig)
 
 
 def error_figure(units, series: dict, *, current: int | None = None, height=320) -> go.Figure:
-    """Error against the number of ramps, log scale: one line per knot placement."""
+    """Error against the number of ramps, log scale: one line per knot placement.
+
+    current=None draws no marker, so the figure stays the same while the slider moves and the
+    browser keeps it as it is (a changed chart is rebuilt from scratch).
+    """
     fig = charts.figure(x_title="number of ramps (ReLU units)", y_title="error (RMSE, log scale)",
                         height=height)
     for i, (name, err) in enumerate(series.items()):

@@ -136,3 +136,19 @@ def test_fit_table_is_the_fits_one_by_one(mode):
         one = fit_target("bump", k, mode)
         assert fit.knots.shape == (k,)
         np.testing.assert_allclose(fit.y_hat, one.y_hat, atol=1e-9)
+
+
+@pytest.mark.parametrize("name", list(TARGETS))
+def test_outline_and_ramp_path_draw_the_fit_exactly(name):
+    fit = fit_target(name, 7, "learned")
+    xs, ys = fit.outline()
+    assert xs[0] == LO and xs[-1] == HI and np.all(np.diff(xs) > 0)
+    # straight lines between the outline's points are the fit everywhere on the grid
+    np.testing.assert_allclose(np.interp(fit.x, xs, ys), fit.y_hat, atol=1e-9)
+    px, py = fit.ramp_path()
+    assert px.shape == py.shape == (2 + 3 * 7,)
+    for j in range(7):  # each ramp is the segment from its knot (at 0) to the right end
+        seg = slice(1 + 3 * j, 4 + 3 * j)
+        assert px[seg].tolist() == [fit.knots[j], HI, fit.knots[j]]
+        np.testing.assert_allclose(py[seg][1], fit.ramps[-1, j], atol=1e-12)
+        assert py[seg][0] == py[seg][2] == 0.0
