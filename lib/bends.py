@@ -58,7 +58,8 @@ class Depth:
     b: np.ndarray      # (1,) b1 W2 + b2
     gap: float         # largest |net - one| over x
     where: float       # the x where it is
-    kinks: np.ndarray  # where a hidden unit's sum crosses zero (sorted)
+    kinks: np.ndarray  # (k,) where a hidden unit's sum crosses zero (sorted)
+    kink_y: np.ndarray  # (k,) the network's output there
     units: int         # hidden units
 
 
@@ -69,7 +70,9 @@ def depth(W1, b1, W2, b2, act: Activation, *, n: int = 601, span: tuple[float, f
     W, b = collapse(W1, b1, W2, b2)                     # (1, 1), (1,)
     y_one = linear(grid, W, b)                          # (n, 1)
     gap, where = largest_gap(grid[:, 0], y_net[:, 0], y_one[:, 0])
-    return Depth(grid[:, 0], y_net[:, 0], y_one[:, 0], W, b, gap, where, kinks(W1, b1, span),
+    at = kinks(W1, b1, span)                            # (k,)
+    _, _, y_at = two_layer(at[:, None], W1, b1, W2, b2, act)  # (k, 1)
+    return Depth(grid[:, 0], y_net[:, 0], y_one[:, 0], W, b, gap, where, at, y_at[:, 0],
                  int(np.shape(W1)[1]))
 
 

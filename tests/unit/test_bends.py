@@ -44,6 +44,8 @@ def test_depth_against_a_plain_loop(name):
         hidden = [act.fn(np.array(x * W1[0, j] + B1[j])) for j in range(3)]
         assert y == pytest.approx(sum(float(h) * W2[j, 0] for j, h in enumerate(hidden)) + B2[0], abs=1e-12)
     np.testing.assert_allclose(d.one, d.x * d.W[0, 0] + d.b[0], atol=1e-12)
+    assert d.kinks.tolist() == [-2.0, -0.5, 0.5]
+    np.testing.assert_allclose(d.kink_y, [bends.follow(k, W1, B1, W2, B2, act).y for k in d.kinks])
     assert d.gap == pytest.approx(np.abs(d.net - d.one).max())
     i = int(np.flatnonzero(d.x == d.where)[0])
     assert abs(d.net[i] - d.one[i]) == pytest.approx(d.gap)
