@@ -1,187 +1,302 @@
-"""Bends: ReLU, GELU, SiLU, and why two linear layers without one are only one layer."""
+"""Bends: why two linear layers without one are only one layer, and the bends real models use.
+
+Sections: the two-layer network beside the single layer it collapses to (the idea, live, at the
+top), the bends side by side, then "Going further": GELU's tanh approximation and SwiGLU.
+Every bend offered comes from lib.activations.ACTIVATIONS; every number from lib.bends.
+"""
 
 import numpy as np
+import plotly.graph_objects as go
 import streamlit as st
 
+from lib import bends
 from lib.activations import ACTIVATIONS
-from lib.layers import collapse, largest_gap, linear, swiglu, two_layer
-from ui import charts
-from ui.links import bound
-from ui.matrix import matrix_input, reset_matrix
+from lib.layers import collapse, swiglu, two_layer
+from ui import charts, colors, fmt, state
 from ui.source import show_source
-from ui.tex import bmatrix, num
+from ui.tex import bmatrix
+from ui.tex import num as tex_num
 
-NAMES = list(ACTIVATIONS)
-BENDS = [n for n in NAMES if n != "identity"]
-
-st.title("Bends: ReLU, GELU, SiLU")
-st.markdown(
-    "A linear layer can only stretch, turn and shift. Put two of them in a row and you get "
-    "one linear layer again. The fix is a fixed, elementwise **bend** between them, called "
-    "an *activation function*. Here are the ones real models use."
-)
-
-# --- 1. The gallery -------------------------------------------------------------------
-st.header("The bends side by side")
-c1, c2, c3 = st.columns([3, 1, 1], vertical_alignment="bottom")
-with c1:
-    shown = bound(st.multiselect, "Bends to draw", NAMES, default=["relu", "gelu", "silu"], key="show",
-                  help="Pick any of the activation functions in the table below.")
-with c2:
-    xmax = bound(st.slider, "Range ±", 1.0, 10.0, 4.0, 0.5, key="xmax",
-                 help="Draw each curve from -range to +range.")
-with c3:
-    deriv = bound(st.toggle, "Slopes too", False, key="deriv",
-                  help="Also draw each bend's derivative f'(x) (dashed): what backprop multiplies by.")
-
-x = np.linspace(-xmax, xmax, 401)  # (401,)
-series, dashed, colors = {}, [], {}
-for name in shown:
-    act, color = ACTIVATIONS[name], charts.SERIES[NAMES.index(name) % len(charts.SERIES)]
-    series[act.label] = act.fn(x)
-    colors[act.label] = color
-    if deriv:
-        series[f"{act.label}: slope"] = act.grad(x)
-        colors[f"{act.label}: slope"] = color
-        dashed.append(f"{act.label}: slope")
-if series:
-    charts.show(charts.line_figure(x, series, x_title="x", y_title="f(x)", dashed=dashed,
-                                   colors=colors, height=380))
-else:
-    st.info("Pick at least one bend to draw.")
-
-for name in shown:
-    act = ACTIVATIONS[name]
-    with st.container(border=True):
-        a, b = st.columns([2, 3], vertical_alignment="center")
-        a.latex(act.latex)
-        b.markdown(f"**{act.label}**: {act.used_in}")
-
-# --- 2. GELU exact vs tanh ------------------------------------------------------------
-st.header("GELU: exact or approximated?")
-exact, approx = ACTIVATIONS["gelu"], ACTIVATIONS["gelu_tanh"]
-xs = np.linspace(-6.0, 6.0, 2401)
-gap, where = largest_gap(xs, exact.fn(xs), approx.fn(xs))
-st.markdown(
-    "GELU multiplies x by Φ(x), the chance that a standard normal number is below x. "
-    "Computing Φ needs erf, which GPT-2's authors replaced with a tanh formula. "
-    f"Over -6 to 6 the two never differ by more than **{gap:.2e}** (largest at x = {where:.2f}): "
-    "far smaller than anything a network can notice, which is why checkpoints trained with "
-    "one run fine with the other."
-)
-fig = charts.line_figure(xs, {"GELU exact − tanh approximation": exact.fn(xs) - approx.fn(xs)},
-                         x_title="x", y_title="difference", height=260)
-fig.update_yaxes(exponentformat="e")
-charts.show(fig)
-
-# --- 3. Why depth needs a bend ----------------------------------------------------------
-st.header("Why depth needs a bend")
-st.markdown(
-    "A tiny network: one input x, three hidden units, one output, "
-    "**y = f(x W₁ + b₁) W₂ + b₂**. Edit any weight. Switch the bend to *Identity* and the "
-    "whole network becomes one straight line, the single layer **x (W₁W₂) + (b₁W₂ + b₂)**."
-)
-DEFAULTS = {
-    "w1": np.array([[1.0, -1.0, 0.5]]),   # (1, 3): one input, three hidden units
-    "b1": np.array([-0.5, -0.5, 1.0]),    # (3,)
-    "w2": np.array([[1.0], [1.0], [-1.0]]),  # (3, 1)
-    "b2": np.array([0.5]),                # (1,)
+NAMES = {k: a.label for k, a in ACTIVATIONS.items()}  # what a menu shows; the URL keeps the key
+START = {  # the starting network: one input, three hidden units, one output
+    "w1": [[1.0, -1.0, 0.5]],       # (1, 3)
+    "b1": [-0.5, -0.5, 1.0],        # (3,)
+    "w2": [[1.0], [1.0], [-1.0]],   # (3, 1)
+    "b2": [0.5],                    # (1,)
 }
+LO, HI = bends.INPUTS
+
+LINKS = state.Links(
+    state.select("bend", ACTIVATIONS, "relu", "Bend between the layers",
+                 "Identity means no bend: the two layers collapse into one.", names=NAMES,
+                 meaning="the bend in the two-layer network"),
+    state.slider("x", LO, HI, 1.0, 0.1, "Input x to follow",
+                 "Push one number through both versions and compare every step; it is marked on the chart.",
+                 meaning="the input followed through the network"),
+    state.matrix("w1", START["w1"], "W₁", "input → hidden weights, one column per hidden unit",
+                 meaning="the network's first weights (1 × 3)", group="`w1`, `b1`, `w2`, `b2`",
+                 values="rows split by `;`, numbers by `,` (`1,-1,0.5`, `-0.5,-0.5,1`, `1;1;-1`, `0.5`)"),
+    state.matrix("b1", START["b1"], "b₁", "one bias per hidden unit",
+                 group="`w1`, `b1`, `w2`, `b2`"),
+    state.matrix("w2", START["w2"], "W₂", "hidden → output weights", group="`w1`, `b1`, `w2`, `b2`"),
+    state.matrix("b2", START["b2"], "b₂", "the output's bias", group="`w1`, `b1`, `w2`, `b2`"),
+    state.multi("show", ACTIVATIONS, ["relu", "gelu", "silu"], "Bends to draw",
+                "Pick any of the bends; each one's formula and use are listed under the chart.",
+                names=NAMES, meaning="the bends drawn side by side"),
+    state.slider("xmax", 1.0, 10.0, 4.0, 0.5, "Range ±", "Draw each curve from −range to +range.",
+                 meaning="the gallery's x range"),
+    state.toggle("deriv", False, "Slopes too",
+                 "Also draw each bend's derivative f′(x) (dashed): what backprop multiplies by.",
+                 meaning="also draw the slopes"),
+    state.slider("wg", -3.0, 3.0, 1.0, 0.1, "Gate weight",
+                 "W_gate for a one-number input: how sharply the SiLU switch turns on.",
+                 meaning="SwiGLU's gate weight"),
+    state.slider("wu", -3.0, 3.0, 1.0, 0.1, "Linear-branch weight",
+                 "W_up for a one-number input: the value that the gate lets through.",
+                 meaning="SwiGLU's linear-branch weight"),
+)
+
+
+# --- figures: built once per input (st.cache_resource hands back the same go.Figure) ----------
+def _readable(fig: go.Figure) -> go.Figure:
+    """Text a back row and a phone can read: 14 px words, 13 px ticks and legend."""
+    fig.update_layout(font=dict(size=14), title_font=dict(size=16), legend=dict(font=dict(size=13)), hoverlabel=dict(font_size=13))
+    fig.update_xaxes(tickfont=dict(size=13), title_font=dict(size=14))
+    fig.update_yaxes(tickfont=dict(size=13), title_font=dict(size=14))
+    return fig
+
+
+@st.cache_resource(max_entries=256, show_spinner=False)
+def _depth_figure(bend: str, w1: tuple, b1: tuple, w2: tuple, b2: tuple, x: float) -> go.Figure:
+    act = ACTIVATIONS[bend]
+    W1, B1, W2, B2 = (np.array(a) for a in (w1, b1, w2, b2))
+    d = bends.depth(W1, B1, W2, B2, act)
+    f = bends.follow(x, W1, B1, W2, B2, act)
+    net, one = f"network with {act.label}", "the collapsed single layer"
+    fig = charts.line_figure(d.x, {net: d.net, one: d.one}, x_title="input x", y_title="output y",
+                             dashed=[one], colors={net: colors.category(0), one: colors.OFF}, height=420)
+    if bend != "identity" and d.kinks.size:
+        fig.add_trace(go.Scatter(
+            x=d.kinks, y=d.kink_y, mode="markers", name="a hidden unit's sum crosses 0",
+            marker=dict(symbol="circle-open", size=13, color=colors.category(0), line=dict(width=2.5)),
+            hovertemplate="a unit bends here<br>x = %{x:.2f}<extra></extra>"))
+    fig.add_trace(go.Scatter(
+        x=[f.x, f.x], y=[f.y, f.y_one], mode="markers", name=f"x = {fmt.num(f.x, 2)}, followed below",
+        marker=dict(symbol="diamond", size=13, color=[colors.category(0), colors.OFF],
+                    line=dict(width=1.5, color=colors.ON)),
+        hovertemplate="x = %{x:.2f}<br>y = %{y:.3f}<extra></extra>"))
+    fig.add_vline(x=f.x, line=dict(color=colors.OFF, width=1, dash="dot"))
+    fig.update_xaxes(range=[LO, HI])
+    fig.update_layout(meta="depth")
+    return _readable(fig)
+
+
+@st.cache_resource(max_entries=256, show_spinner=False)
+def _gallery_figure(shown: tuple, xmax: float, slopes: bool) -> go.Figure:
+    x, curves = bends.curves(shown, xmax, slopes=slopes)
+    series, dashed, tint = {}, [], {}
+    for i, name in enumerate(shown):  # colours by place among the shown: never two alike
+        label, (f, df) = ACTIVATIONS[name].label, curves[name]
+        series[label], tint[label] = f, colors.category(i)
+        if df is not None:
+            series[f"{label}: slope"], tint[f"{label}: slope"] = df, colors.category(i)
+            dashed.append(f"{label}: slope")
+    fig = charts.line_figure(x, series, x_title="x", y_title="f(x)", dashed=dashed, colors=tint, height=400)
+    fig.update_layout(meta="gallery")
+    return _readable(fig)
+
+
+@st.cache_resource(show_spinner=False)
+def _gelu_figure() -> tuple[go.Figure, bends.Gap]:
+    g = bends.approximation_gap("gelu", "gelu_tanh")
+    unit = fmt.power(10.0**g.decade).removeprefix("1 × ")
+    fig = charts.line_figure(g.x, {"exact − tanh approximation": g.diff / 10.0**g.decade},
+                             title=f"GELU exact − tanh approximation, in units of {unit}",
+                             x_title="x", y_title="difference", height=300,
+                             colors={"exact − tanh approximation": colors.category(0)})
+    fig.update_layout(meta="gelu", showlegend=False)
+    return _readable(fig), g
+
+
+@st.cache_resource(max_entries=512, show_spinner=False)
+def _swiglu_figure(wg: float, wu: float) -> go.Figure:
+    x, gate, up, out = bends.swiglu_curves(wg, wu)
+    names = ("SiLU(x·W_gate)", "x·W_up", "product (W_down = 1)")
+    fig = charts.line_figure(x, dict(zip(names, (gate, up, out), strict=True)), x_title="x",
+                             y_title="value", dashed=names[:2], height=340,
+                             colors={n: colors.category(i) for i, n in enumerate(names)})
+    fig.update_layout(meta="swiglu")
+    return _readable(fig)
+
+
+def _key(M) -> tuple:
+    return tuple(map(tuple, np.atleast_2d(M).tolist()))
+
+
+# --- 1. Why depth needs a bend (the idea, live) ----------------------------------------------
+def depth_section():
+    """The weights change the whole section (a full rerun); the bend and the followed x change only
+    the picture and its steps, a fragment that reruns alone."""
+    units = np.shape(START["w1"])[1]
+    st.header("Why depth needs a bend")
+    st.markdown(
+        f"A tiny network: one input x, {fmt.count(units)} hidden units, one output, "
+        "**y = f(x W₁ + b₁) W₂ + b₂**. Switch the bend to *Identity* and the whole network becomes one "
+        "straight line, the single layer **x (W₁W₂) + (b₁W₂ + b₂)**."
+    )
+    picture, weights = st.columns([3, 2], gap="large")
+    with weights:
+        st.markdown("**The weights** (edit any cell)")
+        hidden = [f"h{j + 1}" for j in range(units)]
+        W1 = LINKS.widget("w1", row_labels=["x"], col_labels=hidden)
+        b1 = LINKS.widget("b1", row_labels=["bias"], col_labels=hidden)
+        left, right = st.columns(2)
+        with left:
+            W2 = LINKS.widget("w2", row_labels=hidden, col_labels=["y"])
+        with right:
+            b2 = LINKS.widget("b2", row_labels=["bias"], col_labels=["y"])
+        st.button("Reset weights", on_click=_reset_weights, icon=":material/restart_alt:",
+                  help="Back to the starting weights.")
+    with picture:
+        depth_live(W1, b1, W2, b2)
+    show_source(two_layer, collapse)
+
+
+@st.fragment
+def depth_live(W1, b1, W2, b2):
+    with st.container(key="depth_live"):
+        c1, c2 = st.columns(2)
+        with c1:
+            bend = LINKS.widget("bend")
+        with c2:
+            x = LINKS.widget("x")
+        act = ACTIVATIONS[bend]
+        d = bends.depth(W1, b1, W2, b2, act)
+        charts.show(_depth_figure(bend, _key(W1), tuple(b1.tolist()), _key(W2), tuple(b2.tolist()),
+                                  float(x)))
+        span = f"x from {fmt.num(LO)} to {fmt.num(HI)}"
+        if bend == "identity":
+            st.success(f"Identical: the largest difference for {span} is {fmt.gap(d.gap)}. "
+                       f"The {fmt.count(d.units)} hidden units bought nothing.", icon=":material/check_circle:")
+        else:
+            where = ", ".join(fmt.num(k, 2) for k in d.kinks)
+            bent = f" Each hidden unit bends where its sum crosses zero (circles): x = {where}." if where else ""
+            st.info(f"With the bend they part ways: up to {fmt.num(d.gap)} apart "
+                    f"(at x = {fmt.num(d.where, 2)}).{bent}", icon=":material/call_split:")
+        f = bends.follow(x, W1, b1, W2, b2, act)
+        st.markdown(f"**x = {fmt.num(f.x, 2)} through the network** with {act.label}")
+        st.latex(
+            r"\begin{aligned}"
+            rf"z &= xW_1 + b_1 = {bmatrix(f.z)} \\"
+            rf"h &= f(z) = {bmatrix(f.h)} \\"
+            rf"y &= hW_2 + b_2 = {tex_num(f.y)}"
+            r"\end{aligned}"
+        )
+        st.markdown(f"**x = {fmt.num(f.x, 2)} through the collapsed single layer**")
+        st.latex(
+            r"\begin{aligned}"
+            rf"W &= W_1W_2 = {bmatrix(f.W)} \\"
+            rf"b &= b_1W_2 + b_2 = {bmatrix(f.b)} \\"
+            rf"y &= xW + b = {tex_num(f.y_one)}"
+            r"\end{aligned}"
+        )
 
 
 def _reset_weights():
-    for k in DEFAULTS:
-        reset_matrix(k)
+    for key in START:
+        LINKS.forget(key)
 
 
-left, right = st.columns([2, 3])
-with left:
-    bend = bound(st.selectbox, "Bend between the layers", NAMES, index=NAMES.index("relu"), key="bend",
-                 help="Identity means no bend: the two layers collapse into one.")
-    hidden = [f"h{j + 1}" for j in range(3)]
-    W1 = matrix_input("W₁", DEFAULTS["w1"], key="w1", row_labels=["x"], col_labels=hidden,
-                      help="input → hidden weights, one column per hidden unit")
-    b1 = matrix_input("b₁", DEFAULTS["b1"], key="b1", row_labels=["bias"], col_labels=hidden,
-                      help="one bias per hidden unit")
-    W2 = matrix_input("W₂", DEFAULTS["w2"], key="w2", row_labels=hidden, col_labels=["y"],
-                      help="hidden → output weights")
-    b2 = matrix_input("b₂", DEFAULTS["b2"], key="b2", row_labels=["bias"], col_labels=["y"],
-                      help="the output's bias")
-    st.button("Reset weights", on_click=_reset_weights, icon=":material/restart_alt:",
-              help="Back to the starting weights.")
+# --- 2. The bends side by side ----------------------------------------------------------------
+def gallery_section():
+    st.header("The bends side by side")
+    shown = LINKS.widget("show")
+    most = len(colors.CATEGORY)
+    if len(shown) > most:
+        st.caption(f"Drawing the first {fmt.count(most)}: more lines than that are hard to tell apart.")
+        shown = shown[:most]
+    gallery_chart(tuple(shown))
+    for name in shown:
+        act = ACTIVATIONS[name]
+        with st.container(border=True):
+            a, b = st.columns([2, 3], vertical_alignment="center")
+            a.latex(r"\small " + act.latex)
+            b.markdown(f"**{act.label}**: {act.used_in}")
 
-act = ACTIVATIONS[bend]
-grid = np.linspace(-3.0, 3.0, 601)[:, None]       # (601, 1)
-_, _, y_net = two_layer(grid, W1, b1, W2, b2, act)  # (601, 1)
-W, b = collapse(W1, b1, W2, b2)                    # (1, 1), (1,)
-y_one = linear(grid, W, b)                         # (601, 1)
-gap, where = largest_gap(grid[:, 0], y_net[:, 0], y_one[:, 0])
-with right:
-    fig = charts.line_figure(
-        grid[:, 0], {f"network with {act.label}": y_net[:, 0],
-                     "the collapsed single layer": y_one[:, 0]},
-        x_title="input x", y_title="output y", dashed=["the collapsed single layer"],
-        colors={f"network with {act.label}": charts.BLUE,
-                "the collapsed single layer": charts.VERMILLION}, height=380)
-    charts.show(fig)
-    if bend == "identity":
-        st.success(f"Identical: the largest difference over x in [-3, 3] is {gap:.1e}, "
-                   "rounding error. Three hidden units bought nothing.",
-                   icon=":material/check_circle:")
+
+@st.fragment
+def gallery_chart(shown: tuple):
+    """The range and the slopes change only this chart: they rerun alone."""
+    with st.container(key="gallery_chart"):
+        _gallery_chart(shown)
+
+
+def _gallery_chart(shown: tuple):
+    c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
+    with c1:
+        xmax = LINKS.widget("xmax")
+    with c2:
+        slopes = LINKS.widget("deriv")
+    if shown:
+        charts.show(_gallery_figure(shown, float(xmax), bool(slopes)))
     else:
-        st.info(f"With the bend they part ways: up to {gap:.3g} apart (at x = {where:.2f}). "
-                "Each hidden unit adds a bend where its sum crosses zero.",
-                icon=":material/call_split:")
+        st.info("Pick at least one bend to draw.")
 
-probe = bound(st.slider, "Follow one input x", -3.0, 3.0, 1.0, 0.1, key="x",
-              help="Push one number through both versions and compare every step.")
-z, h, y = two_layer(np.array([[probe]]), W1, b1, W2, b2, act)  # (1, 3), (1, 3), (1, 1)
-y1 = linear(np.array([[probe]]), W, b)                           # (1, 1)
-through_net, through_one = st.columns(2)
-with through_net:
-    st.markdown(f"**Through the network** ({act.label})")
-    st.latex(
-        r"\begin{aligned}"
-        rf"z &= xW_1 + b_1 = {bmatrix(z)} \\"
-        rf"h &= f(z) = {bmatrix(h)} \\"
-        rf"y &= hW_2 + b_2 = {num(y[0, 0])}"
-        r"\end{aligned}"
-    )
-with through_one:
-    st.markdown("**Through the collapsed single layer**")
-    st.latex(
-        r"\begin{aligned}"
-        rf"W &= W_1W_2 = {bmatrix(W)} \\"
-        rf"b &= b_1W_2 + b_2 = {bmatrix(b)} \\"
-        rf"y &= xW + b = {num(y1[0, 0])}"
-        r"\end{aligned}"
-    )
-show_source(two_layer, collapse)
 
-# --- 4. SwiGLU ------------------------------------------------------------------------
-st.header("SwiGLU: a bend that gates")
-st.markdown(
-    "Llama, Mistral and Qwen replace GPT-2's *linear, GELU, linear* with **SwiGLU**: two "
-    "parallel linear branches, one bent by SiLU, multiplied together, then projected down. "
-    "The SiLU branch acts as a soft switch on the other branch."
-)
-st.graphviz_chart(
-    """digraph { rankdir=LR; bgcolor="transparent"; node [shape=box, style=rounded, fontname=Helvetica];
-    x -> gate [label="x W_gate"]; x -> up [label="x W_up"];
-    gate [label="SiLU"]; up [label="linear branch"]; mul [label="×", shape=circle];
-    gate -> mul; up -> mul; mul -> y [label="· W_down"]; }""",
-    width="stretch",
-)
-g1, g2 = st.columns(2)
-with g1:
-    wg = bound(st.slider, "Gate weight", -3.0, 3.0, 1.0, 0.1, key="wg",
-               help="W_gate for a one-number input: how sharply the SiLU switch turns on.")
-with g2:
-    wu = bound(st.slider, "Linear-branch weight", -3.0, 3.0, 1.0, 0.1, key="wu",
-               help="W_up for a one-number input: the value that the gate lets through.")
-xg = np.linspace(-4.0, 4.0, 401)[:, None]  # (401, 1)
-gate, up, out = swiglu(xg, [[wg]], [[wu]], [[1.0]])
-charts.show(charts.line_figure(
-    xg[:, 0], {"SiLU(x·W_gate)": gate[:, 0], "x·W_up": up[:, 0], "product (W_down = 1)": out[:, 0]},
-    x_title="x", y_title="value", dashed=["SiLU(x·W_gate)", "x·W_up"], height=320))
-show_source(swiglu)
+# --- 3. Going further --------------------------------------------------------------------------
+def gelu_section():
+    st.subheader("GELU: exact or approximated?")
+    exact, approx = ACTIVATIONS["gelu"], ACTIVATIONS["gelu_tanh"]
+    fig, g = _gelu_figure()
+    st.markdown(
+        f"{exact.label} multiplies x by Φ(x), the chance that a standard normal number is below x. "
+        "Computing Φ needs erf, which GPT-2's authors replaced with a tanh formula, "
+        f"{approx.label}. For x from {fmt.num(g.x[0])} to {fmt.num(g.x[-1])} the two never differ by more "
+        f"than **{fmt.power(g.gap)}** (largest at x = {fmt.num(g.where, 2)}): far smaller than anything "
+        "a network can notice, which is why checkpoints trained with one run fine with the other."
+    )
+    charts.show(fig)
+
+
+def swiglu_section():
+    st.subheader("SwiGLU: a bend that gates")
+    st.markdown(
+        "Llama, Mistral and Qwen replace GPT-2's *linear, GELU, linear* with **SwiGLU**: two "
+        "parallel linear branches, one bent by SiLU, multiplied together, then projected down. "
+        "The SiLU branch acts as a soft switch on the other branch."
+    )
+    st.graphviz_chart(
+        """digraph { rankdir=LR; bgcolor="transparent"; node [shape=box, style=rounded, fontname=Helvetica];
+        x -> gate [label="x W_gate"]; x -> up [label="x W_up"];
+        gate [label="SiLU"]; up [label="linear branch"]; mul [label="×", shape=circle];
+        gate -> mul; up -> mul; mul -> y [label="· W_down"]; }""",
+        width="content",
+    )
+    swiglu_live()
+    show_source(swiglu)
+
+
+@st.fragment
+def swiglu_live():
+    """The two weights change only this chart: they rerun alone."""
+    with st.container(key="swiglu_live"):
+        g1, g2 = st.columns(2)
+        with g1:
+            wg = LINKS.widget("wg")
+        with g2:
+            wu = LINKS.widget("wu")
+        charts.show(_swiglu_figure(float(wg), float(wu)))
+
+
+if __name__ == "__main__":
+    st.title("Bends: ReLU, GELU, SiLU")
+    st.markdown(
+        "A linear layer can only stretch, turn and shift, and two of them in a row are one linear "
+        "layer again. A fixed, elementwise **bend** between them (an *activation function*) is what "
+        "makes depth worth having: take it away below and watch the network fold into a straight line."
+    )
+    depth_section()
+    gallery_section()
+    st.header("Going further")
+    gelu_section()
+    swiglu_section()

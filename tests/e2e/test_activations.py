@@ -1,26 +1,34 @@
-"""/activations in Chromium: a control changes the chart; a bad link opens cleanly."""
+"""/activations in Chromium: a control changes the chart; a bad link opens cleanly; a slider inside a
+section's fragment reruns that section alone and keeps the URL in step."""
 
 from __future__ import annotations
 
-from tests.e2e.conftest import assert_clean, main_text, wait_ready
+import contextlib
+
+from tests.e2e.conftest import assert_clean, main_text, screenshot, wait_ready
 
 
-def _first_chart_paths(page) -> str:
-    chart = page.locator("[data-testid='stPlotlyChart']").first
+def _chart_paths(page, section: str) -> str:
+    """The first line's path in the chart of a section (its keyed container)."""
+    chart = page.locator(f".st-key-{section} [data-testid='stPlotlyChart']").first
     return chart.locator("path.js-line").first.get_attribute("d") or ""
+
+
+def _slider(page, label: str):
+    return page.locator("[data-testid='stSlider']", has_text=label).get_by_role("slider")
 
 
 def test_a_control_changes_the_chart(open_page):
     page = open_page("/activations")
-    before = _first_chart_paths(page)
-    slider = page.get_by_role("slider").first  # "Range ±"
+    before = _chart_paths(page, "gallery_chart")
+    slider = _slider(page, "Range ±")
     slider.focus()
     for _ in range(4):
         page.keyboard.press("ArrowRight")
     wait_ready(page)
     page.wait_for_timeout(500)
     assert "xmax=" in page.url
-    assert _first_chart_paths(page) != before
+    assert _chart_paths(page, "gallery_chart") != before
     assert_clean(page)
 
 
@@ -37,3 +45,72 @@ def test_bad_link_values_open_with_defaults_and_a_note(open_page):
     assert "Ignored xmax=abc" in text
     assert "Ignored bend=nonsense" in text
     assert "Ignored w1=1,2" in text
+    assert "Ignored show=bogus" in text
+
+
+def _open_tapped(browser, server, path: str, width: int = 1366):
+    """A page whose websocket messages are decoded: the list gets each run's script_finished status."""
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    finished: list[int] = []
+
+    def on_socket(ws):
+        def on_frame(payload):
+            if isinstance(payload, (bytes, bytearray)):
+                msg = ForwardMsg()
+                with contextlib.suppress(Exception):
+                    msg.ParseFromString(bytes(payload))
+                    if msg.WhichOneof("type") == "script_finished":
+                        finished.append(msg.script_finished)
+        ws.on("framereceived", on_frame)
+
+    ctx = browser.new_context(viewport={"width": width, "height": 900})
+    page = ctx.new_page()
+    page.on("websocket", on_socket)
+    page.goto(server.url + path)
+    wait_ready(page)
+    return ctx, page, finished
+
+
+def test_a_slider_in_a_fragment_reruns_its_section_alone_and_updates_the_url(browser, server):
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    ctx, page, finished = _open_tapped(browser, server, "/activations")
+    try:
+        gallery = _chart_paths(page, "gallery_chart")
+        steps = page.inner_text(".st-key-depth_live")
+        assert "x = 1 through the network" in steps
+        runs = len(finished)
+        _slider(page, "Input x to follow").focus()
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function("document.location.search.includes('x=1.1')", timeout=30_000)
+        wait_ready(page)
+        page.wait_for_timeout(500)
+        assert "x = 1.1 through the network" in page.inner_text(".st-key-depth_live")
+        new = finished[runs:]
+        assert new and set(new) == {ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY}, new
+        assert _chart_paths(page, "gallery_chart") == gallery  # the other section did not rerun
+        # a slider in the gallery's fragment: the same, and its key joins the URL beside x
+        _slider(page, "Range ±").focus()
+        page.keyboard.press("ArrowLeft")
+        page.wait_for_function("document.location.search.includes('xmax=3.5')", timeout=30_000)
+        wait_ready(page)
+        assert "x=1.1" in page.url
+        assert set(finished[runs:]) == {ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY}
+        assert_clean(page)
+    finally:
+        ctx.close()
+
+
+def test_screenshots_at_both_widths(open_page):
+    for width in ("laptop", "phone"):
+        page = open_page("/activations", width)
+        assert_clean(page)
+        overflow = page.evaluate(
+            "() => { const m = document.querySelector('[data-testid=\"stMain\"]');"
+            " return m.scrollWidth - m.clientWidth; }")
+        assert overflow <= 0, f"{width}: {overflow}px of horizontal overflow"
+        screenshot(page, "activations-page")
+        page = open_page("/activations?bend=identity&deriv=true&show=gelu&show=gelu_tanh&x=-2", width)
+        assert_clean(page)
+        screenshot(page, "activations-identity")
