@@ -38,6 +38,7 @@ SMOOTHIES = ["Sunrise", "Jungle", "Berry", "Tropic", "Morning", "Pink", "Purple"
 X0, W0, B0 = default_layer()  # (8,), (8, 8), (8,)
 RECIPE = "pages/recipe-card.py"
 MINI = ("mx", "mw", "mb", "pw", "pb")
+REF_UP, REF_DOWN = 1.5, 0.7  # seed 002's two examples: grows a little, shrinks a little
 HIDDEN = ["h₁", "h₂"]  # layer 1's outputs, as the equation names them
 
 LINKS = state.Links(
@@ -108,7 +109,8 @@ def _mini_diagram(W1, W2, x, h1, y_hat):
 
 @st.fragment
 def mini() -> None:
-    st.header("A mini network: 3\u00a0→\u00a02\u00a0→\u00a01")
+    sizes = [MINI_X.size, MINI_W1.shape[1], MINI_W2.shape[1]]  # 3 -> 2 -> 1
+    st.header("A mini network: " + "\u00a0→\u00a0".join(map(str, sizes)))
     st.markdown(
         "Stack a second layer after the first: its input is the first layer's output. Inside every "
         "neuron, four steps: multiply each input by its weight, add them up, add the bias, then **ReLU** "
@@ -189,12 +191,13 @@ def _depth_figure(scale: float, depth: int, width: int, seed: int):
     k = np.arange(depth + 1)         # (depth + 1,)
     mine, measured_name = f"{fmt.num(scale, 2)}^k (arithmetic)", f"random {width}-wide layers (measured)"
     series = {mine: compound(scale, depth), measured_name: _stack(scale, depth, width, seed)}
-    palette = {mine: colors.INDIGO, measured_name: colors.TEAL, "1.5^k": colors.WINE, "0.7^k": colors.OLIVE}
-    for name, s_ref in (("1.5^k", 1.5), ("0.7^k", 0.7)):
+    up, down = f"{fmt.num(REF_UP)}^k", f"{fmt.num(REF_DOWN)}^k"
+    palette = {mine: colors.INDIGO, measured_name: colors.TEAL, up: colors.WINE, down: colors.OLIVE}
+    for name, s_ref in ((up, REF_UP), (down, REF_DOWN)):
         if not np.isclose(scale, s_ref):  # the same line twice would hide one of them
             series[name] = compound(s_ref, depth)
     fig = charts.line_figure(k, series, x_title="layers k", y_title="size of the activations (× the input's)",
-                             dashed=["1.5^k", "0.7^k"], colors=palette, height=400)
+                             dashed=[up, down], colors=palette, height=400)
     fig.update_traces(mode="lines+markers", marker=dict(size=7), selector=dict(name=measured_name))
     fig.update_yaxes(type="log", dtick=1)  # one tick per power of ten
     fig.update_layout(legend=dict(font=dict(size=14)))
@@ -217,16 +220,18 @@ def depth_section() -> None:
         seed = LINKS.widget("seed")
     sizes = compound(scale, depth)                 # (depth + 1,)
     measured = _stack(scale, depth, width, seed)   # (depth + 1,)
-    ref_hi, ref_lo = compound(1.5, depth), compound(0.7, depth)  # seed 002's two examples
+    ref_hi, ref_lo = compound(REF_UP, depth), compound(REF_DOWN, depth)
     charts.show(_depth_figure(scale, depth, width, seed), key="st_depth")
     q1, q2 = st.columns(2, wrap=False)
     q1.metric(f"{fmt.num(scale, 2)}^{depth}", sig(sizes[-1], 4))
     q2.metric(f"measured after {depth} layers", sig(measured[-1], 4))
     st.markdown(
-        f"For comparison, over {depth} layers: a scale of 1.5 per layer (grows a little) gives "
-        f"**{sig(ref_hi[-1], 4)}×**; 0.7 (shrinks a little) gives **{sig(ref_lo[-1], 3)}×**, almost zero.")
+        f"For comparison, over {depth} layers: a scale of {fmt.num(REF_UP)} per layer (grows a little) gives "
+        f"**{sig(ref_hi[-1], 4)}×**; {fmt.num(REF_DOWN)} (shrinks a little) gives **{sig(ref_lo[-1], 3)}×**, "
+        "almost zero.")
     st.caption(
-        "Indigo: the arithmetic; teal dots: measured; dashed: 1.5 and 0.7 per layer. Numbers that blow up "
+        f"Indigo: the arithmetic; teal dots: measured; dashed: {fmt.num(REF_UP)} and {fmt.num(REF_DOWN)} "
+        "per layer. Numbers that blow up "
         "or vanish make training unstable, and a real GPT stacks dozens of layers. That is what layer "
         "normalisation is built to control: it rescales each token's numbers after every block.")
     show_source(compound, random_stack)
