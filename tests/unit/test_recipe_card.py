@@ -203,3 +203,19 @@ def test_network_diagram_lines_are_the_matrix_cells():
     assert "w₃₁" in seen and "w′₂₁" in seen  # names as the seed writes them
     by_size = sorted(seen.values())
     assert all(a[1] <= b[1] for a, b in itertools.pairwise(by_size))  # thicker = bigger
+
+
+def test_figures_built_without_validation_are_valid_plotly():
+    """ui.diagram skips plotly's validators for speed; here every property is checked once."""
+    import plotly.graph_objects as go
+
+    from ui.diagram import cells_figure, network_figure
+
+    x, W, b = default_layer(4, 3)
+    figs = [network_figure([W], [list("abcd"), list("ABC")], node_values=[x, linear(x, W, b)]),
+            network_figure([MINI_W1, MINI_W2], [["x1", "x2", "x3"], ["h1", "h2"], ["y"]], names=["w", "w′"]),
+            cells_figure(W, row_labels=list("abcd"), col_labels=list("ABC"))]
+    for fig in figs:
+        go.Figure(fig.to_dict())  # raises ValueError on any misspelt or misplaced property
+    text = figs[2].data[0].text
+    assert text[2][0] == f"{M}0.6" and "-0.00" not in str(text)  # ui.fmt's numbers in the cells
