@@ -309,12 +309,19 @@ class Links:
             return _store()["good"][key], str(err)
         _store()["good"][key] = value
         if link.by_hand:
+            # Every write to st.query_params sends the browser a message with the whole query, on
+            # every run: write only what changed (a card of 64 cells would send 64 a run).
             if _equal(value, link.default):
-                st.query_params.pop(key, None)
+                if key in st.query_params:
+                    st.query_params.pop(key, None)
             elif link.kind == "multi":
-                st.query_params[key] = [link.to_text(c) for c in value]  # repeated parameters
+                want = [link.to_text(c) for c in value]  # repeated parameters
+                if st.query_params.get_all(key) != want:
+                    st.query_params[key] = want
             else:
-                st.query_params[key] = text if text is not None else link.to_text(value)
+                want = text if text is not None else link.to_text(value)
+                if st.query_params.get_all(key) != [want]:
+                    st.query_params[key] = want
         return value, None
 
     def forget(self, key: str) -> None:
