@@ -451,6 +451,7 @@ def read_py_spy(path: Path) -> dict:
     counts: Counter[str] = Counter()
     builders: Counter[str] = Counter()
     loop_funcs: Counter[str] = Counter()
+    script_funcs: Counter[str] = Counter()
     for line in path.read_text().splitlines():
         stack, _, n_text = line.rpartition(" ")
         if not n_text.isdigit():
@@ -461,12 +462,15 @@ def read_py_spy(path: Path) -> dict:
             m = frame_re.match(fr)
             parsed.append((m[2], m[1], m[3]) if m else (fr, fr, "0"))
         files = [f for f, _, _ in parsed]
+        if parsed and _waiting(parsed[0]):
+            continue  # py-spy --nonblocking reports some waits as work
         if not any("scriptrunner" in f for f in files):
             kinds["event loop / other threads"] += n
             if parsed:
                 loop_funcs[f"{_short(parsed[0][0])}:{parsed[0][1]}"] += n
             continue
         kinds["script thread"] += n
+        script_funcs[f"{_short(parsed[0][0])}:{parsed[0][1]}"] += n
         for name, test in BUCKETS:
             if test(files):
                 counts[name] += n
@@ -484,7 +488,17 @@ def read_py_spy(path: Path) -> dict:
         "buckets": {name: round(100 * counts[name] / script, 1) for name, _ in BUCKETS},
         "builders": [(f, round(100 * v / script, 1)) for f, v in builders.most_common(10)],
         "event_loop_top": [(f, round(100 * v / total, 1)) for f, v in loop_funcs.most_common(6)],
+        "script_top": [(f, round(100 * v / script, 1)) for f, v in script_funcs.most_common(10)],
     }
+
+
+def _waiting(frame: tuple[str, str, str]) -> bool:
+    """An innermost frame that is a thread waiting: epoll, a sleeping poller, an idle pool worker."""
+    file, func, _ = frame
+    return ((file.endswith("selectors.py") and func.endswith("select"))
+            or ("polling_path_watcher.py" in file and func.endswith("task"))
+            or (file.endswith("concurrent/futures/thread.py") and func == "_worker")
+            or (file.endswith("threading.py") and func in ("wait", "Condition.wait", "Event.wait")))
 
 
 def _print_py_spy(r: dict, top: int) -> None:
@@ -496,6 +510,9 @@ def _print_py_spy(r: dict, top: int) -> None:
             print(f"  {share:5.1f} %  {name}")
     print("  plotly work by the function of ours that called it (% of the script thread):")
     for f, share in r["builders"][:top]:
+        print(f"  {share:5.1f} %  {f}")
+    print("  script thread, innermost frames:")
+    for f, share in r["script_top"][:top]:
         print(f"  {share:5.1f} %  {f}")
     print("  event loop / other threads, innermost frames (% of all samples):")
     for f, share in r["event_loop_top"]:
