@@ -38,17 +38,15 @@ class RingNet:
         return [self.W1, self.b1, self.W2, self.b2]
 
 
-def _unit(deg: float) -> np.ndarray:
-    return np.array([np.cos(np.radians(deg)), np.sin(np.radians(deg))])
-
-
-# Hand-made: three equally steep ramps facing up, lower left and lower right, each switching
-# on 0.5 from the centre, so inside the triangle their fold lines make nothing is on. The
-# output starts at +3 and subtracts the ramps: it stays above 0 out to between 1.25 (facing a
-# ramp) and 1.75 (between two), which is between the disc (r <= 1) and the ring (r >= 2).
+# Hand-made: three ramps facing up, lower left and lower right (steepness 4, and about 4.03 for
+# the two lower ones), each switching on about 0.5 from the centre, so inside the triangle their
+# fold lines make nothing is on. The output starts at +3 and subtracts the ramps: it stays above 0
+# out to between about 1.25 (facing a ramp) and 1.75 (between two), which is between the disc
+# (r <= 1) and the ring (r >= 2). The numbers are short decimals, so a link carries them exactly.
 # Because the three directions add to zero, W1 @ W2 = 0: without the bend this net is a constant.
 HAND = RingNet(
-    W1=4.0 * np.stack([_unit(90), _unit(210), _unit(330)], axis=1),  # (2, 3)
+    W1=np.array([[0.0, -3.5, 3.5],
+                 [4.0, -2.0, -2.0]]),                                # (2, 3)
     b1=np.full(3, -2.0),                                             # (3,)
     W2=-np.ones((3, 1)),                                             # (3, 1)
     b2=np.array([3.0]),                                              # (1,)

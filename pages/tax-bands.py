@@ -1,8 +1,10 @@
 """Sums of ReLUs: income tax is a pile of ramps; so is any curve; so is a ring carved out of a plane.
 
-Three sections, each an st.fragment (its controls change only itself, so a slider reruns and
-re-sends that section alone): the tax pile, any curve from ramps, and the ring. Every link key is
-declared once in LINKS below; the numbers come from lib.tax, lib.relufit and lib.ring.
+Three sections: the tax pile, any curve from ramps, and the ring. In each, the controls and what
+they change are one st.fragment (a control changes only its own section, so a move reruns and
+re-sends that fragment alone); the words, asides and source around it stay outside, so they are not
+re-sent. Every link key is declared once in LINKS below; the numbers come from lib.tax,
+lib.relufit and lib.ring, and what costs is cached (results, and figures keyed by their inputs).
 """
 
 import numpy as np
@@ -197,7 +199,6 @@ def tax_section() -> None:
             st.metric("Effective rate", fmt.pct(tax.effective_rate(income, thresholds, rates), 2))
     with breakdown:
         one_income(income, thresholds, rates, cur)
-        show_source(tax.relu_tax, tax.stacked_ramps, tax.band_breakdown)
 
 
 def schedule_editor(preset: tax.Schedule) -> tuple[np.ndarray, np.ndarray]:
@@ -254,12 +255,23 @@ def one_income(income: float, thresholds, rates, cur: str) -> None:
 
 
 # --- 2. any curve ------------------------------------------------------------------------------------
-@st.fragment
 def curve_section() -> None:
     st.header("Any curve from ramps")
     st.markdown("Let a ramp's step be negative and put the thresholds (the **knots**) anywhere, and a sum "
                 "of ramps can follow any curve: f(x) ≈ c + Σⱼ wⱼ ReLU(x − tⱼ). One hidden layer of ReLU "
                 "units on a one-number input computes exactly this sum.")
+    curve_live()
+    st.info("Universal approximation, in one line: Cybenko (1989) and Hornik (1991) proved that one hidden "
+            "layer of bent units (sigmoid-like there, ReLU in later work) can come as close as you like to "
+            "any continuous function on a bounded range, given enough units; it does not say how many, nor "
+            "that training finds them.", icon=":material/functions:")
+    show_source(relufit.fit_relus, relufit.learn_knots)
+
+
+@st.fragment
+def curve_live() -> None:
+    """The controls and what they change; the words around them stay outside, so a slider move
+    re-sends only these elements."""
     c1, c2, c3 = st.columns([2, 3, 2], vertical_alignment="bottom")
     with c1:
         target = LINKS.widget("target")
@@ -283,11 +295,6 @@ def curve_section() -> None:
         e1, e2 = st.columns(2)
         e1.metric("Root-mean-square error", _error(fit.rmse))
         e2.metric("Largest error on the range", _error(fit.max_error))
-    st.info("Universal approximation, in one line: Cybenko (1989) and Hornik (1991) proved that one hidden "
-            "layer of bent units (sigmoid-like there, ReLU in later work) can come as close as you like to "
-            "any continuous function on a bounded range, given enough units; it does not say how many, nor "
-            "that training finds them.", icon=":material/functions:")
-    show_source(relufit.fit_relus, relufit.learn_knots)
 
 
 def _error(v: float) -> str:
@@ -298,13 +305,18 @@ def _error(v: float) -> str:
 
 
 # --- 3. the ring -------------------------------------------------------------------------------------
-@st.fragment
 def ring_section() -> None:
     st.header("Ramps over a plane: carving out a ring")
     st.markdown("With two inputs a ReLU unit is a ramp over the plane: ReLU(x₁w₁ + x₂w₂ + b) is zero on one "
                 "side of its **fold line** x₁w₁ + x₂w₂ + b = 0 and rises steadily on the other. Three such "
                 "units, weighted and added, separate the green points of an inner disc from the orange ring "
                 "around them: where the sum is above zero the network says *disc*.")
+    ring_live()
+    show_source(ring.forward, ring.train_ring)
+
+
+@st.fragment
+def ring_live() -> None:
     X, y = _points()
     st.subheader("The output: three ramps weighted and added")
     out_col, ctl = st.columns([3, 2], gap="large")
@@ -376,7 +388,6 @@ def ring_section() -> None:
         st.markdown("Two linear layers are one: **W = W₁W₂** and **b = b₁W₂ + b₂**, the collapsed single "
                     "layer.")
         st.latex(rf"W = W_1W_2 = {ramps.bmatrix(W, 3)} \\ b = b_1W_2 + b_2 = {ramps.bmatrix(b, 3)}")
-    show_source(ring.forward, ring.train_ring)
 
 
 if __name__ == "__main__":
@@ -384,5 +395,6 @@ if __name__ == "__main__":
     st.markdown("A ReLU is a **ramp**: flat at zero, then rising once its input passes a threshold. "
                 "Income tax is a pile of such ramps, one per band, and the top of the pile is the tax.")
     tax_section()
+    show_source(tax.relu_tax, tax.stacked_ramps, tax.band_breakdown)
     curve_section()
     ring_section()

@@ -8,8 +8,8 @@ import pytest
 
 from lib import ring, tax
 from lib.layers import collapse
-from tests.app.conftest import decode, figures, open_page
-from ui import fmt
+from tests.app.conftest import ROOT, decode, figures, open_page
+from ui import fmt, state
 
 EDITOR = "bands_editor"  # the schedule editor's widget key
 
@@ -365,3 +365,17 @@ def test_another_preset_replaces_the_edits():
     assert "bands" not in at.query_params
     assert _metric(at, "Tax, sum of ramps") == "14,000.00"  # 0.2 * 30,000 + 0.4 * 20,000 at 60,000
     assert not any("You have edited" in i.value for i in at.info)
+
+
+def test_every_declared_key_round_trips_through_its_link_text():
+    links = state.page_links(str(ROOT / "pages" / "tax-bands.py"))
+    assert [link.key for link in links] == ["preset", "income", "bands", "target", "units", "knots",
+                                            "weights", "bend", "seed", "w1", "b1", "w2", "b2"]
+    for link in links:
+        value = link.default if link.key != "bands" else tax.parse_bands("0:0,10000:12.5,40000:40")
+        back = link.from_text(link.to_text(value))
+        if link.key == "bands":  # (thresholds, rates)
+            assert all(np.array_equal(a, b) for a, b in zip(back, value, strict=True))
+        else:
+            assert state._equal(back, value), link.key
+    assert "| `bands` |" in links.readme() and "| `w1`, `b1`, `w2`, `b2` |" in links.readme()
