@@ -284,7 +284,7 @@ def curve_live() -> None:
     tgt = relufit.TARGETS[target]
     g1, g2 = st.columns([3, 2])
     with g1:
-        charts.show(fit_fig)
+        charts.show(fit_fig, live=True)  # no mode bar: this chart is rebuilt on every move
         st.caption(f"{tgt.label}: {tgt.note} Grey lines: each wⱼ ReLU(x − tⱼ); triangles: the knots tⱼ. "
                    "With the knots fixed, the best weights solve a least-squares problem exactly.")
     with g2:
