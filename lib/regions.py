@@ -54,7 +54,11 @@ def region_ids(params, X, act):
     if not zs:  # no hidden layer: one linear region
         return np.zeros(len(X), dtype=int), 1
     on = np.concatenate(zs, axis=1) > 0                                        # (n, units)
-    _, ids = np.unique(on, axis=0, return_inverse=True)                        # ids: (n,)
+    # Each row's bits packed into bytes (first unit most significant) and compared as one opaque
+    # value: the same order as np.unique(on, axis=0), about ten times faster (a live map redraws it).
+    packed = np.ascontiguousarray(np.packbits(on, axis=1))                     # (n, ceil(units / 8))
+    rows = packed.view(np.dtype((np.void, packed.shape[1]))).reshape(-1)       # (n,)
+    _, ids = np.unique(rows, return_inverse=True)                              # ids: (n,)
     ids = ids.reshape(-1).astype(int)
     return ids, int(ids.max()) + 1
 

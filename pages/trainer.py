@@ -1,152 +1,291 @@
-"""The live trainer: watch a bend learn a boundary that no straight line can draw."""
+"""The live trainer: watch a bend learn a boundary that no straight line can draw.
 
+Sections: the live part (boundary maps, Play, metrics, curves) beside the controls; the bend switched
+on and off; inside the network (diagram, unit maps, linear regions); going further (the code).
+The top (controls and live part) is one fragment: a control reruns it alone, and it asks for a
+full rerun only when the pictures below depend on what changed (the data, the layers, the bend,
+the weights after a Step, Play or Pause). The live part inside it is the fragment that ticks while
+playing; the sections below tick too, at a lower rate (ui.trainer.SLOW_TICK).
+"""
+
+import contextlib
 import json
+import math
+from dataclasses import replace
+from urllib.parse import urlencode
 
 import numpy as np
 import streamlit as st
 
 from lib.activations import ACTIVATIONS
-from lib.datasets import DATASET_INFO, DEFAULT_CELLS
+from lib.datasets import DATASET_INFO, DATASETS, DEFAULT_CELLS
 from lib.features import FEATURES
-from lib.mlp import collapse_params, forward, hidden_pre, loss_and_grads
+from lib.maps import RES, UNIT_RES, collapse, fold_lines, plane_inputs, probability_map, unit_maps
+from lib.mlp import forward, loss_and_grads
 from lib.optim import OPTIMIZERS
-from lib.regions import region_ids
-from ui import charts, links
+from lib.points import MAX_BYTES, MAX_POINTS, points_csv, template_csv
+from lib.regions import line_in_box, region_ids
+from lib.train import MAX_LINK_PARAMS
+from ui import charts, fmt, state
 from ui import trainer as tr
 from ui import trainer_charts as tc
-from ui.links import bound
 from ui.source import show_source
-from ui.tex import bmatrix, num
 
-ACTS = list(ACTIVATIONS)
-D = tr.DEFAULTS
+ACTS = {k: a.label for k, a in ACTIVATIONS.items()}
+OPT_NAMES = {"sgd": "SGD", "momentum": "SGD with momentum", "adam": "Adam"}
+LR_OPTIONS = (0.00001, 0.0001, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0)
+L2_OPTIONS = (0.0, 0.00001, 0.0001, 0.001, 0.003, 0.01, 0.03, 0.1)
+BATCHES = (0, *range(1, 31), 32, 64, 128)   # the Playground's 1 to 30, and a few powers of two
+SPEEDS = ("1", "2", "5", "10", "20", "50", "100", "200", "500", "1000", "max")
+MAX_SPEED = 100_000          # epochs per redraw typed into a link
+MAX_LAYERS, MAX_UNITS = 6, 32  # the Playground allows 6 layers of 8; a link may ask for more units
+FULL = "trainer_full_run"    # session flag: True while the whole page is running (not a fragment)
+VIEW = "trainer_view"        # what the sections below the top were last drawn for
+H_MAP, H_CURVES = 450, 400   # live chart heights (px): a map about 380 px square at 1366 px, 340 on a phone
 
-st.title("Live trainer")
-st.markdown(
-    "Two classes of points, a tiny network, and gradient descent running live. With **no hidden "
-    "layer** the network is one linear layer and can only draw a straight boundary. Give it a hidden "
-    "layer with a **bend** (ReLU, GELU, ...) and the same training loop carves out curved regions. "
-    "Press **Play** and watch both happen side by side."
+
+# --- link values that need more than a widget ------------------------------------------------------
+def parse_hidden(text: str) -> tuple[int, ...]:
+    """'8' -> (8,), '16,16' -> (16, 16), '0' -> () (no hidden layer); ValueError with a reason."""
+    t = str(text).replace(" ", "")
+    if t == "0":
+        return ()
+    if not t:
+        raise ValueError("it is empty; write units per layer like 8 or 16,16, or 0 for none")
+    parts = t.split(",")
+    if len(parts) > MAX_LAYERS:
+        raise ValueError(f"at most {MAX_LAYERS} hidden layers")
+    units = []
+    for i, p in enumerate(parts):
+        if not p.isdigit():
+            raise ValueError(f"layer {i + 1} ({p or 'empty'}) is not a whole number")
+        u = int(p)
+        if not 1 <= u <= MAX_UNITS:
+            raise ValueError(f"layer {i + 1} has {u} units; use 1 to {MAX_UNITS}")
+        units.append(u)
+    return tuple(units)
+
+
+def format_hidden(hidden: tuple[int, ...]) -> str:
+    return ",".join(map(str, hidden)) or "0"
+
+
+def parse_speed(text: str) -> int | None:
+    """'max' -> None (a time budget), '25' -> 25 epochs per redraw; ValueError otherwise."""
+    t = str(text).strip().lower()
+    if t == "max":
+        return None
+    if not t.isdigit() or not 1 <= int(t) <= MAX_SPEED:
+        raise ValueError(f"use a whole number from 1 to {MAX_SPEED:,}, or max")
+    return int(t)
+
+
+def _speed_text(raw: str) -> str:
+    parse_speed(raw)
+    return str(raw).strip().lower()
+
+
+def _number_in(lo: float, hi: float):
+    def parse(raw: str) -> float:
+        try:
+            v = float(raw)
+        except ValueError:
+            raise ValueError("not a number") from None
+        if not (math.isfinite(v) and lo <= v <= hi):
+            raise ValueError(f"use a number from {fmt.num(lo, 6)} to {fmt.num(hi)}")
+        return v
+    return parse
+
+
+def plain(v) -> str:
+    """0.03, 10, 0.00001: a number on a slider and, being its format_func, in the link (no e-notation)."""
+    return np.format_float_positional(float(v), trim="-")
+
+
+def _weights_text(raw: str) -> str:
+    return str(raw).strip()
+
+
+LINKS = state.Links(
+    state.select("dataset", DATASETS, "checkerboard", "Dataset",
+                 "Which two-class pattern to learn. Checkerboard and spiral need bends; gaussians do not.",
+                 meaning="the two-class pattern"),
+    state.slider("n", 50, MAX_POINTS, 400, 50, "Points", "How many points to draw (train and test together).",
+                 meaning="points, train and test together", values=f"50 to {MAX_POINTS} in steps of 50 (400)"),
+    state.slider("noise", 0.0, 1.0, 0.0, 0.05, "Noise",
+                 "Jitter every point's position; 0.5 is a lot. Labels keep their clean class.",
+                 meaning="jitter of the points' positions"),
+    state.slider("train", 10, 90, 80, 5, "Training share",
+                 "Points the network learns from; the rest are the test set it never sees.",
+                 number_format="%d %%", meaning="training share of the points, in percent"),
+    state.number("seed", 0, 99_999, 0, 1, "Seed",
+                 "Fixes the points and the network's starting weights: same seed, same run.",
+                 meaning="the points and the starting weights"),
+    state.slider("cells", 2, 8, DEFAULT_CELLS, 1, "Checkerboard cells per side",
+                 f"The board's size; {DEFAULT_CELLS} × {DEFAULT_CELLS} is what the default 8-unit network "
+                 "learns reliably. Bigger boards want more units.",
+                 meaning="checkerboard cells per side (checkerboard only)"),
+    state.multi("feat", FEATURES, ("x1", "x2"), "Inputs fed to the network",
+                "As in the Playground: " + ", ".join(f"{k} = {f.label}" for k, f in FEATURES.items())
+                + ". A hand-made x1sq + x2sq lets even a straight-line network draw a circle.",
+                meaning="inputs fed to the network, repeated for several"),
+    state.text("hidden", (8,), "Units per hidden layer",
+               "Comma separated, one number per hidden layer: 8, or 16,16 for two layers of 16; 0 for none "
+               f"(a plain linear classifier). Up to {MAX_LAYERS} layers of 1 to {MAX_UNITS} units.",
+               parse=parse_hidden, fmt=format_hidden,
+               meaning="units per hidden layer, comma separated; `0` = no hidden layer",
+               values=f"up to {MAX_LAYERS} layers of 1 to {MAX_UNITS} units (`8`)"),
+    state.select("act", ACTS, "relu", "Bend (activation)",
+                 "Applied after every hidden layer. Changing it keeps the weights.", names=ACTS,
+                 meaning="the bend after every hidden layer"),
+    state.select("opt", OPTIMIZERS, "adam", "Optimiser",
+                 "How each step uses the gradient: plain SGD, SGD with momentum, or Adam.", names=OPT_NAMES,
+                 meaning="optimiser"),
+    state.select("batch", BATCHES, 0, "Batch size",
+                 "Training points per step. All points (full batch) is one step per epoch, the fastest.",
+                 names={0: "all points (full batch)"}, meaning="points per step; `0` = all of them",
+                 values="`0` (all points), `1` to `30`, `32`, `64`, `128` (`0`)"),
+    state.select_slider("lr", LR_OPTIONS, 0.03, "Learning rate",
+                        "Step size. Too large and the loss blows up: training stops and says so.",
+                        parse=_number_in(0.000001, 10.0), fmt=plain, meaning="learning rate",
+                        values="`0.00001` ... `10`; any number from 0.000001 to 10 in a link (`0.03`)"),
+    state.select_slider("l2", L2_OPTIONS, 0.0, "L2 penalty",
+                        "Adds 0.5 · L2 · (sum of squared weights) to the loss: pulls weights towards 0.",
+                        parse=_number_in(0.0, 1.0), fmt=plain, meaning="L2 penalty",
+                        values="`0` ... `0.1`; any number from 0 to 1 in a link (`0`)"),
+    state.select_slider("speed", SPEEDS, "max", "Epochs per redraw",
+                        "1 lets a class watch every step; max trains as many epochs as fit between two "
+                        f"redraws (about {1 / tr.TICK:.0f} redraws a second).", parse=_speed_text, fmt=str,
+                        meaning="epochs per redraw while playing; `max` = as many as fit in the redraw's "
+                                "time budget",
+                        values=f"a whole number from 1 to {MAX_SPEED}, or `max` (`max`)"),
+    state.toggle("twin", True, "Twin: no hidden layer",
+                 "Train the same data from the same seed with no hidden layer, in lockstep.",
+                 meaning="train a twin with no hidden layer beside the network, in lockstep"),
+    state.select("bend", ACTS, "identity", "Redraw the trained weights with the bend",
+                 "Only the drawing below changes; training keeps using the bend chosen above.", names=ACTS,
+                 meaning="the bend used to redraw the trained weights in \"the bend on and off\"",
+                 values="any `act` value (`identity`)"),
+    state.text("w", "", "Trained weights", "Written by the share link; not a control.",
+               parse=_weights_text, fmt=str,
+               meaning=f"trained weights (float32, URL-safe base64), written by the share link for networks "
+                       f"of at most {MAX_LINK_PARAMS} parameters",
+               values="a link that does not fit the network is ignored with a note"),
 )
 
-# --- 1. Data and network (left), training (right), as in the Playground ------------------------
-left, right = st.columns([1, 2], gap="medium")
-with left, st.container(border=True):
-    st.markdown("**The data**")
-    own: tr.OwnData | None = st.session_state.get(tr.OWN)
-    dataset = bound(st.selectbox, "Dataset", tr.DATASET_NAMES, index=tr.DATASET_NAMES.index(D["dataset"]),
-                    key="dataset", disabled=own is not None,
-                    help="Which two-class pattern to learn. Checkerboard and spiral need bends; "
-                         "gaussians do not.")
-    st.caption(f"{DATASET_INFO[dataset]}" if own is None else
-               f":material/upload_file: Using your {len(own.y):,} points from `{own.name}`.")
-    a, b = st.columns(2)
-    with a:
-        n = bound(st.slider, "Points", 50, tr.MAX_POINTS, D["n"], 50, key="n", disabled=own is not None,
-                  help="How many points to draw (train and test together).")
-    with b:
-        noise = bound(st.slider, "Noise", 0.0, 1.0, D["noise"], 0.05, key="noise", disabled=own is not None,
-                      help="Jitter every point's position; 0.5 is a lot. Labels keep their clean class.")
-    a, b = st.columns(2)
-    with a:
-        share = bound(st.slider, "Training share", 10, 90, int(100 * D["train"]), 5, key="train",
-                      format="%d %%",
-                      help="Points the network learns from; the rest are the test set it never sees.")
-    with b:
-        seed = bound(st.number_input, "Seed", 0, 99_999, step=1, key="seed",  # value: the minimum, 0
-                     help="Fixes the points and the network's starting weights: same seed, same run.")
-    if dataset == "checkerboard" and own is None:
-        cells = bound(st.slider, "Checkerboard cells per side", 2, 8, DEFAULT_CELLS, 1, key="cells",
-                      help=f"The board's size; {DEFAULT_CELLS} x {DEFAULT_CELLS} is what the default "
-                           "8-unit network learns reliably. Bigger boards want more units.")
-    else:
-        cells = None
 
-    def _new_points():
-        st.session_state["seed"] = (int(st.session_state.get("seed", 0)) + 1) % 100_000
+def _choices_with_link(key: str) -> None:
+    """A bound select_slider drops a link value that is not one of its options; a teacher who typed
+    `speed=25` or `lr=0.05` into a slide means it, so a usable one joins this run's options."""
+    link = LINKS[key]
+    value = LINKS.value(key)
+    if value in link.choices:
+        return
+    numeric = sorted([c for c in link.choices if c != "max"] + [value], key=float)
+    LINKS.links[key] = replace(link, choices=(*numeric, *(c for c in link.choices if c == "max")))
 
-    feat = bound(st.multiselect, "Inputs fed to the network", tr.FEATURE_NAMES, default=D["feat"], key="feat",
-                 help="As in the Playground: " + ", ".join(f"{k} = {f.label}" for k, f in FEATURES.items())
-                      + ". A hand-made x1sq + x2sq lets even a straight-line network draw a circle.")
-    if not feat:
-        st.caption(":orange[:material/info: Pick at least one input; using x1 and x2.]")
-        feat = D["feat"]
-    st.button("New points", icon=":material/refresh:", on_click=_new_points,
-              help="Draw a fresh set of points (the next seed), and start the network again.")
 
+def _slider(key: str):
+    """A select_slider of LINKS that also takes a usable link value off its list."""
+    _choices_with_link(key)
+    return LINKS.widget(key, format_func=plain if key != "speed" else str)
+
+
+def page_base() -> str:
+    """The page's address without its query (st.context.url; '/trainer' under AppTest)."""
+    url = ""
+    with contextlib.suppress(AttributeError, RuntimeError):
+        url = st.context.url or ""
+    return url.split("?")[0] if url else "/trainer"
+
+
+def share_link(run: tr.Run, values: dict) -> str | None:
+    """This page's link with every setting that differs from its default and, for a small network,
+    its weights (`w=`)."""
+    code = run.trainer.encode_weights()
+    if code is None:
+        return None
+    params = []
+    for key, value in values.items():
+        link = LINKS[key]
+        if state._equal(value, link.default):
+            continue
+        if link.kind == "multi":
+            params += [(key, str(v)) for v in value]
+        else:
+            params.append((key, link.to_text(value)))
+    params.append(("w", code))
+    return f"{page_base()}?{urlencode(params)}"
+
+
+# --- the top: controls beside the live part ---------------------------------------------------------
+def data_controls(own: tr.OwnData | None) -> dict:
+    """The data's controls; returns their values."""
+    with st.container(border=True):
+        st.markdown("**The data**")
+        dataset = LINKS.widget("dataset", disabled=own is not None)
+        st.caption(DATASET_INFO[dataset] if own is None else
+                   f":material/upload_file: Using your {len(own.y):,} points from `{own.name}`.")
+        n = LINKS.widget("n", disabled=own is not None)
+        noise = LINKS.widget("noise", disabled=own is not None)
+        share = LINKS.widget("train")
+        seed = LINKS.widget("seed")
+        cells = LINKS.widget("cells") if dataset == "checkerboard" and own is None else None
+        feat = LINKS.widget("feat")
+        if not feat:
+            st.caption(":orange[:material/info: Pick at least one input; using x1 and x2.]")
+            feat = LINKS["feat"].default
+        st.button("New points", icon=":material/refresh:", on_click=_new_points,
+                  help="Draw a fresh set of points (the next seed), and start the network again.")
+        own_points(own)
+    return dict(dataset=dataset, n=int(n), noise=float(noise), train=share / 100, seed=int(seed), cells=cells,
+                feat=tuple(f for f in FEATURES if f in feat))
+
+
+def _new_points():
+    LINKS.set("seed", (int(LINKS.value("seed")) + 1) % 100_000)
+
+
+def own_points(own: tr.OwnData | None) -> None:
     with st.expander("Your own points (CSV)", icon=":material/upload_file:"):
-        st.markdown(f"A CSV with a header row `x1,x2,label`, labels 0 or 1, at most "
-                    f"{tr.MAX_POINTS:,} points and {tr.MAX_UPLOAD_BYTES // 1000} KB.")
-        st.download_button("Download a template", tr.template_csv(), "layer-lab-points.csv", "text/csv",
+        st.markdown(f"A CSV with a header row `x1,x2,label`, labels 0 or 1, at most {MAX_POINTS:,} points "
+                    f"and {MAX_BYTES // 1000} KB.")
+        st.download_button("Download a template", template_csv(), "layer-lab-points.csv", "text/csv",
                            icon=":material/download:", help="Forty points of an XOR, in the accepted format.")
         slot = st.session_state.setdefault("trainer_upload_slot", 0)
         up = st.file_uploader("Upload points", type=["csv"], key=f"trainer_upload_{slot}",
                               help="Columns x1, x2, label. Replaces the dataset until you go back.")
         if up is not None:
             try:
-                parsed = tr.read_points(up.name, up.getvalue())
+                parsed = tr.own_data(up.name, up.getvalue())
             except ValueError as err:
                 keep = f"your points from {own.name}" if own else "the built-in dataset"
                 st.error(f"Could not use {up.name}: {err}. Still using {keep}.", icon=":material/error:")
             else:
                 if own is None or own.digest != parsed.digest:
                     st.session_state[tr.OWN] = parsed
-                    st.rerun()
-
-        def _forget_own():
-            st.session_state[tr.OWN] = None
-            st.session_state["trainer_upload_slot"] = st.session_state.get("trainer_upload_slot", 0) + 1
-
+                    st.rerun(scope="app")
         if own is not None:
             st.button("Back to the built-in datasets", on_click=_forget_own, icon=":material/undo:",
                       help="Forget the uploaded points.")
 
-with left, st.container(border=True):
-    st.markdown("**The network**")
-    a, b = st.columns(2)
-    with a:
-        hidden_text = st.text_input(
-            "Hidden layers", D["hidden"], key="hidden", bind="query-params",
-            help="Units per hidden layer, comma separated: 8, or 16,16 for two layers; 0 for none "
-                 f"(a plain linear classifier). Up to {tr.MAX_LAYERS} layers of 1 to {tr.MAX_UNITS} units.")
-        try:
-            hidden = tr.parse_hidden(hidden_text)
-            st.session_state[tr.HIDDEN_GOOD] = hidden
-        except ValueError as err:
-            hidden = st.session_state.get(tr.HIDDEN_GOOD, tr.parse_hidden(D["hidden"]))
-            links.note("hidden", f"Ignored `hidden={tr.shown(hidden_text)}`: {err}; "
-                                 f"using {tr.format_hidden(hidden)}.", hidden_text)
-        links.show_note("hidden", hidden_text)
-    with b:
-        act = bound(st.selectbox, "Bend (activation)", ACTS, index=ACTS.index(D["act"]), key="act",
-                    help="Applied after every hidden layer: "
-                         + ", ".join(f"{k} = {v.label}" for k, v in ACTIVATIONS.items())
-                         + ". Changing it keeps the weights.")
-    a, b = st.columns(2)
-    with a:
-        opt = bound(st.selectbox, "Optimiser", list(OPTIMIZERS), index=list(OPTIMIZERS).index(D["opt"]),
-                    key="opt", help="How each step uses the gradient: plain SGD, SGD with momentum, or Adam.")
-    with b:
-        batch = bound(st.selectbox, "Batch size", tr.BATCH_OPTIONS, index=0, key="batch",
-                      help="Training points per step; 0 uses all of them (one step per epoch, the fastest).")
-    lr = bound(st.select_slider, "Learning rate",
-               tr.options_with_link("lr", tr.LR_OPTIONS, tr.positive_float(1e-6, 10.0)), D["lr"], key="lr",
-               format_func=tr.short_number,
-               help="Step size. Too large and the loss blows up: training stops and says so.")
-    l2 = bound(st.select_slider, "L2 penalty",
-               tr.options_with_link("l2", tr.L2_OPTIONS, tr.positive_float(0.0, 1.0)), D["l2"], key="l2",
-               format_func=tr.short_number,
-               help="Adds 0.5 · L2 · (sum of squared weights) to the loss: pulls weights towards 0.")
 
-spec = tr.Spec(dataset=dataset, n=int(n), noise=float(noise), seed=int(seed), cells=cells,
-               train=share / 100, feat=tuple(f for f in tr.FEATURE_NAMES if f in feat), hidden=hidden,
-               act=act, opt=opt, lr=float(lr), batch=int(batch), l2=float(l2), twin=False, own=own)
+def _forget_own():
+    st.session_state[tr.OWN] = None
+    st.session_state["trainer_upload_slot"] = st.session_state.get("trainer_upload_slot", 0) + 1
 
-# --- 2. Run ----------------------------------------------------------------------------------
-# A wrapping row rather than columns: on a phone the buttons flow onto two lines, not five.
-bar = right.container(horizontal=True, vertical_alignment="bottom")
-knobs = right.columns([3, 2], vertical_alignment="bottom")
-playing = bool(st.session_state.get(tr.PLAYING, False))
+
+def network_controls() -> dict:
+    """The network's and the optimiser's controls; returns their values."""
+    with st.container(border=True):
+        st.markdown("**The network**")
+        hidden = LINKS.widget("hidden")
+        act = LINKS.widget("act")
+        opt = LINKS.widget("opt")
+        batch = LINKS.widget("batch")
+        lr = _slider("lr")
+        l2 = _slider("l2")
+    return dict(hidden=hidden, act=act, opt=opt, lr=float(lr), batch=int(batch), l2=float(l2))
 
 
 def _set_playing(value: bool):
@@ -155,163 +294,251 @@ def _set_playing(value: bool):
     st.session_state[tr.PLAYING] = value
 
 
-with knobs[0]:
-    speed_text = bound(st.select_slider, "Epochs per redraw",
-                       tr.options_with_link("speed", tr.SPEED_OPTIONS, tr.speed_option), D["speed"], key="speed",
-                       help="1 lets a class watch every step; max trains as many epochs as fit between "
-                            f"two redraws (about {1 / tr.TICK:.0f} redraws a second).")
-with knobs[1]:
-    twin_on = bound(st.toggle, "Twin: no hidden layer", D["twin"], key="twin",
-                    help="Train the same data from the same seed with no hidden layer, in lockstep.")
-spec.twin = bool(twin_on) and bool(spec.hidden)  # without hidden layers the twin would be the same network
-if twin_on and not spec.hidden:
-    right.caption(":material/info: Your network has no hidden layer, so it is its own twin: give it hidden "
-                  "units (for example 8) to compare.")
-speed = tr.parse_speed(speed_text)
-run = tr.get_run(spec)
-weights_error = tr.apply_link_weights(run)
-
-bar.button("Pause" if playing else "Play", key="trainer_play", type="primary", on_click=_set_playing,
-           args=(not playing,), icon=":material/pause:" if playing else ":material/play_arrow:", width="stretch",
-           help="Train continuously; the charts below redraw several times a second.")
-for k in (1, 10, 100):
-    if bar.button("Step" if k == 1 else f"+{k}", key=f"trainer_step_{k}", width="stretch",
-                  help=f"Train {k} epoch{'s' if k > 1 else ''} and stop.",
-                  icon=":material/skip_next:" if k == 1 else None):
-        tr.advance(run, k)
-if bar.button("Reset", key="trainer_reset", icon=":material/restart_alt:", width="stretch",
-              help="Back to epoch 0 and the starting weights of this seed."):
-    tr.reset(run)
-
-with right:
-    if weights_error:
-        links.note("w", f"Ignored the weights in the link (`w=`): {weights_error}; nothing was loaded.")
-    links.show_note("w")
-    if run.loaded:
-        st.caption(f":material/link: {run.loaded}")
-
-clock = st.session_state.setdefault("trainer_clock", tr.Clock())
+def buttons(run: tr.Run, playing: bool) -> None:
+    """Play, Step, +10, +100 and Reset in one wrapping row, right above the maps (on a phone too)."""
+    bar = st.container(horizontal=True, vertical_alignment="bottom")
+    bar.button("Pause" if playing else "Play", key="trainer_play", type="primary", on_click=_set_playing,
+               args=(not playing,), icon=":material/pause:" if playing else ":material/play_arrow:",
+               width="stretch", help="Train continuously; the maps redraw several times a second.")
+    for k in (1, 10, 100):
+        if bar.button("Step" if k == 1 else f"+{k}", key=f"trainer_step_{k}", width="stretch",
+                      help=f"Train {k} epoch{'s' if k > 1 else ''} and stop.",
+                      icon=":material/skip_next:" if k == 1 else None):
+            tr.advance(run, k)
+    if bar.button("Reset", key="trainer_reset", icon=":material/restart_alt:", width="stretch",
+                  help="Back to epoch 0 and the starting weights of this seed."):
+        tr.reset(run)
 
 
-def _fmt_pct(v: float) -> str:
-    return f"{100 * v:.1f} %" if np.isfinite(v) else "no test points"
+def share(run: tr.Run, values: dict) -> None:
+    with st.container(border=True):
+        st.markdown("**Share and export**")
+        size = tr.n_params(run)
+        link = share_link(run, values)
+        if link:
+            st.caption("This page's link with every setting and the trained weights: a class opens exactly "
+                       "this network.")
+            st.code(link, language=None, wrap_lines=True)
+            st.caption(f"This network has {fmt.count(size)} parameters; links carry up to "
+                       f"{fmt.count(MAX_LINK_PARAMS)}.")
+        else:
+            st.info(f"This network has {fmt.count(size)} parameters, more than the {fmt.count(MAX_LINK_PARAMS)} "
+                    "a link can carry: download the weights instead.", icon=":material/info:")
+        st.download_button("Download the weights (JSON)", json.dumps(run.trainer.to_dict(), indent=1),
+                           "layer-lab-network.json", "application/json", icon=":material/download:",
+                           help="The configuration, the epoch and every weight matrix with its shape.",
+                           width="stretch")
+        d = run.data
+        st.download_button("Download the points (CSV)", points_csv(np.vstack([d.Xtr, d.Xte]), np.concatenate([d.ytr, d.yte])),
+                           "layer-lab-points.csv", "text/csv", icon=":material/download:", width="stretch",
+                           help="Every point of this run, train and test, as x1, x2, label.")
 
 
-@st.fragment(run_every=tr.TICK if playing else None)
-def live():
+def top() -> None:
+    """Play and the live maps first, at the page's full width; the controls right under them in three
+    columns (one under the other on a phone)."""
+    bar, box, knobs = st.container(), st.container(), st.container(horizontal=True)
+    data_col, net_col, share_col = st.columns(3, gap="medium")
+    own: tr.OwnData | None = st.session_state.get(tr.OWN)
+    with data_col:
+        values = data_controls(own)
+    with net_col:
+        values.update(network_controls())
+    with knobs:
+        speed_text = _slider("speed")
+        twin_on = LINKS.widget("twin")
+    spec = tr.Spec(**{k: values[k] for k in ("dataset", "n", "noise", "seed", "cells", "train", "feat")},
+                   hidden=values["hidden"], act=values["act"], opt=values["opt"], lr=values["lr"],
+                   batch=values["batch"], l2=values["l2"], twin=bool(twin_on) and bool(values["hidden"]),
+                   own=own)
+    run = tr.get_run(spec)
+    weights_error = tr.apply_link_weights(run, LINKS.value("w"))
+    playing = bool(st.session_state.get(tr.PLAYING, False))
+    with bar:
+        buttons(run, playing)
+        if weights_error:
+            LINKS.note("w", f"Ignored the weights in the link (`w=`): {weights_error}; nothing was loaded.")
+        LINKS.show_note("w")
+        if run.loaded:
+            st.caption(f":material/link: {run.loaded}")
+    with box:
+        st.fragment(live, run_every=tr.TICK if playing else None)(spec, parse_speed(speed_text))
+    if twin_on and not spec.hidden:
+        knobs.caption(":material/info: Your network has no hidden layer, so it is its own twin: give it hidden "
+                      "units (for example 8) to compare.")
+    with share_col:
+        share(run, {**values, "hidden": spec.hidden, "speed": speed_text, "twin": bool(twin_on),
+                    "bend": LINKS.value("bend"), "train": round(100 * spec.train),
+                    "cells": values["cells"] if values["cells"] is not None else LINKS["cells"].default})
+    st.session_state["trainer_spec"] = spec
+    view = (run.sig, spec.act, playing, None if playing else tr.weights_key(run))
+    if st.session_state.get(FULL):
+        st.session_state[VIEW] = view
+    elif st.session_state.get(VIEW) != view:
+        st.rerun(scope="app")  # the sections below show what changed: the whole page reruns
+
+
+def _pct(v: float) -> str:
+    return fmt.pct(v) if np.isfinite(v) else "no test points"
+
+
+def _title(spec: tr.Spec) -> str:
+    if not spec.hidden:
+        return "No hidden layer"
+    return f"Hidden {format_hidden(spec.hidden)} · {ACTS[spec.act]}"
+
+
+def live(spec: tr.Spec, speed: int | None) -> None:
+    """The live part: the boundary maps first, then the numbers and the curves (a fragment that
+    trains a chunk on every tick while playing)."""
     run: tr.Run = st.session_state[tr.RUN]
     t = run.trainer
-    figs = st.session_state.setdefault("trainer_figures", {})
-    if st.session_state.get(tr.PLAYING):
+    figs = st.session_state.setdefault(tr.FIGURES, {})
+    playing = bool(st.session_state.get(tr.PLAYING))
+    if playing:
         tr.advance(run, speed)
         if t.diverged:  # the Play button must turn back into Play: rerun the whole page
             st.session_state[tr.PLAYING] = False
-            st.rerun()
+            st.rerun(scope="app")
     m = t.metrics()
     if t.diverged:
         st.error(f"Training stopped: {t.diverged}. Lower the learning rate, then press Reset.",
                  icon=":material/warning:")
         st.button("Reset", key="trainer_reset_diverged", on_click=tr.reset, args=(run,),
                   icon=":material/restart_alt:", help="Back to epoch 0 and the starting weights.")
-    c = st.container(horizontal=True)  # four across on a laptop, two by two on a phone
-    c.metric("Epoch", f"{m['epoch']:,}", width=125)
-    c.metric("Loss", f"{m['train_loss']:.3f}", help="Mean cross-entropy on the training points (plus L2).",
-             width=125)
-    c.metric("Train accuracy", _fmt_pct(m["train_acc"]), width=125)
-    c.metric("Test accuracy", _fmt_pct(m["test_acc"]), help="On the points the network never trains on.",
-             width=125)
-
     d = run.data
-    hold = tr.CURVES_HOLD if st.session_state.get(tr.PLAYING) else 0.0  # a step or reset shows at once
-    xs, ys, P = tr.probabilities(t, spec.feat, d.limit)
-    title = f"Hidden {tr.format_hidden(spec.hidden)} · {ACTIVATIONS[spec.act].label}" if spec.hidden \
-        else "No hidden layer"
-    curves = tr.finite_history(t)
+    xs, ys = np.linspace(-d.limit, d.limit, RES), np.linspace(-d.limit, d.limit, RES)
+    # Twin: the two maps side by side (stacked on a phone), the numbers under them. Alone: the map, and
+    # the numbers and curves beside it.
+    maps = st.columns(2, gap="medium")
+    with maps[0], st.container(height=H_MAP + 12, border=False):
+        P = probability_map(t.params, spec.feat, d.limit, spec.act, RES)
+        charts.show(tc.live_boundary(figs, "boundary", run.sig, xs, ys, P, d, title=_title(spec), height=H_MAP),
+                    live=True, key="trainer_boundary")
     if run.twin is not None:
-        # Twin and network in one figure: one chart to redraw per tick instead of two.
-        _, _, P0 = tr.probabilities(run.twin, spec.feat, d.limit)
-        with st.container(height=372, border=False):
-            charts.show(tc.live_boundary(figs, "boundary", run.sig, xs, ys, [P0, P], d,
-                                         titles=["No hidden layer", title], height=360),
-                        live=True, key="trainer_boundary")
-        m0 = run.twin.metrics()
-        st.caption(f"No hidden layer: Train accuracy {_fmt_pct(m0['train_acc'])} · "
-                   f"test {_fmt_pct(m0['test_acc'])}")
-        with st.container(height=312, border=False):
-            charts.show(tc.live_curves(figs, "curves", curves, tr.finite_history(run.twin), wide=True,
-                                       height=300, hold=hold), live=True, key="trainer_curves")
+        with maps[1], st.container(height=H_MAP + 12, border=False):
+            P0 = probability_map(run.twin.params, spec.feat, d.limit, spec.act, RES)
+            charts.show(tc.live_boundary(figs, "twin", run.sig, xs, ys, P0, d, title="No hidden layer",
+                                         height=H_MAP), live=True, key="trainer_boundary_twin")
+        st.html(tc.legend_html())
+    with maps[1] if run.twin is None else st.container():
+        c = st.container(horizontal=True)  # four across, or two by two beside a lone map and on a phone
+        c.metric("Epoch", fmt.count(m["epoch"]), width=125)
+        c.metric("Loss", fmt.fixed(m["train_loss"], 3), width=125,
+                 help="Mean cross-entropy on the training points (plus the L2 penalty).")
+        c.metric("Train accuracy", _pct(m["train_acc"]), width=125)
+        c.metric("Test accuracy", _pct(m["test_acc"]), width=125,
+                 help="On the points the network never trains on.")
+        if run.twin is not None:
+            m0 = run.twin.metrics()
+            st.caption(f"No hidden layer: Train accuracy {_pct(m0['train_acc'])} · test {_pct(m0['test_acc'])}")
+        curves = tr.finite_history(t)
+        if len(curves) < 2:
+            st.markdown(":material/show_chart: The loss and accuracy curves start with the first epoch: "
+                        "press **Play** or **Step**.")
+        else:
+            hold = tr.CURVES_HOLD if playing else 0.0  # a step or reset shows at once
+            twin = tr.finite_history(run.twin) if run.twin is not None else None
+            with st.container(height=H_CURVES + 12, border=False):
+                charts.show(tc.live_curves(figs, "curves", curves, twin, height=H_CURVES, hold=hold),
+                            live=True, key="trainer_curves")
+    if run.twin is None:
+        st.html(tc.legend_html())
+    rate = st.session_state.setdefault("trainer_clock", tr.Clock()).tick(m["epoch"])
+    if playing and rate:
+        st.caption(f":material/speed: {fmt.count(rate[0])} epochs a second, {fmt.fixed(rate[1], 1)} redraws "
+                   "a second (measured on the server)")
     else:
-        left_col, right_col = st.columns(2)
-        with left_col, st.container(height=382, border=False):
-            charts.show(tc.live_boundary(figs, "boundary", run.sig, xs, ys, [P], d, titles=[title]),
-                        live=True, key="trainer_boundary")
-        with right_col, st.container(height=392, border=False):
-            charts.show(tc.live_curves(figs, "curves", curves, height=380, hold=hold), live=True,
-                        key="trainer_curves")
-    rate = clock.tick(m["epoch"])
-    if st.session_state.get(tr.PLAYING) and rate:
-        st.caption(f":material/speed: {rate[0]:,.0f} epochs a second, {rate[1]:.1f} redraws a second "
-                   f"(measured on the server)")
-    else:
-        st.caption("Shading: the network's P(class 1), amber 0 to blue 1. Filled squares: training points; "
-                   "hollow squares: test points, never trained on. Curves: solid train, dotted test.")
+        st.caption("Shading: the network's P(class 1), from orange (class 0) through white to green (class 1). "
+                   "Filled squares: training points; hollow squares: test points, never trained on. "
+                   "Curves: solid train, dotted test; indigo your network, teal the twin.")
 
 
-with right:
-    live()
+# --- the sections below ---------------------------------------------------------------------------
+def bend_switch(spec: tr.Spec) -> None:
+    """The trained weights redrawn with another bend: the bend on and off."""
+    st.header("The bend on and off, same weights")
+    st.markdown(
+        "Take the network as it is trained now and swap its bend **without touching a weight**. "
+        "With *identity* (no bend) every layer is linear, the layers multiply into one, "
+        "and the boundary can only be one straight line. Switch back: the trained boundary returns."
+    )
+    if st.session_state.get(tr.PLAYING):
+        st.caption(":material/pause_circle: Training is playing: these two pictures show the weights as they "
+                   "were when Play was pressed; they catch up at Pause or Step.")
+    bend = LINKS.widget("bend")
+    run: tr.Run = st.session_state[tr.RUN]
+    t, d = run.trainer, run.data
+    figs = st.session_state.setdefault(tr.FIGURES, {})
+    xs, ys = np.linspace(-d.limit, d.limit, RES), np.linspace(-d.limit, d.limit, RES)
+    plain_inputs = list(spec.feat) == ["x1", "x2"]
+    W, b, gap = collapse(t.params, spec.feat, d.limit)                        # (n_in, 1), (1,)
+    line = None
+    if plain_inputs and bend == "identity":
+        line = tc.line_across(line_in_box(W[:, 0], float(b[0]), d.limit))
+    key = tr.weights_key(run)
+    left, right = st.columns(2)
+    with left:
+        charts.show(_cached(figs, "bend_before", (key, spec.act), lambda: tc.boundary_figure(
+            xs, ys, probability_map(t.params, spec.feat, d.limit, spec.act, RES), d,
+            title=f"As trained: {ACTS[spec.act]}", live=False, legend=False, height=420)), key="trainer_bend_before")
+    with right:
+        charts.show(_cached(figs, "bend_after", (key, bend), lambda: tc.boundary_figure(
+            xs, ys, probability_map(t.params, spec.feat, d.limit, bend, RES), d,
+            title=f"Same weights: {ACTS[bend]}", live=False, legend=False, height=420, line=line)),
+            key="trainer_bend_after")
+    if bend == "identity":
+        names = [FEATURES[f].label for f in spec.feat]
+        k = len(spec.hidden) + 1
+        # Short lines rather than one long one: a phone shows each whole.
+        st.latex(r"P(\text{class }1) = \sigma\!\left(x W + b\right)")
+        product = "W_1" if k == 1 else ("W_1 W_2" if k == 2 else r"W_1 W_2 \cdots W_{" + str(k) + "}")
+        st.latex(rf"W = {product} = " + _bmatrix(W))
+        bias = "b_1" if k == 1 else ("b_1 W_2 + b_2" if k == 2 else r"\ldots")
+        st.latex(rf"b = {bias} = " + fmt.tex(b[0], 3, fixed_digits=True))
+        st.caption("x = (" + ", ".join(names) + "). The network without its bends and this single layer "
+                   f"differ by at most {fmt.gap(gap)} over the square.")
+        if plain_inputs:
+            st.markdown(f"The boundary is the line **{_line_text(W[0, 0], W[1, 0], b[0])} = 0** (dashed), "
+                        "where P = ½.")
+    elif bend == spec.act:
+        st.caption("The bend it was trained with: the two pictures are the same.")
 
-# --- 3. The bend on and off -------------------------------------------------------------------
-st.header("The bend on and off, same weights")
-st.markdown(
-    "Take the network as it is trained now and swap its bend **without touching a weight**. "
-    "With *identity* (no bend) every layer is linear, the layers multiply into one, "
-    "and the boundary can only be one straight line. Switch back: the trained boundary returns."
-)
-if playing:
-    st.caption(":material/pause_circle: Training is playing: the pictures from here on show the weights as "
-               "they were at this page's last full redraw; they catch up at Pause, Step or any change.")
-bend = bound(st.selectbox, "Redraw the trained weights with the bend", ACTS, index=ACTS.index(D["bend"]),
-             key="bend", help="Only the drawing below changes; training keeps using the bend chosen above.")
-t = run.trainer
-d = run.data
-xs, ys, P_trained = tr.probabilities(t, spec.feat, d.limit)
-_, _, P_bend = tr.probabilities(t, spec.feat, d.limit, act=bend)
-W, b = collapse_params(t.params)  # (n_in, 1), (1,)
-plain = list(spec.feat) == ["x1", "x2"]
-line = tc.line_across(W[0, 0], W[1, 0], b[0], d.limit) if plain and bend == "identity" else None
-left, right = st.columns(2)
-with left:
-    charts.show(tc.boundary_figure(xs, ys, P_trained, d, title=f"As trained: {ACTIVATIONS[spec.act].label}",
-                                   live=False, legend=False, height=380), key="trainer_bend_before")
-with right:
-    charts.show(tc.boundary_figure(xs, ys, P_bend, d, title=f"Same weights: {ACTIVATIONS[bend].label}",
-                                   live=False, legend=False, height=380, line=line), key="trainer_bend_after")
-if bend == "identity":
-    names = [FEATURES[f].label for f in spec.feat]
-    gap = tr.collapse_gap(t, spec.feat, d.limit, W, b)
-    # Two short lines rather than one long one: a phone shows both whole.
-    st.latex(r"P(\text{class }1) = \sigma\!\left(x W + b\right)")
+
+def _line_text(w1: float, w2: float, b: float) -> str:
+    """w1·x₁ + w2·x₂ + b with each sign written once: 1.51·x₁ − 0.628·x₂ − 0.507."""
+    def term(v, name, first=False):
+        sign = fmt.MINUS if fmt.num(v).startswith(fmt.MINUS) else ("" if first else "+")
+        body = fmt.num(abs(v))
+        return (f"{sign}{body}{name}" if first else f" {sign} {body}{name}")
+    return term(w1, "·x₁", first=True) + term(w2, "·x₂") + term(b, "")
+
+
+def _bmatrix(M) -> str:
+    rows = [" & ".join(fmt.tex(v, 3, fixed_digits=True) for v in row) for row in np.atleast_2d(M)]
+    return r"\begin{bmatrix}" + r" \\ ".join(rows) + r"\end{bmatrix}"
+
+
+def _cached(figs: dict, key: str, want, build):
+    """The figure stored under `key` if it was built for `want`, else a new one (kept in the session)."""
+    entry = figs.get(key)
+    if entry is None or entry[0] != want:
+        figs[key] = entry = (want, build())
+    return entry[1]
+
+
+def inside(spec: tr.Spec) -> None:
+    """The network diagram, every unit's map and the linear regions, from the weights now."""
+    st.header("Inside the network")
     if not spec.hidden:
-        st.latex(r"W = W_1 = " + bmatrix(W) + r",\quad b = b_1 = " + num(b[0]))
-    elif len(spec.hidden) == 1:
-        st.latex(r"W = W_1 W_2 = " + bmatrix(W) + r",\quad b = b_1 W_2 + b_2 = " + num(b[0]))
-    else:  # deeper: every layer's matrix multiplied in, every bias carried through the layers after it
-        st.latex(r"W = W_1 W_2 \cdots W_{" + str(len(spec.hidden) + 1) + "} = " + bmatrix(W)
-                 + r",\quad b = " + num(b[0]))
-    st.caption("x = (" + ", ".join(names) + "). The network without its bends and this single layer "
-               f"differ by at most {gap:.1e} over the square: rounding error.")
-    if plain:
-        st.markdown(f"The boundary is the line **{num(W[0, 0])}·x₁ + {num(W[1, 0])}·x₂ + {num(b[0])} = 0** "
-                    "(dashed), where P = ½.")
-elif bend == spec.act:
-    st.caption("The bend it was trained with: the two pictures are the same.")
-
-# --- 4. Inside the network --------------------------------------------------------------------
-st.header("Inside the network")
-if not spec.hidden:
-    st.info("This network has no hidden layer: it is one linear layer, and its boundary is one straight "
-            "line. Give it hidden units (for example 8) to see them here.", icon=":material/info:")
-else:
+        st.info("This network has no hidden layer: it is one linear layer, and its boundary is one straight "
+                "line. Give it hidden units (for example 8) to see them here.", icon=":material/info:")
+        return
+    run: tr.Run = st.session_state[tr.RUN]
+    t, d = run.trainer, run.data
+    figs = st.session_state.setdefault(tr.FIGURES, {})
+    key = tr.weights_key(run)
+    playing = bool(st.session_state.get(tr.PLAYING))
     in_labels = [FEATURES[f].label for f in spec.feat]
     st.markdown(
         "Each first-layer unit computes one sum **w₁x₁ + w₂x₂ + b** (a tilted plane) and bends it. "
@@ -319,71 +546,72 @@ else:
         "rising on the other. The output adds the last layer's units, each times its weight: "
         "like tax bands, a sum of ramps."
     )
-    charts.show(tc.network_figure(t.params, in_labels, act_label=ACTIVATIONS[spec.act].label,
-                                  height=min(520, 140 + 26 * max(len(in_labels), *spec.hidden))),
-                key="trainer_network")
-    st.caption("Line width grows with the size of the weight; blue positive, red negative. Hover a line "
+    # While playing the diagram keeps the weights of the last full redraw (the maps below stay live).
+    frozen = (run.sig, spec.act) if playing else (key, spec.act)
+    charts.show(_cached(figs, "network", frozen, lambda: tc.network_figure(
+        t.params, in_labels, act_label=ACTS[spec.act],
+        height=min(520, 140 + 26 * max(len(in_labels), *spec.hidden)))), key="trainer_network")
+    st.caption("Line width grows with the size of the weight: blue positive, vermillion negative. Hover a line "
                "for its value.")
-    xs_s, ys_s, XY_s = tr.plane(d.limit, 60)
-    F_s = tr.expand_features(XY_s, spec.feat)
-    Z = hidden_pre(t.params, F_s, spec.act)  # list of (3600, units)
-    f = ACTIVATIONS[spec.act].fn
+    xs, ys, F = plane_inputs(d.limit, spec.feat, UNIT_RES)
+    plain_inputs = list(spec.feat) == ["x1", "x2"]
+    folds = fold_lines(t.params, d.limit) if plain_inputs else None
     layers_shown = [0] if len(spec.hidden) == 1 else [0, len(spec.hidden) - 1]
     for li in layers_shown:
         units = min(spec.hidden[li], 16)
-        H = f(Z[li][:, :units]).T.reshape(units, len(ys_s), len(xs_s))  # (units, 60, 60)
+        H = unit_maps(t.params, spec.feat, d.limit, spec.act, li, units)      # (units, 60, 60)
         last = li == len(spec.hidden) - 1
-        W_out = t.params[li + 1][0] if last else None  # (units, 1) weights into the output
+        W_out = t.params[li + 1][0] if last else None                         # (units, 1) into the output
         titles = []
         for j in range(units):
             name = f"h{j + 1}" if len(spec.hidden) == 1 else f"h{li + 1}.{j + 1}"
-            titles.append(f"{name} · out {W_out[j, 0]:+.2f}" if last else name)
-        folds = None
-        if li == 0 and plain:
-            W1, b1 = t.params[0]
-            folds = [tc.line_across(W1[0, j], W1[1, j], b1[j], d.limit) for j in range(units)]
-        label = "First hidden layer" if li == 0 else "Last hidden layer"
-        st.subheader(label + (" (the first 16 units)" if spec.hidden[li] > 16 else ""))
-        charts.show(tc.unit_maps_figure(xs_s, ys_s, H, titles=titles, limit=d.limit, folds=folds,
-                                        cols=4 if units <= 8 else 6), key=f"trainer_units_{li}")
-    st.caption("Each map: the unit's output after the bend, blue above 0 and red below. "
+            titles.append(f"{name} · out {fmt.signed(W_out[j, 0])}" if last else name)
+        st.subheader(("First hidden layer" if li == 0 else "Last hidden layer")
+                     + (" (the first 16 units)" if spec.hidden[li] > 16 else ""))
+        charts.show(tc.live_unit_maps(figs, f"units_{li}", xs, ys, H, titles=titles, limit=d.limit,
+                                      folds=folds[:units] if li == 0 and folds else None,
+                                      cols=4 if units <= 8 else 6, live=playing), key=f"trainer_units_{li}")
+    below = " (ReLU never is: its maps are blue or near white)" if spec.act == "relu" else ""
+    st.caption(f"Each map: the unit's output after the bend, blue above 0 and vermillion below{below}. "
                "The output's sum is every last-layer map times its out weight (\"out\"), plus a bias.")
 
     st.subheader("Linear regions")
-    ids, count = region_ids(t.params, F_s, spec.act)
-    first_folds = []
-    if plain:
-        W1, b1 = t.params[0]
-        first_folds = [fl for fl in (tc.line_across(W1[0, j], W1[1, j], b1[j], d.limit)
-                                     for j in range(W1.shape[1])) if fl is not None]
+    ids, count = region_ids(t.params, F, spec.act)
     r1, r2 = st.columns([3, 2])
     with r1:
-        charts.show(tc.regions_figure(xs_s, ys_s, ids.reshape(len(ys_s), len(xs_s)), limit=d.limit,
-                                      folds=first_folds, data=d), key="trainer_regions")
+        charts.show(tc.live_regions(figs, "regions", xs, ys, ids.reshape(len(ys), len(xs)), limit=d.limit,
+                                    folds=[s for s in folds if s is not None] if folds else [], data=d,
+                                    sig=run.sig),
+                    key="trainer_regions")
     with r2:
-        st.metric("Linear regions over the square", f"{count:,}",
-                  help="Distinct on/off patterns of the hidden units seen on a 60 x 60 grid.")
+        st.metric("Linear regions over the square", fmt.count(count),
+                  help=f"Distinct on/off patterns of the hidden units seen on a {UNIT_RES} × {UNIT_RES} grid.")
         relu_like = spec.act in ("relu", "identity")
         st.markdown(
             "Inside one coloured region the same units are on, so the network is one linear function "
             "there: a ReLU network is **piecewise linear**, and the boundary is made of straight pieces. "
-            + ("" if relu_like else f"With {ACTIVATIONS[spec.act].label} the bend is smooth, so the pieces "
+            + ("" if relu_like else f"With {ACTS[spec.act]} the bend is smooth, so the pieces "
                "are only nearly linear; the colours still show which units are above 0.")
         )
-show_source(forward, loss_and_grads, label="The code that trains it: forward beside backward")
 
-# --- 5. Share and export ----------------------------------------------------------------------
-st.header("Share and export")
-size = tr.n_params(run)
-link = tr.share_link(run, tr.page_base())
-st.markdown("Every setting above is already in this page's address. The link below also carries the "
-            "trained weights, so a class opens exactly this network.")
-if link:
-    st.code(link, language=None, wrap_lines=True)
-    st.caption(f"This network has {size:,} parameters; links carry up to {tr.MAX_LINK_PARAMS:,}.")
-else:
-    st.info(f"This network has {size:,} parameters, more than the {tr.MAX_LINK_PARAMS:,} a link can carry: "
-            "download the weights instead.", icon=":material/info:")
-st.download_button("Download the weights (JSON)", json.dumps(run.trainer.to_dict(), indent=1),
-                   "layer-lab-network.json", "application/json", icon=":material/download:",
-                   help="The configuration, the epoch and every weight matrix with its shape.")
+
+def going_further() -> None:
+    st.header("Going further")
+    show_source(forward, loss_and_grads, label="The code that trains it: forward beside backward")
+
+
+if __name__ == "__main__":
+    st.title("Live trainer")
+    st.markdown(
+        "Two classes of points, a tiny network, and gradient descent running live. With **no hidden layer** "
+        "the network can only draw a straight boundary; give it a hidden layer with a **bend** and the same "
+        "training loop carves out curved regions. Press **Play** and watch both side by side."
+    )
+    st.session_state[FULL] = True
+    st.fragment(top)()
+    st.session_state[FULL] = False
+    spec = st.session_state["trainer_spec"]
+    slow = tr.SLOW_TICK if st.session_state.get(tr.PLAYING) else None
+    st.fragment(bend_switch)(spec)
+    st.fragment(inside, run_every=slow)(spec)
+    going_further()

@@ -1,9 +1,16 @@
-"""Chart builders for the live trainer: arrays in, plotly figures out.
+"""Chart builders for the live trainer: arrays in, plotly figures out, in the colours of ui.colors.
 
-The live figures (boundary, curves) are redrawn ten times a second, so they are kept light:
-the probabilities travel as one float32 heatmap, each class of each split is ONE scatter trace,
-tick labels are hidden and `charts.show(..., live=True)` drops the mode bar. The static figures
-(unit maps, regions, network diagram) are drawn once per pause or step and keep their axes.
+Colours: the classes are CLASSES (class 0 orange, class 1 green), the shading behind them is their
+tints (P(class 1) from orange through white to green); unit maps and weights are SIGNED (blue
+positive, vermillion negative); the two runs' curves are CATEGORY colours (they are different
+things, not signs or classes); train and test differ by filled / hollow squares and solid / dotted
+lines, never by colour.
+
+The live figures (boundary, curves, unit maps, regions) are built once per shape and then only get
+new numbers (`live_*`, a dict in the student's session holds them), since building a plotly figure
+costs tens of milliseconds and assigning arrays to a built one a tenth of one. The probabilities
+travel as one uint8 heatmap and each class of each split is ONE path shape, so a redraw is a few
+SVG nodes however many points there are. Every text is at least 12 px.
 """
 
 from __future__ import annotations
@@ -14,19 +21,26 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from lib.regions import line_in_box
-from ui import charts
+from ui import charts, colors
 
 TRAIN_DASH, TEST_DASH = "solid", "dot"
-MAIN_COLOR, TWIN_COLOR = charts.BLUE, charts.VERMILLION
-# P(class 1) behind the points: the class colours mixed 55 % with white, so the points (full
-# colour, white edge) stay visible on the region of their own class.
-SHADING = [[0.0, "#F4D48C"], [0.5, "#f7f7f7"], [1.0, "#8CBFDC"]]
-# Region map colours: Okabe-Ito and lighter tints, cycled over the on/off patterns.
-REGION_COLORS = [
-    "#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442",
-    "#7fb8d8", "#f2cf7f", "#7fcfb9", "#eaae7f", "#e5bcd3", "#aad9f4", "#f7f1a1",
-]
+MAIN_COLOR, TWIN_COLOR = colors.INDIGO, colors.TEAL
+FONT, TICK_FONT = 14, 12
+
+
+def tint(hex_color: str, share: float) -> str:
+    """`hex_color` mixed with white: share 1 is the colour, 0 is white."""
+    h = hex_color.lstrip("#")
+    rgb = [int(h[i:i + 2], 16) for i in (0, 2, 4)]
+    return "#" + "".join(f"{round(255 - share * (255 - c)):02x}" for c in rgb)
+
+
+# P(class 1) behind the points: the class colours at 45 % on white, so the points (full colour,
+# white edge) stay visible on the region of their own class.
+SHADING = [[0.0, tint(colors.CLASSES[0], 0.45)], [0.5, "#f7f7f7"], [1.0, tint(colors.CLASSES[1], 0.45)]]
+# Region map colours: the category palette and its tints, cycled over the on/off patterns
+# (never the class or sign colours: a region is neither).
+REGION_COLORS = [*colors.CATEGORY, *(tint(c, 0.45) for c in colors.CATEGORY)]
 
 
 def _f32(a) -> np.ndarray:
@@ -40,11 +54,11 @@ def _u8(P) -> np.ndarray:
 
 def _square(fig: go.Figure, limit: float, *, ticks: bool, row=None, col=None) -> None:
     kw = {} if row is None else {"row": row, "col": col}
-    fig.update_xaxes(range=[-limit, limit], showticklabels=ticks, showgrid=False, zeroline=False,
-                     fixedrange=True, constrain="domain", **kw)
+    axis = dict(range=[-limit, limit], showticklabels=ticks, showgrid=False, zeroline=False, fixedrange=True,
+                constrain="domain", tickfont=dict(size=TICK_FONT), nticks=5)
+    fig.update_xaxes(**axis, **kw)
     # A square plot in a wider or taller box: keep it under its title, leave the slack below.
-    fig.update_yaxes(range=[-limit, limit], showticklabels=ticks, showgrid=False, zeroline=False,
-                     fixedrange=True, constrain="domain", constraintoward="top", **kw)
+    fig.update_yaxes(**axis, constraintoward="top", **kw)
 
 
 def dots_path(pts: np.ndarray, r: float, sides: int = 6) -> str:
@@ -68,27 +82,42 @@ def dots_path(pts: np.ndarray, r: float, sides: int = 6) -> str:
     )
 
 
+def _styles(c: int, split: str) -> dict:
+    color = colors.CLASSES[c]
+    if split == "train":
+        return dict(fillcolor=color, line=dict(color="white", width=0.8))
+    return dict(fillcolor="rgba(255,255,255,0.8)", line=dict(color=color, width=2))
+
+
 def points_shapes(fig: go.Figure, Xtr, ytr, Xte, yte, *, limit: float, legend: bool = True,
                   xref: str = "x", yref: str = "y") -> None:
-    """Each class of each split as one shape: train points filled squares, test points hollow ones."""
+    """Each class of each split as one shape: train points filled squares, test points hollow ones.
+
+    The legend is drawn by marker-only traces whose one point lies outside the fixed axis range,
+    so its symbols are the same squares as the marks (a shape's own legend symbol is not).
+    """
     r = 0.022 * limit
     for split, X, y in (("train", Xtr, ytr), ("test", Xte, yte)):
         for c in (0, 1):
             pts = X[y == c]  # (m, 2)
             if not len(pts):
                 continue
-            color = charts.CLASS_COLORS[c]
-            style = (dict(fillcolor=color, line=dict(color="white", width=0.8)) if split == "train" else
-                     dict(fillcolor="rgba(255,255,255,0.8)", line=dict(color=color, width=2)))
             fig.add_shape(type="path", path=dots_path(pts, 0.8 * r if split == "train" else 0.9 * r, sides=4),
-                          xref=xref, yref=yref, layer="above", name=f"class {c} · {split}",
-                          showlegend=legend, legendgroup=split, **style)
+                          xref=xref, yref=yref, layer="above", **_styles(c, split))
+            if legend:
+                color = colors.CLASSES[c]
+                fig.add_trace(go.Scatter(
+                    x=[10 * limit], y=[10 * limit], mode="markers", hoverinfo="skip",
+                    name=f"class {c} ({colors.CLASS_NAMES[c]}) · {split}", legendgroup=split,
+                    marker=dict(symbol="square" if split == "train" else "square-open", size=11, color=color,
+                                line=dict(color="white" if split == "train" else color,
+                                          width=0.8 if split == "train" else 2))))
 
 
 def boundary_figure(xs, ys, P, data, *, title: str | None = None, live: bool = True,
-                    line: tuple[np.ndarray, np.ndarray] | None = None, height: int = 370,
+                    line: tuple[np.ndarray, np.ndarray] | None = None, height: int = 420,
                     legend: bool = True) -> go.Figure:
-    """P(class 1) as shading, the points on top, and optionally one straight line.
+    """P(class 1) as shading, the points on top, axis numbers, and optionally one straight line.
 
     Parameters
     ----------
@@ -103,46 +132,36 @@ def boundary_figure(xs, ys, P, data, *, title: str | None = None, live: bool = T
     fig.add_trace(go.Heatmap(
         z=_u8(P) if live else _f32(P), x0=float(xs[0]), dx=float(xs[1] - xs[0]), y0=float(ys[0]),
         dy=float(ys[1] - ys[0]), colorscale=SHADING, zmin=0.0, zmax=255.0 if live else 1.0,
-        showscale=False,
+        showscale=False, showlegend=False,
         hoverinfo="skip" if live else None,
         hovertemplate=None if live else "x₁ = %{x:.2f}<br>x₂ = %{y:.2f}<br>P(1) = %{z:.2f}<extra></extra>",
     ))
     points_shapes(fig, data.Xtr, data.ytr, data.Xte, data.yte, limit=data.limit, legend=legend)
     if line is not None:
         fig.add_trace(go.Scatter(x=line[0], y=line[1], mode="lines", name="the one straight line",
-                                 line=dict(color="black", width=2, dash="dash"), hoverinfo="skip"))
-    _square(fig, data.limit, ticks=not live)
+                                 line=dict(color=colors.ON, width=2, dash="dash"), hoverinfo="skip"))
+    _square(fig, data.limit, ticks=True)
     fig.update_yaxes(scaleanchor="x", scaleratio=1)
-    fig.update_layout(margin=dict(l=4, r=4, t=36 if title else 4, b=4), uirevision="boundary",
-                      legend=dict(font=dict(size=11), orientation="h", yanchor="top", y=-0.01,
+    fig.update_layout(margin=dict(l=8, r=8, t=40 if title else 8, b=8), uirevision="boundary",
+                      font=dict(size=FONT), showlegend=legend,
+                      legend=dict(font=dict(size=12), orientation="h", yanchor="top", y=-0.08,
                                   xanchor="left", x=0.0, entrywidth=0.5, entrywidthmode="fraction"),
-                      title=dict(text=title, x=0.0, xanchor="left", font=dict(size=15)) if title else None)
+                      title=dict(text=title, x=0.0, xanchor="left", font=dict(size=16)) if title else None)
     return fig
 
 
-def panels_figure(xs, ys, Ps, titles, data, *, height: int = 370) -> go.Figure:
-    """Live boundaries side by side in ONE figure (one chart to redraw, not one per network).
+def legend_html() -> str:
+    """The points' legend as one line of HTML (no user text in it): the same squares as the marks.
 
-    Ps : list of ndarray of shape (res, res), P(class 1) of each network
-    titles : list of str, one per panel
+    Outside the live figure, which then redraws without a legend of its own (a plotly legend is
+    re-laid out on every redraw).
     """
-    k = len(Ps)
-    fig = make_subplots(rows=1, cols=k, subplot_titles=titles, horizontal_spacing=0.04)
-    for i, P in enumerate(Ps):
-        fig.add_trace(go.Heatmap(
-            z=_u8(P), x0=float(xs[0]), dx=float(xs[1] - xs[0]), y0=float(ys[0]), dy=float(ys[1] - ys[0]),
-            colorscale=SHADING, zmin=0.0, zmax=255.0, showscale=False, hoverinfo="skip",
-        ), row=1, col=i + 1)
-        ref = "" if i == 0 else str(i + 1)
-        points_shapes(fig, data.Xtr, data.ytr, data.Xte, data.yte, limit=data.limit, legend=i == 0,
-                      xref=f"x{ref}", yref=f"y{ref}")
-        _square(fig, data.limit, ticks=False, row=1, col=i + 1)
-        fig.layout[f"yaxis{ref}"].update(scaleanchor=f"x{ref}", scaleratio=1)
-    fig.update_layout(height=height, margin=dict(l=4, r=4, t=30, b=4), uirevision="boundary",
-                      legend=dict(font=dict(size=11), orientation="h", yanchor="top", y=-0.01,
-                                  xanchor="left", x=0.0, entrywidth=0.25, entrywidthmode="fraction"))
-    fig.update_annotations(font_size=15, xanchor="center")
-    return fig
+    items = []
+    for c in (0, 1):
+        color, name = colors.CLASSES[c], colors.CLASS_NAMES[c]
+        items.append(f'<span style="color:{color};font-size:1.2em">&#9632;</span> class {c} ({name}), train')
+        items.append(f'<span style="color:{color};font-size:1.2em">&#9633;</span> class {c}, test')
+    return '<div style="font-size:14px;line-height:1.8">' + " &nbsp; ".join(items) + "</div>"
 
 
 def _thin(frame, limit: int = 400):
@@ -174,60 +193,51 @@ def _curve_arrays(hist, twin=None):
     return out
 
 
-def curves_figure(hist, twin=None, *, height: int = 380, live: bool = True, wide: bool = False) -> go.Figure:
-    """Loss and accuracy against epoch, train solid and test dotted: stacked, or side by side if wide.
+def curves_figure(hist, twin=None, *, height: int = 440, live: bool = True) -> go.Figure:
+    """Loss above accuracy against epoch, train solid and test dotted, one colour per run.
 
     hist, twin : DataFrames with epoch, train_loss, test_loss, train_acc, test_acc
     """
     titles = ("Loss (cross-entropy) by epoch", "Accuracy by epoch")
-    if wide:
-        fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.1, subplot_titles=titles)
-        at = {1: dict(row=1, col=1), 2: dict(row=1, col=2)}
-    else:
-        fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.1, subplot_titles=titles)
-        at = {1: dict(row=1, col=1), 2: dict(row=2, col=1)}
+    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.16, subplot_titles=titles)
+    at = {1: dict(row=1, col=1), 2: dict(row=2, col=1)}
     for name, row, split, color, x, y in _curve_arrays(hist, twin):
         fig.add_trace(go.Scatter(
             x=x, y=y, mode="lines",
-            line=dict(color=color, width=2, dash=TRAIN_DASH if split == "train" else TEST_DASH),
+            line=dict(color=color, width=2.5, dash=TRAIN_DASH if split == "train" else TEST_DASH),
             name=f"{name} · {split}", legendgroup=f"{name}{split}", showlegend=row == 2,
             hoverinfo="skip" if live else None,
         ), **at[row])
-    fig.update_layout(height=height, margin=dict(l=4, r=4, t=24, b=4), uirevision="curves",
-                      legend=dict(orientation="h", yanchor="top", y=-0.1 if wide else -0.06, x=0,
-                                  font=dict(size=11)),
+    fig.update_layout(height=height, margin=dict(l=8, r=8, t=34, b=8), uirevision="curves",
+                      font=dict(size=FONT),
+                      legend=dict(orientation="h", yanchor="top", y=-0.12, x=0, font=dict(size=12)),
                       hovermode="x unified" if not live else False)
-    fig.update_yaxes(rangemode="tozero", **at[1])
-    fig.update_yaxes(range=[0, 101], ticksuffix=" %", **at[2])
-    fig.update_annotations(font_size=13)
+    fig.update_xaxes(tickfont=dict(size=TICK_FONT), rangemode="tozero")
+    fig.update_yaxes(rangemode="tozero", tickfont=dict(size=TICK_FONT), **at[1])
+    fig.update_yaxes(range=[0, 101], ticksuffix=" %", tickfont=dict(size=TICK_FONT), **at[2])
+    fig.update_annotations(font_size=15, xanchor="left", x=0.0)
     return fig
 
 
-# --- live figures: built once per run, then only their numbers change -------------------------
-# Building a plotly figure costs tens of milliseconds (validation, make_subplots); assigning new
-# arrays to a built one costs a tenth of a millisecond. The cache is a dict in the student's session.
-def live_boundary(cache: dict, key: str, sig, xs, ys, Ps, data, *, titles, height: int = 370):
-    """The live boundary (one network) or boundaries (twin and network side by side in one figure).
+# --- live figures: built once per shape, then only their numbers change ------------------------
+def live_boundary(cache: dict, key: str, sig, xs, ys, P, data, *, title: str, height: int = 420):
+    """The live boundary of one network: rebuilt only when `sig` (the run) or the title change;
+    otherwise only the shading is replaced.
 
-    Rebuilt only when `sig` (the run) or the titles change; otherwise only the shading is replaced.
-    Ps : list of ndarray of shape (res, res); titles : list of str, one per panel
+    P : ndarray of shape (res, res)
     """
-    want = (sig, tuple(titles), height)
+    want = (sig, title, height)
     entry = cache.get(key)
     if entry is None or entry[0] != want:
-        fig = (boundary_figure(xs, ys, Ps[0], data, title=titles[0], live=True, height=height)
-               if len(Ps) == 1 else panels_figure(xs, ys, Ps, titles, data, height=height))
+        fig = boundary_figure(xs, ys, P, data, title=title, live=True, height=height, legend=False)
         cache[key] = (want, fig)
         return fig
     fig = entry[1]
-    with fig.batch_update():
-        for i, P in enumerate(Ps):
-            fig.data[i].z = _u8(P)
+    fig.data[0].z = _u8(P)
     return fig
 
 
-def live_curves(cache: dict, key: str, hist, twin=None, *, wide: bool = False, height: int = 380,
-                hold: float = 0.0):
+def live_curves(cache: dict, key: str, hist, twin=None, *, height: int = 440, hold: float = 0.0):
     """curves_figure, rebuilt only when its set of lines or its shape changes; else new numbers.
 
     hold : seconds to keep showing the same numbers. An unchanged figure is an unchanged element,
@@ -235,10 +245,10 @@ def live_curves(cache: dict, key: str, hist, twin=None, *, wide: bool = False, h
         second and the boundary takes the rest of the browser's time.
     """
     lines = _curve_arrays(hist, twin)
-    sig = (wide, height, *((name, row, split) for name, row, split, *_ in lines))
+    sig = (height, *((name, row, split) for name, row, split, *_ in lines))
     entry = cache.get(key)
     if entry is None or entry[0] != sig:
-        fig = curves_figure(hist, twin, wide=wide, height=height)
+        fig = curves_figure(hist, twin, height=height)
         cache[key] = (sig, fig)
         cache[key + ".t"] = time.perf_counter()
         return fig
@@ -253,87 +263,153 @@ def live_curves(cache: dict, key: str, hist, twin=None, *, wide: bool = False, h
     return fig
 
 
+def _fold_xy(seg):
+    """A fold segment (2, 2) or None as the (x, y) a line trace takes (empty when it misses)."""
+    if seg is None:
+        return np.zeros(0, dtype=np.float32), np.zeros(0, dtype=np.float32)
+    return _f32(seg[:, 0]), _f32(seg[:, 1])
+
+
+def _unit_z(h, live: bool):
+    """One unit's map for a heatmap and its colour range: float32 with hover values, or live int8
+    (each map scaled to -127..127 of its own largest |value|: a quarter of the bytes per redraw)."""
+    lim = float(np.abs(h).max()) or 1.0
+    if live:
+        return np.rint(np.asarray(h, dtype=np.float32) * (127 / lim)).astype(np.int8), 127.0
+    return _f32(h), lim
+
+
 def unit_maps_figure(xs, ys, H, *, titles, limit: float, folds=None, cols: int = 4,
-                     cell: int = 170) -> go.Figure:
-    """One small map per hidden unit: its output over the plane, and its fold line.
+                     cell: int = 190, live: bool = False) -> go.Figure:
+    """One small map per hidden unit: its output over the plane (SIGNED colours), and its fold line.
 
     Parameters
     ----------
     H : ndarray of shape (units, res, res), each unit's output (after the bend)
     titles : list of str, one per unit
-    folds : list of (x (k,), y (k,)) or None per unit, the line where the unit's sum is 0
+    folds : list of (2, 2) segments or None per unit (where the unit's sum is 0), or None for no lines
+    live : redrawn while playing: int8 maps, no hover values
     """
     units = len(H)
     cols = max(1, min(cols, units))
     rows = -(-units // cols)
     fig = make_subplots(rows=rows, cols=cols, subplot_titles=titles, horizontal_spacing=0.03,
-                        vertical_spacing=0.12 / max(rows, 1) + 0.04)
+                        vertical_spacing=0.12 / max(rows, 1) + 0.05)
     dx, dy = float(xs[1] - xs[0]), float(ys[1] - ys[0])
     for u in range(units):
         r, c = u // cols + 1, u % cols + 1
-        lim = float(np.abs(H[u]).max()) or 1.0
+        z, lim = _unit_z(H[u], live)
         fig.add_trace(go.Heatmap(
-            z=_f32(H[u]), x0=float(xs[0]), dx=dx, y0=float(ys[0]), dy=dy, colorscale=charts.DIVERGING,
-            zmid=0.0, zmin=-lim, zmax=lim, showscale=False,
-            hovertemplate=f"{titles[u].split('<')[0]}<br>x₁ = %{{x:.2f}}, x₂ = %{{y:.2f}}"
-                          "<br>output %{z:.3g}<extra></extra>",
+            z=z, x0=float(xs[0]), dx=dx, y0=float(ys[0]), dy=dy, colorscale=colors.SIGNED,
+            zmid=0.0, zmin=-lim, zmax=lim, showscale=False, hoverinfo="skip" if live else None,
+            hovertemplate=None if live else (f"{titles[u]}<br>x₁ = %{{x:.2f}}, x₂ = %{{y:.2f}}"
+                                             "<br>output %{z:.2f}<extra></extra>"),
         ), row=r, col=c)
-        fold = folds[u] if folds else None
-        if fold is not None:
-            fig.add_trace(go.Scatter(x=fold[0], y=fold[1], mode="lines", hoverinfo="skip",
-                                     line=dict(color="black", width=1.5, dash="dash"),
+        if folds is not None:
+            fx, fy = _fold_xy(folds[u])
+            fig.add_trace(go.Scatter(x=fx, y=fy, mode="lines", hoverinfo="skip",
+                                     line=dict(color=colors.ON, width=1.5, dash="dash"),
                                      showlegend=False), row=r, col=c)
         _square(fig, limit, ticks=False, row=r, col=c)
     for i in range(units):
         suffix = "" if i == 0 else str(i + 1)
         fig.layout[f"yaxis{suffix}"].update(scaleanchor=f"x{suffix}", scaleratio=1)
-    fig.update_layout(height=rows * cell + 30, margin=dict(l=4, r=4, t=40, b=4), showlegend=False)
-    fig.update_annotations(font_size=12)
+    fig.update_layout(height=rows * cell + 30, margin=dict(l=4, r=4, t=40, b=4), showlegend=False,
+                      font=dict(size=FONT))
+    fig.update_annotations(font_size=13)
     return fig
 
 
-def regions_figure(xs, ys, ids, *, limit: float, folds=(), data=None, height: int = 420) -> go.Figure:
-    """Each linear region (one on/off pattern of the hidden units) in its own colour.
+def live_unit_maps(cache: dict, key: str, xs, ys, H, *, titles, limit: float, folds=None, cols: int = 4,
+                   live: bool = False):
+    """unit_maps_figure, built once per shape (units, columns, lines, square, live); then new numbers only."""
+    shape = (H.shape, cols, folds is not None, limit, live)
+    entry = cache.get(key)
+    if entry is None or entry[0] != shape:
+        fig = unit_maps_figure(xs, ys, H, titles=titles, limit=limit, folds=folds, cols=cols, live=live)
+        cache[key] = (shape, fig)
+        return fig
+    fig = entry[1]
+    per = 2 if folds is not None else 1
+    with fig.batch_update():
+        for u in range(len(H)):
+            z, lim = _unit_z(H[u], live)
+            fig.data[per * u].update(z=z, zmin=-lim, zmax=lim)
+            if folds is not None:
+                fx, fy = _fold_xy(folds[u])
+                fig.data[per * u + 1].update(x=fx, y=fy)
+            fig.layout.annotations[u].text = titles[u]
+    return fig
 
-    ids : ndarray of shape (res, res), int, one id per on/off pattern
-    folds : fold lines (x (k,), y (k,)) of the first-layer units, drawn thin
-    """
-    # Renumber patterns in order of first appearance, then cycle through the palette.
+
+def _region_z(ids):
+    """Patterns renumbered in order of first appearance: (colour index (res, res), region number)."""
     _, first, inverse = np.unique(ids.ravel(), return_index=True, return_inverse=True)
     order = np.argsort(np.argsort(first))
-    z = (order[inverse] % len(REGION_COLORS)).reshape(ids.shape)  # (res, res)
+    number = order[inverse].reshape(ids.shape)                                 # (res, res)
+    return _f32(number % len(REGION_COLORS)), (number + 1).astype(np.int32)
+
+
+def regions_figure(xs, ys, ids, *, limit: float, folds=(), data=None, height: int = 440) -> go.Figure:
+    """Each linear region (one on/off pattern of the hidden units) in its own category colour.
+
+    ids : ndarray of shape (res, res), int, one id per on/off pattern
+    folds : fold segments (2, 2) or None of the first-layer units, drawn thin
+    """
+    z, number = _region_z(ids)
     k = len(REGION_COLORS)
     scale = []
     for i, colour in enumerate(REGION_COLORS):
         scale += [[i / k, colour], [(i + 1) / k, colour]]
     fig = charts.figure(height=height)
     fig.add_trace(go.Heatmap(
-        z=z.astype(np.float32), x0=float(xs[0]), dx=float(xs[1] - xs[0]), y0=float(ys[0]),
+        z=z, x0=float(xs[0]), dx=float(xs[1] - xs[0]), y0=float(ys[0]),
         dy=float(ys[1] - ys[0]), colorscale=scale, zmin=-0.5, zmax=k - 0.5, showscale=False,
-        customdata=order[inverse].reshape(ids.shape) + 1,
+        customdata=number,
         hovertemplate="x₁ = %{x:.2f}, x₂ = %{y:.2f}<br>region %{customdata}<extra></extra>",
         opacity=0.6,
     ))
-    for fx, fy in folds:
+    for seg in folds:
+        fx, fy = _fold_xy(seg)
         fig.add_trace(go.Scatter(x=fx, y=fy, mode="lines", hoverinfo="skip", showlegend=False,
-                                 line=dict(color="#333333", width=1)))
+                                 line=dict(color=colors.ON, width=1)))
     if data is not None:
         fig.add_trace(go.Scatter(
             x=_f32(data.Xtr[:, 0]), y=_f32(data.Xtr[:, 1]), mode="markers", hoverinfo="skip",
-            marker=dict(color=[charts.CLASS_COLORS[c] for c in data.ytr], size=4,
+            marker=dict(color=[colors.CLASSES[c] for c in data.ytr], size=5, symbol="square",
                         line=dict(color="white", width=0.5)), showlegend=False))
     _square(fig, limit, ticks=True)
     fig.update_yaxes(scaleanchor="x", scaleratio=1)
-    fig.update_layout(margin=dict(l=4, r=4, t=4, b=4))
+    fig.update_layout(margin=dict(l=8, r=8, t=8, b=8), font=dict(size=FONT))
+    return fig
+
+
+def live_regions(cache: dict, key: str, xs, ys, ids, *, limit: float, folds=(), data=None, sig=None):
+    """regions_figure, built once per run and fold count; then the regions and folds only."""
+    shape = (sig, len(folds), limit)
+    entry = cache.get(key)
+    if entry is None or entry[0] != shape:
+        fig = regions_figure(xs, ys, ids, limit=limit, folds=folds, data=data)
+        cache[key] = (shape, fig)
+        return fig
+    fig = entry[1]
+    z, number = _region_z(ids)
+    with fig.batch_update():
+        fig.data[0].update(z=z, customdata=number)
+        for i, seg in enumerate(folds):
+            fx, fy = _fold_xy(seg)
+            fig.data[1 + i].update(x=fx, y=fy)
     return fig
 
 
 def network_figure(params, in_labels, *, act_label: str, height: int = 360) -> go.Figure:
     """The network as a diagram: a column of circles per layer, a line per weight.
 
-    Line width grows with |w|, blue for positive, red for negative (as on /recipe-card).
+    Line width grows with |w|, blue for positive, vermillion for negative (as on /recipe-card).
     params : list of (W (n_in, n_out), b (n_out,))
     """
+    from ui import fmt
+
     sizes = [params[0][0].shape[0]] + [W.shape[1] for W, _ in params]
     tallest = max(sizes)
     pos = []
@@ -355,10 +431,10 @@ def network_figure(params, in_labels, *, act_label: str, height: int = 360) -> g
                     f"M{a[0]:.3f},{a[1]:.3f}L{b[0]:.3f},{b[1]:.3f}")
                 hx.append(0.5 * (a[0] + b[0]))
                 hy.append(0.5 * (a[1] + b[1]))
-                htext.append(f"w = {w:.3f}")
+                htext.append(f"w = {fmt.num(w)}")
     for (positive, width), segments in sorted(bins.items()):
         fig.add_shape(type="path", path="".join(segments), layer="below", opacity=0.75,
-                      line=dict(color=charts.POSITIVE if positive else charts.NEGATIVE, width=width))
+                      line=dict(color=colors.POSITIVE if positive else colors.NEGATIVE, width=width))
     fig.add_trace(go.Scatter(x=hx, y=hy, mode="markers", marker=dict(size=8, opacity=0),
                              text=htext, hovertemplate="%{text}<extra></extra>", showlegend=False))
     labels = [list(in_labels)]
@@ -370,20 +446,19 @@ def network_figure(params, in_labels, *, act_label: str, height: int = 360) -> g
         fig.add_trace(go.Scatter(
             x=p[:, 0], y=p[:, 1], mode="markers+text" if len(names) <= 12 else "markers",
             text=names, textposition="middle left" if li == 0 else "middle right",
+            textfont=dict(size=13),
             marker=dict(size=22 if len(names) <= 12 else 10, color="white",
-                        line=dict(color=charts.GREY if hidden else charts.GREEN, width=2)),
+                        line=dict(color=colors.OFF if hidden else colors.ON, width=2)),
             hovertemplate="%{text}<extra></extra>", showlegend=False,
         ))
     names = ["inputs"] + [f"hidden {li} ({act_label})" for li in range(1, len(sizes) - 1)] + ["output"]
     fig.update_xaxes(tickvals=list(range(len(sizes))), ticktext=names, range=[-0.6, len(sizes) - 0.4],
-                     showgrid=False, zeroline=False, side="top")
+                     showgrid=False, zeroline=False, side="top", tickfont=dict(size=13))
     fig.update_yaxes(visible=False, showgrid=False, zeroline=False)
-    fig.update_layout(margin=dict(l=4, r=4, t=30, b=4))
+    fig.update_layout(margin=dict(l=4, r=4, t=30, b=4), font=dict(size=FONT))
     return fig
 
 
-def line_across(w1: float, w2: float, b: float, limit: float):
-    """The fold line w1·x1 + w2·x2 + b = 0 inside the square as (x (2,), y (2,)), or None if it
-    misses the square (lib.regions.line_in_box, in the shape the figures here take)."""
-    seg = line_in_box([w1, w2], b, limit)                                      # (2, 2) or None
+def line_across(seg):
+    """A (2, 2) segment from lib (lib.regions.line_in_box) as the (x (2,), y (2,)) a line trace takes."""
     return None if seg is None else (seg[:, 0], seg[:, 1])

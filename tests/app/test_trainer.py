@@ -7,15 +7,32 @@ the page: a Trainer built from the same settings, stepped the same number of epo
 
 from __future__ import annotations
 
+import importlib.util
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from lib.datasets import DOMAIN, make_dataset, split
 from lib.features import expand
+from lib.maps import RES
+from lib.points import template_csv
 from lib.regions import grid
 from lib.train import MAX_LINK_PARAMS, TrainConfig, Trainer
 from tests.app.conftest import decode, figures, open_page
+from ui import fmt, state
 from ui import trainer as tr
+
+PAGE = Path(__file__).resolve().parents[2] / "pages" / "trainer.py"
+
+
+def _page():
+    """The page file as a module, read without running its sections (they sit under __main__)."""
+    spec = importlib.util.spec_from_file_location("_trainer_page", PAGE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def _metrics(at) -> dict[str, str]:
@@ -85,7 +102,7 @@ def test_the_boundary_is_the_engines_prediction_on_the_grid():
     at = open_page("trainer", {"twin": "false"})
     at.button(key="trainer_step_10").click().run()
     t = _spec_trainer(epochs=10)
-    xs, ys, XY = grid(1.2 * DOMAIN, tr.RES)
+    xs, ys, XY = grid(1.2 * DOMAIN, RES)
     want = t.predict(XY).reshape(len(ys), len(xs))  # (100, 100)
     np.testing.assert_allclose(_boundary(at), want, atol=1 / 255 / 2 + 1e-6)
 
@@ -159,7 +176,7 @@ def test_inside_views_show_every_unit_and_the_regions():
     titles = [a["text"] for a in units["layout"]["annotations"]]
     t = _spec_trainer()
     W2 = t.params[1][0]  # (8, 1)
-    assert titles[0] == f"h1 · out {W2[0, 0]:+.2f}"
+    assert titles[0] == f"h1 · out {fmt.signed(W2[0, 0])}"  # true minus: fmt.signed is f"{w:+.2f}" with −
     regions = _metrics(at)["Linear regions over the square"]
     assert int(regions) >= 2
 
@@ -228,7 +245,7 @@ def test_divergence_stops_training_says_so_and_draws_nothing_non_finite():
 
 
 def test_csv_template_round_trips_and_bad_files_say_why():
-    own = tr.read_points("t.csv", tr.template_csv())
+    own = tr.own_data("t.csv", template_csv())
     assert own.X.shape == (40, 2) and set(own.y) == {0, 1}
     cases = {
         b"a,b,c\n1,2,0\n": "exactly the columns x1, x2, label",
@@ -241,12 +258,12 @@ def test_csv_template_round_trips_and_bad_files_say_why():
     }
     for data, why in cases.items():
         with pytest.raises(ValueError, match=why):
-            tr.read_points("bad.csv", data)
+            tr.own_data("bad.csv", data)
 
 
 def test_own_points_replace_the_dataset():
     at = open_page("trainer", {"twin": "false"})
-    own = tr.read_points("xor.csv", tr.template_csv())
+    own = tr.own_data("xor.csv", template_csv())
     at.session_state[tr.OWN] = own
     at.run()
     assert not at.exception
@@ -257,16 +274,17 @@ def test_own_points_replace_the_dataset():
 
 
 def test_hidden_parser():
-    assert tr.parse_hidden("8") == (8,)
-    assert tr.parse_hidden(" 16, 16 ") == (16, 16)
-    assert tr.parse_hidden("0") == ()
+    page = _page()
+    assert page.parse_hidden("8") == (8,)
+    assert page.parse_hidden(" 16, 16 ") == (16, 16)
+    assert page.parse_hidden("0") == ()
     for bad in ("", "a", "8,", "0,4", "-3", "1.5"):
         with pytest.raises(ValueError):
-            tr.parse_hidden(bad)
-    assert tr.parse_speed("max") is None and tr.parse_speed("25") == 25
+            page.parse_hidden(bad)
+    assert page.parse_speed("max") is None and page.parse_speed("25") == 25
     for bad in ("0", "-1", "1.5", "fast"):
         with pytest.raises(ValueError):
-            tr.parse_speed(bad)
+            page.parse_speed(bad)
 
 
 def test_dots_path_draws_one_polygon_per_point():
@@ -292,3 +310,98 @@ def test_new_points_moves_to_the_next_seed_and_starts_again():
     assert _metrics(at)["Epoch"] == "0"
     after = next(f for f in figures(at) if f["layout"].get("uirevision") == "boundary")["layout"]["shapes"]
     assert [s["path"] for s in after] != [s["path"] for s in before]
+
+
+# --- one declaration of the link keys, sections that change alone ----------------------------------
+def _by_key(at) -> dict[str, str]:
+    """Every plotly chart's JSON by its element key (the part of the proto id after the page's prefix)."""
+    out = {}
+    for el in at.get("plotly_chart"):
+        out[el.proto.id.rsplit("-", 1)[-1] if el.proto.id else str(len(out))] = el.proto.spec
+    return out
+
+
+def test_links_declare_every_house_key_once_with_help_and_a_readme_row():
+    links = state.page_links(str(PAGE))
+    keys = [link.key for link in links]
+    for key in ("dataset", "hidden", "act", "lr", "opt", "batch", "l2", "noise", "n", "seed", "speed",
+                "train", "feat", "cells", "bend", "twin", "w"):
+        assert keys.count(key) == 1, key
+    for link in links:
+        assert link.help and link.label, link.key
+    table = links.readme()
+    assert table.count("\n") == len(keys) + 1  # header, rule, one row per key
+    assert "| `batch` |" in table and "| `lr` |" in table
+
+
+def test_every_declared_key_round_trips_through_its_url_text():
+    for link in state.page_links(str(PAGE)):
+        if link.kind == "multi" or link.key == "w":
+            continue
+        for value in ([link.default] + list(link.choices)[:3] + ([link.hi] if link.hi is not None else [])):
+            assert state._equal(link.from_text(link.to_text(value)), value), (link.key, value)
+
+
+def test_plain_labels_and_numbers():
+    at = open_page("trainer", {"twin": "false"})
+    assert at.selectbox(key="batch").format_func(0) == "all points (full batch)"
+    assert at.text_input(key="hidden").label == "Units per hidden layer"
+    assert at.selectbox(key="act").format_func("gelu_tanh") == "GELU (tanh approximation)"
+    # no e-notation on the learning-rate slider (its smallest option is 0.00001)
+    assert at.select_slider(key="lr").format_func(0.00001) == "0.00001"
+    assert 30 in at.selectbox(key="batch").options or "30" in at.selectbox(key="batch").options
+
+
+def test_no_empty_curves_before_the_first_epoch():
+    at = open_page("trainer", {"twin": "false"})
+    assert not [f for f in figures(at) if f["layout"].get("uirevision") == "curves"]
+    assert any("curves start with the first epoch" in m.value for m in at.markdown)
+    at.button(key="trainer_step_10").click().run()
+    assert [f for f in figures(at) if f["layout"].get("uirevision") == "curves"]
+
+
+def test_the_legend_symbols_are_the_squares_drawn():
+    at = open_page("trainer", {"twin": "false"})
+    fig = next(f for f in figures(at) if f["layout"].get("uirevision") == "boundary")
+    legend = " ".join(h.proto.body for h in at.get("html"))
+    assert legend.count("&#9632;") == 2 and legend.count("&#9633;") == 2  # filled and hollow squares
+    assert "class 0 (orange), train" in legend and "class 1 (green), train" in legend
+    assert all(s["path"].count("H") for s in fig["layout"]["shapes"])  # the marks are squares too
+    assert not fig["layout"].get("showlegend", True)  # no legend of shapes (it drew hexagons)
+    assert fig["layout"]["xaxis"]["showticklabels"] is True  # axis numbers on the live map
+
+
+def test_the_bend_switch_changes_its_section_and_leaves_the_others_untouched():
+    at = open_page("trainer", {"twin": "false"})
+    at.button(key="trainer_step_10").click().run()
+    before = _by_key(at)
+    at.selectbox(key="bend").set_value("tanh").run()
+    after = _by_key(at)
+    assert before.keys() == after.keys()
+    changed = {k for k in before if before[k] != after[k]}
+    assert changed == {"trainer_bend_after"}, changed
+
+
+def test_a_learning_rate_move_keeps_every_picture():
+    at = open_page("trainer", {"twin": "false"})
+    at.button(key="trainer_step_10").click().run()
+    before = _by_key(at)
+    at.select_slider(key="lr").set_value(0.1).run()
+    assert _by_key(at) == before
+
+
+def test_the_page_reproduces_from_its_share_link():
+    query = {"dataset": "ring", "hidden": "3", "act": "tanh", "lr": "0.1", "batch": "10", "seed": "5",
+             "twin": "false", "opt": "momentum", "noise": "0.1", "n": "300"}
+    at = open_page("trainer", query)
+    assert not at.exception
+    assert "Hidden 3 · Tanh" in str(figures(at))
+    assert at.selectbox(key="batch").value == 10 and at.select_slider(key="lr").value == 0.1
+    at.button(key="trainer_step_100").click().run()
+    link = next(c.value for c in at.code if "w=" in c.value)
+    shared = dict(p.split("=", 1) for p in link.split("?", 1)[1].split("&"))
+    for k, v in query.items():
+        assert shared[k] == v, k
+    at2 = open_page("trainer", shared)
+    assert _metrics(at2)["Train accuracy"] == _metrics(at)["Train accuracy"]
+    assert json.loads(at2.get("plotly_chart")[0].proto.spec)["layout"]["title"]["text"] == "Hidden 3 · Tanh"

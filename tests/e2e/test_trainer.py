@@ -12,6 +12,7 @@ import time
 from tests.e2e.conftest import assert_clean, main_text, metric, screenshot, wait_ready
 
 BOUNDARY = ".st-key-trainer_boundary"
+TWIN = ".st-key-trainer_boundary_twin"
 BEND_AFTER = ".st-key-trainer_bend_after"
 
 # Streamlit remounts a plotly chart whose figure changed, so count new heatmap pictures (a new
@@ -66,6 +67,12 @@ def test_page_opens_at_both_widths(open_page):
         for label in ("Epoch", "Loss", "Train accuracy", "Test accuracy"):
             assert label in text
         assert page.locator(f"{BOUNDARY} .js-plotly-plot").count() == 1
+        # The maps come first and large, with Play right above them, on a phone too.
+        play = page.get_by_role("button", name="Play", exact=True).bounding_box()
+        box = page.locator(f"{BOUNDARY} .js-plotly-plot").bounding_box()
+        assert play["y"] < 400 and box["y"] < 600, (width, play, box)
+        assert box["width"] >= (350 if width == "phone" else 300), (width, box)
+        assert page.locator(f"{BOUNDARY} .xtick").count() > 0  # axis numbers
         screenshot(page, "trainer")
 
 
@@ -104,7 +111,8 @@ def test_twin_trains_in_lockstep(open_page):
     _click(page, "+100")
     _wait_epoch(page, 100)
     assert "Train accuracy" in main_text(page)
-    assert page.locator(f"{BOUNDARY} .js-plotly-plot").first.locator("g.hm image").count() == 2
+    # the twin and the network, each drawn as one heatmap
+    assert page.locator(f"{BOUNDARY} g.hm image, {TWIN} g.hm image").count() == 2
     _click(page, "Play")
     page.wait_for_timeout(1500)
     page.evaluate(COUNT_REDRAWS, BOUNDARY)
@@ -139,7 +147,7 @@ def test_bend_switch_changes_the_boundary_and_back(open_page):
     assert "one straight line" in main_text(page) or "= 0" in main_text(page)
     page.locator(".st-key-bend").get_by_role("combobox").click()
     page.keyboard.press("ArrowDown")  # opens the list
-    page.get_by_role("option", name="relu", exact=True).click()
+    page.get_by_role("option", name="ReLU", exact=True).click()
     page.wait_for_url("**bend=relu**")
     wait_ready(page)
     page.wait_for_function(
@@ -188,7 +196,7 @@ def test_a_shared_link_restores_the_weights(open_page):
 
 
 def test_own_points_from_a_csv(open_page, tmp_path):
-    from ui.trainer import template_csv
+    from lib.points import template_csv
 
     page = open_page("/trainer?twin=false")
     page.get_by_text("Your own points (CSV)").click()
@@ -206,3 +214,20 @@ def test_own_points_from_a_csv(open_page, tmp_path):
     wait_ready(page)
     assert_clean(page)
     screenshot(page, "trainer-own-points")
+
+
+def test_a_slider_in_the_top_fragment_updates_its_section_and_the_url(open_page):
+    page = open_page("/trainer?twin=false")
+    code = page.locator("[data-testid='stCode']").filter(has_text="w=").first
+    before = code.inner_text()
+    assert "lr=" not in before
+    page.locator(".st-key-lr").get_by_role("slider").focus()
+    page.keyboard.press("ArrowRight")  # 0.03 -> 0.1
+    page.wait_for_url("**lr=0.1**")
+    page.wait_for_function(
+        "() => Array.from(document.querySelectorAll(\"[data-testid='stCode']\"))"
+        ".some(e => e.innerText.includes('lr=0.1'))")
+    wait_ready(page)
+    assert "lr=0.1" in code.inner_text()
+    assert _epoch(page) == 0
+    assert_clean(page)

@@ -79,3 +79,17 @@ def test_another_bend_changes_later_layers_only():
     for ids in (ids_relu, ids_id):
         for r in np.unique(ids):
             assert (first[ids == r] == first[ids == r][0]).all()
+
+
+def test_region_ids_number_patterns_as_the_rows_of_np_unique():
+    # The packed-bits labelling must give the same ids as the plain np.unique over on/off rows.
+    from lib.mlp import hidden_pre
+
+    for sizes in ([2, 3, 1], [2, 8, 1], [2, 12, 9, 1]):
+        params = init_params(sizes, seed=7)
+        X = RNG.normal(0, 3, size=(2000, 2))
+        on = np.concatenate(hidden_pre(params, X, "relu"), axis=1) > 0
+        _, want = np.unique(on, axis=0, return_inverse=True)
+        ids, count = region_ids(params, X, "relu")
+        np.testing.assert_array_equal(ids, want.reshape(-1))
+        assert count == len(np.unique(on, axis=0))

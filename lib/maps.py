@@ -1,0 +1,96 @@
+"""Maps over the plane for the live trainer: what a network predicts, unit by unit, on a square grid.
+
+Every map is drawn on ``lib.regions.grid(limit, res)``: values reshaped to (res, res) are indexed
+[y, x], as a heatmap wants. ``names`` are the input features the network reads (lib.features),
+so a map expands the grid's points the same way the training points were expanded.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from lib.datasets import DOMAIN
+from lib.features import expand
+from lib.mlp import collapse_params, hidden_pre, predict_proba
+from lib.regions import grid, line_in_box
+
+RES = 100        # the boundary map's grid: RES x RES predictions
+UNIT_RES = 60    # unit maps, region map and the collapse check: UNIT_RES x UNIT_RES
+
+
+def limit_for(X) -> float:
+    """Half-width of the square drawn: the house square (1.2 x DOMAIN), grown to fit own points.
+
+    X : ndarray of shape (n, 2)
+    """
+    X = np.asarray(X, dtype=float)
+    lim = 1.2 * DOMAIN
+    if X.size:
+        lim = max(lim, 1.05 * float(np.abs(X).max()))
+    return round(lim, 3)
+
+
+def plane_inputs(limit: float, names, res: int = RES):
+    """The grid's points as the network's inputs.
+
+    Returns
+    -------
+    xs : ndarray of shape (res,)
+    ys : ndarray of shape (res,)
+    F : ndarray of shape (res * res, len(names))
+    """
+    xs, ys, XY = grid(limit, res)
+    return xs, ys, expand(XY, list(names))                                     # F: (res * res, d)
+
+
+def probability_map(params, names, limit: float, act: str, res: int = RES) -> np.ndarray:
+    """P(class 1) over the square, (res, res) float32, rows = ys (the two-class network's output)."""
+    _, _, F = plane_inputs(limit, names, res)
+    with np.errstate(all="ignore"):
+        p = predict_proba(params, F, act)                                      # (res * res,)
+    return np.asarray(p, dtype=np.float32).reshape(res, res)
+
+
+def unit_maps(params, names, limit: float, act: str, layer: int, units: int, res: int = UNIT_RES):
+    """The first `units` units of hidden layer `layer` over the square, after the bend.
+
+    Returns
+    -------
+    H : ndarray of shape (units, res, res), float32
+    """
+    from lib.activations import ACTIVATIONS
+
+    _, _, F = plane_inputs(limit, names, res)
+    Z = hidden_pre(params, F, act)[layer][:, :units]                           # (res * res, units)
+    with np.errstate(all="ignore"):
+        H = ACTIVATIONS[act].fn(Z)                                             # (res * res, units)
+    return np.ascontiguousarray(H.T.reshape(units, res, res), dtype=np.float32)
+
+
+def fold_lines(params, limit: float) -> list:
+    """Where each first-layer unit's sum w1 x1 + w2 x2 + b is 0, inside the square: (2, 2) or None each.
+
+    Only meaningful when the inputs are x1 and x2 themselves.
+    """
+    W, b = params[0]                                                           # (2, units), (units,)
+    return [line_in_box(W[:, j], float(b[j]), limit) for j in range(W.shape[1])]
+
+
+def collapse(params, names, limit: float, res: int = UNIT_RES):
+    """The network with every bend switched off, as ONE linear layer, and how far apart the two are.
+
+    Without bends, (x W1 + b1) W2 + b2 = x (W1 W2) + (b1 W2 + b2), and so on for every layer.
+
+    Returns
+    -------
+    W : ndarray of shape (n_in, 1)
+    b : ndarray of shape (1,)
+    gap : float, the largest |network without bends - the one layer| over the square's grid,
+        in probability (rounding error only)
+    """
+    W, b = collapse_params(params)                                             # (n_in, 1), (1,)
+    _, _, F = plane_inputs(limit, names, res)
+    with np.errstate(all="ignore"):
+        p_net = predict_proba(params, F, "identity")                           # (res * res,)
+        p_one = predict_proba([(W, b)], F, "identity")                         # (res * res,)
+    return W, b, float(np.max(np.abs(p_net - p_one)))

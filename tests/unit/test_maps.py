@@ -1,0 +1,63 @@
+"""lib.maps: the trainer's maps over the plane, against lib.mlp computed point by point."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from lib.activations import ACTIVATIONS
+from lib.datasets import DOMAIN
+from lib.features import expand
+from lib.maps import collapse, fold_lines, limit_for, plane_inputs, probability_map, unit_maps
+from lib.mlp import forward, hidden_pre, init_params, predict_proba
+from lib.regions import grid
+
+
+def test_limit_is_the_house_square_grown_to_fit_own_points():
+    assert limit_for(np.zeros((0, 2))) == round(1.2 * DOMAIN, 3)
+    assert limit_for(np.array([[1.0, -2.0]])) == round(1.2 * DOMAIN, 3)
+    assert limit_for(np.array([[10.0, -2.0]])) == 10.5
+
+
+def test_probability_map_is_the_network_on_the_grid_rows_y():
+    params = init_params([4, 5, 1], seed=3)
+    names = ["x1", "x2", "x1sq", "sin2"]
+    P = probability_map(params, names, 3.0, "tanh", res=7)
+    assert P.shape == (7, 7) and P.dtype == np.float32
+    xs, ys, XY = grid(3.0, 7)
+    want = predict_proba(params, expand(XY, names), "tanh").reshape(7, 7)
+    np.testing.assert_allclose(P, want, rtol=1e-6)
+    # row i is y = ys[i], column j is x = xs[j]
+    one = predict_proba(params, expand(np.array([[xs[2], ys[5]]]), names), "tanh")[0]
+    np.testing.assert_allclose(P[5, 2], one, rtol=1e-6)
+
+
+def test_unit_maps_are_each_units_output_after_the_bend():
+    params = init_params([2, 6, 4, 1], seed=1)
+    H = unit_maps(params, ["x1", "x2"], 2.0, "gelu", layer=1, units=3, res=9)
+    assert H.shape == (3, 9, 9)
+    _, _, F = plane_inputs(2.0, ["x1", "x2"], 9)
+    Z = hidden_pre(params, F, "gelu")[1]                                       # (81, 4)
+    np.testing.assert_allclose(H, ACTIVATIONS["gelu"].fn(Z[:, :3]).T.reshape(3, 9, 9), rtol=1e-6)
+    # the same as the hidden activations the forward pass caches
+    _, cache = forward(params, F, "gelu")
+    np.testing.assert_allclose(H[2].ravel(), cache["h"][2][:, 2], rtol=1e-6)
+
+
+def test_collapse_is_one_layer_and_the_gap_is_rounding_error():
+    params = init_params([2, 8, 8, 1], seed=0)
+    W, b, gap = collapse(params, ["x1", "x2"], 3.6)
+    (W1, b1), (W2, b2), (W3, b3) = params
+    np.testing.assert_allclose(W, W1 @ W2 @ W3)
+    np.testing.assert_allclose(b, (b1 @ W2 + b2) @ W3 + b3)
+    assert 0 <= gap < 1e-12
+
+
+def test_fold_lines_lie_where_each_units_sum_is_zero():
+    params = init_params([2, 5, 1], seed=4)
+    W, b = params[0]
+    for j, seg in enumerate(fold_lines(params, 3.6)):
+        if seg is None:
+            continue
+        assert seg.shape == (2, 2)
+        np.testing.assert_allclose(seg @ W[:, j] + b[j], 0, atol=1e-9)
+        assert np.all(np.abs(seg) <= 3.6 + 1e-9)
