@@ -221,3 +221,21 @@ def test_no_e_notation_or_negative_zero_on_screen():
     text = " ".join(words)
     assert not re.search(r"\d[eE][-+]?\d", text), re.search(r".{20}\d[eE][-+]?\d.{20}", text)
     assert "-0.000" not in text and "−0.000" not in text
+
+
+def test_a_link_reproduces_every_section():
+    """Set the controls by hand, then open the page from the link they make: the same page."""
+    at = open_page("gpt2-mlp")
+    at.selectbox(key="act").set_value("gelu_tanh").run()
+    at.selectbox(key="tok").set_value(3).run()
+    at.number_input(key="seed").set_value(4).run()
+    at.selectbox(key="init").set_value("fan_in").run()
+    at.slider(key="near").set_value(0.2).run()
+    at.slider(key="poke").set_value(6).run()
+    link = {"act": "gelu_tanh", "tok": "3", "seed": "4", "init": "fan_in", "near": "0.2", "poke": "6"}
+    assert at.query_params["act"] == "gelu_tanh"  # bound by hand: the short value, not the name
+    again = open_page("gpt2-mlp", link)
+    assert not again.exception
+    assert _specs(again) == _specs(at)
+    assert [m.value for m in again.metric] == [m.value for m in at.metric]
+    assert _text(again) == _text(at)
