@@ -101,7 +101,8 @@ def _gallery_figure(shown: tuple, xmax: float, slopes: bool) -> go.Figure:
         if df is not None:
             series[f"{label}: slope"], tint[f"{label}: slope"] = df, colors.category(i)
             dashed.append(f"{label}: slope")
-    fig = charts.line_figure(x, series, x_title="x", y_title="f(x)", dashed=dashed, colors=tint, height=400)
+    height = 400 + 22 * max(0, len(series) - 4)  # room for a legend that wraps on a phone
+    fig = charts.line_figure(x, series, x_title="x", y_title="f(x)", dashed=dashed, colors=tint, height=height)
     fig.update_layout(meta="gallery")
     return _readable(fig)
 

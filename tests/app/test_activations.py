@@ -161,6 +161,11 @@ def test_a_bad_bend_in_the_link_is_left_out_with_a_note():
     assert [t["name"] for t in _gallery(at)["data"]] == [ACTIVATIONS["relu"].label]
 
 
+def _edit(at, editor: str, rows: dict):
+    at.session_state[editor] = {"edited_rows": rows, "added_rows": [], "deleted_rows": []}
+    return at
+
+
 def test_each_control_changes_its_own_section_only():
     """Moving a control inside a section changes that section's output and leaves the others'
     elements untouched (in the browser those controls sit in fragments and rerun alone)."""
@@ -172,6 +177,7 @@ def test_each_control_changes_its_own_section_only():
         ("gallery", lambda a: a.toggle(key="deriv").set_value(True)),
         ("swiglu", lambda a: a.slider(key="wg").set_value(-1.0)),
         ("swiglu", lambda a: a.slider(key="wu").set_value(2.5)),
+        ("depth", lambda a: _edit(a, "w1_editor", {0: {"h1": 2.0}})),  # a weight typed into W1
     ]
     for section, move in moves:
         before = _sections(at)
@@ -181,6 +187,7 @@ def test_each_control_changes_its_own_section_only():
         assert after[section] != before[section], section
         for other in before.keys() - {section}:
             assert after[other] == before[other], (section, other)
+    assert at.query_params["w1"] == "2,-1,0.5"
 
 
 def test_no_engineers_notation_in_the_words():
@@ -192,3 +199,14 @@ def test_no_engineers_notation_in_the_words():
     gelu = next(m.value for m in at.markdown if "never differ by more than" in m.value)
     g = bends.approximation_gap("gelu", "gelu_tanh")
     assert fmt.power(g.gap) in gelu and "× 10⁻" in fmt.power(g.gap)
+
+
+def test_more_bends_than_colours_draws_the_first_ones_and_says_so():
+    from ui import colors
+
+    at = open_page("activations", {"show": list(ACTIVATIONS)})
+    most = len(colors.CATEGORY)
+    drawn = [t["name"] for t in _gallery(at)["data"]]
+    assert drawn == [a.label for a in list(ACTIVATIONS.values())[:most]]
+    assert len({t["line"]["color"] for t in _gallery(at)["data"]}) == len(drawn)  # no two alike
+    assert any(f"Drawing the first {most}" in c.value for c in at.caption)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 
+from lib.activations import ACTIVATIONS
 from tests.e2e.conftest import assert_clean, main_text, screenshot, wait_ready
 
 
@@ -114,3 +115,12 @@ def test_screenshots_at_both_widths(open_page):
         page = open_page("/activations?bend=identity&deriv=true&show=gelu&show=gelu_tanh&x=-2", width)
         assert_clean(page)
         screenshot(page, "activations-identity")
+        every = "&".join(f"show={name}" for name in list(ACTIVATIONS)[-7:])  # the table's newest bends
+        page = open_page(f"/activations?{every}&deriv=true", width)
+        assert_clean(page)
+        assert "Ignored" not in main_text(page)
+        overflow = page.evaluate(
+            "() => { const m = document.querySelector('[data-testid=\"stMain\"]');"
+            " return m.scrollWidth - m.clientWidth; }")
+        assert overflow <= 0, f"{width}, every bend: {overflow}px of horizontal overflow"
+        screenshot(page, "activations-every-bend")
