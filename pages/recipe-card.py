@@ -134,7 +134,7 @@ def card_query(layer: Layer) -> dict[str, str]:
     out = {}
     for k in keys:
         v = LINKS.value(k)
-        if not state._equal(v, LINKS[k].default):
+        if v != LINKS[k].default:  # plain numbers and words: a value equal to the default stays out
             out[k] = LINKS[k].to_text(v)
     return out
 
