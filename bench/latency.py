@@ -212,14 +212,28 @@ class Tab:
         step = (len(found) - 1) / (k - 1) if k > 1 else 0
         return [found[round(i * step)] for i in range(k)]
 
-    def move(self, slider, direction: int, timeout_s: float = 30) -> dict | None:
+    _VALUE = "e => [e.getAttribute('aria-valuenow'), e.getAttribute('aria-valuetext')]"
+
+    def _moved(self, slider, before: list, n0: int, wait_s: float = 0.6) -> bool:
+        """Did the key press change the slider or start a run (seen within wait_s)?"""
+        if before[0] is not None:
+            return True  # a numeric slider's end was handled before the press
+        text0 = before[3]
+        deadline = time.time() + wait_s
+        while time.time() < deadline:
+            if len(self.frames) > n0 or slider.evaluate(self._VALUE)[1] != text0:
+                return True
+            self.page.wait_for_timeout(20)
+        return False
+
+    def move(self, slider, direction: int, timeout_s: float = 20) -> dict:
         """Press one arrow key on the slider; time it to the end of the run it starts."""
         slider.focus()
         vals = slider.evaluate("e => [e.getAttribute('aria-valuenow'), e.getAttribute('aria-valuemin'),"
-                               " e.getAttribute('aria-valuemax')]")
+                               " e.getAttribute('aria-valuemax'), e.getAttribute('aria-valuetext')]")
         key = "ArrowRight" if direction > 0 else "ArrowLeft"
         with contextlib.suppress(TypeError, ValueError):
-            now, lo, hi = (float(v) for v in vals)
+            now, lo, hi = (float(v) for v in vals[:3])
             if now >= hi:
                 key = "ArrowLeft"
             elif now <= lo:
@@ -228,6 +242,14 @@ class Tab:
         n_keys = self.page.evaluate("window.__lat.keys.length")
         t_press = time.perf_counter()
         self.page.keyboard.press(key)
+        if not self._moved(slider, vals, n0):
+            # At an end the value stays put and nothing runs (a select_slider has no
+            # aria-valuenow to tell us before): go the other way, and time that press.
+            key = "ArrowLeft" if key == "ArrowRight" else "ArrowRight"
+            n0 = len(self.frames)
+            n_keys = self.page.evaluate("window.__lat.keys.length")
+            t_press = time.perf_counter()
+            self.page.keyboard.press(key)
         deadline = time.time() + timeout_s
         end = None
         while end is None and time.time() < deadline:
@@ -238,11 +260,13 @@ class Tab:
             else:
                 self.page.wait_for_timeout(5)
         if end is None:
-            return None
+            return {"failed": "no finished run"}  # the key press started nothing (an end, a disabled slider)
         keys = self.page.evaluate("window.__lat.keys.slice()")
         t_key = keys[n_keys][0] if len(keys) > n_keys else None
         js = self.js_frames()
-        while len(js) <= end:  # the page's record of the frame may trail Playwright's by a moment
+        for _ in range(200):  # the page's record of the frame may trail Playwright's by a moment
+            if len(js) > end:
+                break
             self.page.wait_for_timeout(5)
             js = self.js_frames()
         sid, idx, nbytes, _, t_end = self.frames[end]
@@ -250,7 +274,7 @@ class Tab:
         first_sid, first_idx = self.frames[n0][0], self.frames[n0][1]
         first = [f for f in js if f[0] == first_sid]
         if t_key is None or idx >= len(mine) or mine[idx][2] != nbytes:
-            return None  # could not match the page's clock to the frames: drop the move
+            return {"failed": "frames not matched to the page's clock"}
         return {
             "ms": mine[idx][1] - t_key,
             "start_ms": first[first_idx][1] - t_key if first_idx < len(first) else None,
@@ -294,13 +318,13 @@ class Tab:
         by.pop("(idle)", None)
         return {k: round(v / moves, 1) for k, v in sorted(by.items(), key=lambda kv: -kv[1])[:8]}
 
-    def costed_move(self, slider, direction: int, quiet_ms: float) -> dict | None:
+    def costed_move(self, slider, direction: int, quiet_ms: float) -> dict:
         """move(), then wait for quiet: adds the server's CPU and the page's main-thread time for
         the whole move (drawing after the last message included) and any runs that followed."""
         cpu0, task0 = self.server.cpu_ms(), self.browser_ms()
         r = self.move(slider, direction)
-        if r is None:
-            return None
+        if "failed" in r:
+            return r
         n_after = len(self.frames)
         self.wait_quiet(quiet_ms)
         r["server_cpu_ms"] = self.server.cpu_ms() - cpu0
@@ -328,7 +352,8 @@ class Peer:
         self.i += 1
         if not self.tab.wait_quiet(self.quiet_ms):
             return None
-        return self.tab.costed_move(self.slider, 1 if self.i % 2 else -1, self.quiet_ms)
+        r = self.tab.costed_move(self.slider, 1 if self.i % 2 else -1, self.quiet_ms)
+        return None if "failed" in r else r
 
 
 def measure(tab: Tab, peer: Peer, n_sliders: int, moves: int, quiet_ms: float, deadline: float) -> dict:
@@ -346,8 +371,9 @@ def measure(tab: Tab, peer: Peer, n_sliders: int, moves: int, quiet_ms: float, d
                 out["busy"] = True  # something keeps sending (a playing fragment?)
                 return out
             r = tab.costed_move(s, 1 if i % 2 == 0 else -1, quiet_ms)
-            if r is None:
+            if "failed" in r:
                 out["failed"] += 1
+                out.setdefault("failures", []).append(r["failed"])
                 continue
             out["extra_runs"] += r["extra_runs"]
             if i > 0:
@@ -357,7 +383,8 @@ def measure(tab: Tab, peer: Peer, n_sliders: int, moves: int, quiet_ms: float, d
                 if b is not None:
                     out["bare_moves"].append(b)
         if times:
-            out["per_slider"].append(round(statistics.median(times)))
+            label = s.get_attribute("aria-label") or "?"
+            out["per_slider"].append(f"{label[:24]} {round(statistics.median(times))}")
     return out
 
 
@@ -525,7 +552,8 @@ def _print_table(results: dict) -> None:
         if r["extra_runs"]:
             notes.append(f"{r['extra_runs']} extra runs")
         if r["failed"]:
-            notes.append(f"{r['failed']} unmatched")
+            reasons = sorted(set(r.get("failures", [])))
+            notes.append(f"{r['failed']} moves dropped ({'; '.join(reasons)})")
         if r.get("busy"):
             notes.append("stopped: page kept sending")
         if r.get("truncated"):
