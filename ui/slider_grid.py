@@ -49,9 +49,10 @@ def cells(prefix: str, default, lo: float, hi: float, step: float, *, help: str,
     idx = ([(j + 1,) for j in range(default.size)] if default.ndim == 1
            else [(i + 1, j + 1) for i in range(default.shape[0]) for j in range(default.shape[1])])
     first, last = cell_key(prefix, *idx[0]), cell_key(prefix, *idx[-1])
+    group = f"`{first}`" if first == last else f"`{first}` .. `{last}`"
     return [state.slider(cell_key(prefix, *ij), lo, hi, float(default[tuple(k - 1 for k in ij)]) + 0.0,
                          step, sub(cell_key(name, *ij)), help, number_format="%.1f",
-                         group=f"`{first}` .. `{last}`", meaning=meaning, hand=hand,
+                         group=group, meaning=meaning, hand=hand,
                          values=f"{fmt.num(lo)} to {fmt.num(hi)} in steps of {fmt.num(step)}")
             for ij in idx]
 
