@@ -1,8 +1,10 @@
 """Slider key press -> end of the run it starts, per page, against a bare one-slider page.
 
-    python bench/latency.py                          # every lesson, ~3-6 minutes
+    python bench/latency.py                          # every lesson, 5-10 minutes
     python bench/latency.py --pages trainer,tax-bands --moves 12
     python bench/latency.py --json artifacts/latency.json --budget 600
+    python bench/latency.py --app /tmp/old            # an older checkout (git archive | tar -x)
+    python bench/latency.py --py-spy /tmp/spy --js-profile   # where the server's / browser's time goes
 
 Starts `streamlit run app.py` and `streamlit run bench/bare.py` on free 127.0.0.1 ports
 (headless, no file watcher, no run on save; both read the repo's .streamlit/config.toml), drives
@@ -20,9 +22,13 @@ is what the server sent from the keypress to that message. Before every move the
 quiet (no message for --quiet ms); runs that arrive after the measured one without a key press
 (a second rerun, a timer) are counted as "extra runs".
 
-Prints: page | median ms | ratio to bare | KB per move | goal <= 2x, with the bare page's own
-median, measured in blocks between the pages (the ratio uses the median of all its blocks).
-Absolute times on this shared machine are noise; the ratio is the figure to compare.
+After every page move the bare page's slider is moved once, so both see the same load.
+
+Prints: page | median ms | ratio to bare | KB per move | goal <= 2x | bare ms | on wire ms |
+server CPU | browser ms | notes. The ratio divides by the bare page's median over the moves made
+right after this page's. The last two columns are costs per move (the server process's CPU from
+/proc, the page's main-thread CPU from CDP), which a busy machine barely moves; the waits before
+them are stretched by it. bench/README.md explains every column.
 """
 
 from __future__ import annotations
