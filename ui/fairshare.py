@@ -37,8 +37,8 @@ import time
 from dataclasses import dataclass
 
 TIMER = 0.05         # the fragment's run_every: the browser's timer; the ledger's wait paces the ticks
-PLAY_SHARE = 0.4      # share of one core all playing sessions of a process may use together
-BUSY_PLAY_SHARE = 0.25  # ... when the process is busy (other students' runs are queueing)
+PLAY_SHARE = 0.6      # share of one core all playing sessions of a process may use together
+BUSY_PLAY_SHARE = 0.3  # ... when the process is busy (other students' runs are queueing)
 SOLO_SHARE = 0.25     # at most this share of a core for one player, even alone
 MIN_INTERVAL = 0.1    # seconds between a session's ticks: at most 10 redraws a second
 MAX_INTERVAL = 1.0    # at least one redraw a second, however many play

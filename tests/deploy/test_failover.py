@@ -1,5 +1,5 @@
 """A replica that dies loses no lesson: the browser reconnects through the balancer to another
-replica and gets its view back from the link."""
+replica and gets its view back from the link. Then SIGTERM stops everything deploy/serve started."""
 
 from __future__ import annotations
 
@@ -96,3 +96,12 @@ def test_a_student_whose_replica_stops_comes_back_on_the_other_with_the_view_fro
             assert shown(page, key) == value   # and the link alone gives the same view
         finally:
             browser.close()
+
+    # SIGTERM stops everything deploy/serve started: the live replica and the balancer.
+    pids = s.pids()
+    assert s.stop(signal.SIGTERM) == 0
+    deadline = time.time() + 15
+    while (any(alive(p) for p in pids) or "serve: stopped" not in s.lines) and time.time() < deadline:
+        time.sleep(0.2)
+    assert not any(alive(p) for p in pids)
+    assert "serve: stopped" in s.lines

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-import signal
 import subprocess
-import time
 import urllib.request
 
 from bench.protocol import Student
-from tests.deploy.conftest import ROOT, Serve, alive, health
+from tests.deploy.conftest import ROOT, alive, health
 
 
 def get(url: str, cookie: str = "") -> tuple[str, str]:
@@ -68,15 +66,3 @@ def test_a_websocket_reconnect_with_the_cookie_resumes_the_same_session(serve):
     a, b, first, resumed = asyncio.run(asyncio.wait_for(go(), 120))
     assert a.replica and b.replica and a.replica != b.replica  # leastconn spreads two open tabs
     assert resumed == first  # same replica: the server knew the session it was asked to resume
-
-
-def test_sigterm_stops_everything_it_started():
-    s = Serve(1)
-    pids = s.pids()
-    assert len(pids) == 2 and all(alive(p) for p in pids)
-    assert s.stop(signal.SIGTERM) == 0
-    deadline = time.time() + 15
-    while any(alive(p) for p in pids) and time.time() < deadline:
-        time.sleep(0.2)
-    assert not any(alive(p) for p in pids)
-    assert any("serve: stopped" in line for line in s.lines)
