@@ -26,7 +26,7 @@ from lib.optim import OPTIMIZERS
 from lib.points import MAX_BYTES, MAX_POINTS, points_csv, template_csv
 from lib.regions import line_in_box, region_ids
 from lib.train import MAX_LINK_PARAMS
-from ui import charts, fmt, state
+from ui import charts, fairshare, fmt, state
 from ui import trainer as tr
 from ui import trainer_charts as tc
 from ui.source import show_source
@@ -41,6 +41,7 @@ MAX_SPEED = 100_000          # epochs per redraw typed into a link
 MAX_LAYERS, MAX_UNITS = 6, 32  # the Playground allows 6 layers of 8; a link may ask for more units
 FULL = "trainer_full_run"    # session flag: True while the whole page is running (not a fragment)
 VIEW = "trainer_view"        # what the sections below the top were last drawn for
+BELOW = "trainer_below"      # the controls they depend on, when they were drawn
 H_MAP, H_CURVES = 450, 400   # live chart heights (px): a map about 380 px square at 1366 px, 340 on a phone
 
 
@@ -155,7 +156,8 @@ LINKS = state.Links(
                         values="`0` ... `0.1`; any number from 0 to 1 in a link (`0`)"),
     state.select_slider("speed", SPEEDS, "max", "Epochs per redraw",
                         "1 lets a class watch every step; max trains as many epochs as fit between two "
-                        f"redraws (about {1 / tr.TICK:.0f} redraws a second).", parse=_speed_text, fmt=str,
+                        f"redraws (up to {1 / fairshare.MIN_INTERVAL:.0f} a second, fewer when others play too).",
+                        parse=_speed_text, fmt=str,
                         meaning="epochs per redraw while playing; `max` = as many as fit in the redraw's "
                                 "time budget",
                         values=f"a whole number from 1 to {MAX_SPEED}, or `max` (`max`)"),
@@ -250,7 +252,7 @@ def own_points(own: tr.OwnData | None) -> None:
     with st.expander("Your own points (CSV)", icon=":material/upload_file:"):
         st.markdown(f"A CSV with a header row `x1,x2,label`, labels 0 or 1, at most {MAX_POINTS:,} points "
                     f"and {MAX_BYTES // 1000} KB.")
-        st.download_button("Download a template", template_csv(), "layer-lab-points.csv", "text/csv",
+        st.download_button("Download a template", template_csv, "layer-lab-points.csv", "text/csv",
                            icon=":material/download:", help="Forty points of an XOR, in the accepted format.")
         slot = st.session_state.setdefault("trainer_upload_slot", 0)
         up = st.file_uploader("Upload points", type=["csv"], key=f"trainer_upload_{slot}",
@@ -292,6 +294,8 @@ def _set_playing(value: bool):
     # Set, not flip: Streamlit may run a click's callback twice when the click lands during a
     # fragment tick (once in that tick, once replayed in the full rerun); flipping would undo it.
     st.session_state[tr.PLAYING] = value
+    if not value:
+        fairshare.leave(fairshare.session_key())  # the others get this session's share at once
 
 
 def buttons(run: tr.Run, playing: bool) -> None:
@@ -324,12 +328,14 @@ def share(run: tr.Run, values: dict) -> None:
         else:
             st.info(f"This network has {fmt.count(size)} parameters, more than the {fmt.count(MAX_LINK_PARAMS)} "
                     "a link can carry: download the weights instead.", icon=":material/info:")
-        st.download_button("Download the weights (JSON)", json.dumps(run.trainer.to_dict(), indent=1),
+        # Deferred (a callable): the file is made when it is asked for, not on every rerun.
+        st.download_button("Download the weights (JSON)", lambda: json.dumps(run.trainer.to_dict(), indent=1),
                            "layer-lab-network.json", "application/json", icon=":material/download:",
                            help="The configuration, the epoch and every weight matrix with its shape.",
                            width="stretch")
         d = run.data
-        st.download_button("Download the points (CSV)", points_csv(np.vstack([d.Xtr, d.Xte]), np.concatenate([d.ytr, d.yte])),
+        st.download_button("Download the points (CSV)",
+                           lambda: points_csv(np.vstack([d.Xtr, d.Xte]), np.concatenate([d.ytr, d.yte])),
                            "layer-lab-points.csv", "text/csv", icon=":material/download:", width="stretch",
                            help="Every point of this run, train and test, as x1, x2, label.")
 
@@ -337,9 +343,12 @@ def share(run: tr.Run, values: dict) -> None:
 def top() -> None:
     """Play and the live maps first, at the page's full width; the controls right under them in three
     columns (one under the other on a phone)."""
+    own: tr.OwnData | None = st.session_state.get(tr.OWN)
+    full = bool(st.session_state.get(FULL))
+    if not full and _below(own) != st.session_state.get(BELOW):
+        st.rerun(scope="app")  # a control the sections below depend on moved: skip straight to the page
     bar, box, knobs = st.container(), st.container(), st.container(horizontal=True)
     data_col, net_col, share_col = st.columns(3, gap="medium")
-    own: tr.OwnData | None = st.session_state.get(tr.OWN)
     with data_col:
         values = data_controls(own)
     with net_col:
@@ -362,7 +371,9 @@ def top() -> None:
         if run.loaded:
             st.caption(f":material/link: {run.loaded}")
     with box:
-        st.fragment(live, run_every=tr.TICK if playing else None)(spec, parse_speed(speed_text))
+        # While playing the browser's timer is short and ui.fairshare paces the ticks: each waits for
+        # its turn, so the process's playing sessions share a budget and slider moves go first.
+        st.fragment(live, run_every=fairshare.TIMER if playing else None)(spec, parse_speed(speed_text))
     if twin_on and not spec.hidden:
         knobs.caption(":material/info: Your network has no hidden layer, so it is its own twin: give it hidden "
                       "units (for example 8) to compare.")
@@ -372,10 +383,19 @@ def top() -> None:
                     "cells": values["cells"] if values["cells"] is not None else LINKS["cells"].default})
     st.session_state["trainer_spec"] = spec
     view = (run.sig, spec.act, playing, None if playing else tr.weights_key(run))
-    if st.session_state.get(FULL):
+    if full:
         st.session_state[VIEW] = view
+        st.session_state[BELOW] = _below(own)
     elif st.session_state.get(VIEW) != view:
         st.rerun(scope="app")  # the sections below show what changed: the whole page reruns
+
+
+def _below(own: tr.OwnData | None) -> tuple:
+    """The controls that the sections below the top depend on, as they stand before the top is drawn."""
+    dataset = LINKS.value("dataset")
+    keys = ("n", "noise", "train", "seed", "feat", "act")
+    return (own.digest if own else None, dataset, LINKS.value("cells") if dataset == "checkerboard" else None,
+            *(LINKS.value(k) for k in keys))
 
 
 def _pct(v: float) -> str:
@@ -395,10 +415,14 @@ def live(spec: tr.Spec, speed: int | None) -> None:
     t = run.trainer
     figs = st.session_state.setdefault(tr.FIGURES, {})
     playing = bool(st.session_state.get(tr.PLAYING))
+    share_key = fairshare.session_key()
+    plan = None
     if playing:
-        tr.advance(run, speed)
+        plan = fairshare.start(share_key, speed)   # waits for this session's turn
+        tr.advance(run, speed, budget=plan.budget)
         if t.diverged:  # the Play button must turn back into Play: rerun the whole page
             st.session_state[tr.PLAYING] = False
+            fairshare.leave(share_key)
             st.rerun(scope="app")
     m = t.metrics()
     if t.diverged:
@@ -445,9 +469,10 @@ def live(spec: tr.Spec, speed: int | None) -> None:
     if run.twin is None:
         st.html(tc.legend_html())
     rate = st.session_state.setdefault("trainer_clock", tr.Clock()).tick(m["epoch"])
-    if playing and rate:
-        st.caption(f":material/speed: {fmt.count(rate[0])} epochs a second, {fmt.fixed(rate[1], 1)} redraws "
-                   "a second (measured on the server)")
+    if plan is not None:
+        fairshare.finish(share_key)  # this tick's measured cost sets this session's next interval
+        st.caption(":material/speed: " + plan.describe(rate[0] if rate else None)
+                   + (f" Measured here: {fmt.fixed(rate[1], 1)} redraws a second." if rate else ""))
     else:
         st.caption("Shading: the network's P(class 1), from orange (class 0) through white to green (class 1). "
                    "Filled squares: training points; hollow squares: test points, never trained on. "
@@ -481,11 +506,11 @@ def bend_switch(spec: tr.Spec) -> None:
     with left:
         charts.show(_cached(figs, "bend_before", (key, spec.act), lambda: tc.boundary_figure(
             xs, ys, probability_map(t.params, spec.feat, d.limit, spec.act, RES), d,
-            title=f"As trained: {ACTS[spec.act]}", live=False, legend=False, height=420)), key="trainer_bend_before")
+            title=f"As trained: {ACTS[spec.act]}", live=False, height=420)), key="trainer_bend_before")
     with right:
         charts.show(_cached(figs, "bend_after", (key, bend), lambda: tc.boundary_figure(
             xs, ys, probability_map(t.params, spec.feat, d.limit, bend, RES), d,
-            title=f"Same weights: {ACTS[bend]}", live=False, legend=False, height=420, line=line)),
+            title=f"Same weights: {ACTS[bend]}", live=False, height=420, line=line)),
             key="trainer_bend_after")
     if bend == "identity":
         names = [FEATURES[f].label for f in spec.feat]

@@ -28,10 +28,9 @@ OWN = "trainer_own"           # OwnData or None: points from the student's CSV
 WEIGHTS_SEEN = "trainer_weights_seen"  # the `w` link text already applied (or refused)
 FIGURES = "trainer_figures"   # the live figures of this session, updated in place (see ui.trainer_charts)
 
-# The browser asks for a redraw every TICK seconds and Streamlit merges requests that arrive during
-# a run, so a tick slower than TICK lowers the rate. Training gets BUDGET of each tick; drawing,
-# sending and the browser's own work need the rest (at 20,000 epochs a second, 0.03 s is 600 epochs).
-TICK = 0.07         # seconds between redraws of the boundary while playing (the browser's timer)
+# While playing, ui.fairshare sets each tick's training budget and the pace of the ticks (the page
+# passes its plan to `advance`); BUDGET is the budget without it (Step, tests). At 20,000 epochs a
+# second, 0.03 s is 600 epochs.
 SLOW_TICK = 2.0     # seconds between redraws of the unit maps and the region map while playing
 BUDGET = 0.03       # seconds of training per redraw at speed "max"
 CURVES_HOLD = 0.3   # while playing, the curves take new numbers at most this often (seconds)

@@ -89,35 +89,28 @@ def _styles(c: int, split: str) -> dict:
     return dict(fillcolor="rgba(255,255,255,0.8)", line=dict(color=color, width=2))
 
 
-def points_shapes(fig: go.Figure, Xtr, ytr, Xte, yte, *, limit: float, legend: bool = True,
-                  xref: str = "x", yref: str = "y") -> None:
-    """Each class of each split as one shape: train points filled squares, test points hollow ones.
+def points_shapes(Xtr, ytr, Xte, yte, *, limit: float, xref: str = "x", yref: str = "y") -> list[dict]:
+    """Each class of each split as one path shape: train points filled squares, test points hollow ones.
 
-    The legend is drawn by marker-only traces whose one point lies outside the fixed axis range,
-    so its symbols are the same squares as the marks (a shape's own legend symbol is not).
+    Their legend is legend_html(), outside the figure (a shape's own legend symbol is not a square).
     """
     r = 0.022 * limit
+    shapes = []
     for split, X, y in (("train", Xtr, ytr), ("test", Xte, yte)):
         for c in (0, 1):
             pts = X[y == c]  # (m, 2)
-            if not len(pts):
-                continue
-            fig.add_shape(type="path", path=dots_path(pts, 0.8 * r if split == "train" else 0.9 * r, sides=4),
-                          xref=xref, yref=yref, layer="above", **_styles(c, split))
-            if legend:
-                color = colors.CLASSES[c]
-                fig.add_trace(go.Scatter(
-                    x=[10 * limit], y=[10 * limit], mode="markers", hoverinfo="skip",
-                    name=f"class {c} ({colors.CLASS_NAMES[c]}) · {split}", legendgroup=split,
-                    marker=dict(symbol="square" if split == "train" else "square-open", size=11, color=color,
-                                line=dict(color="white" if split == "train" else color,
-                                          width=0.8 if split == "train" else 2))))
+            if len(pts):
+                shapes.append(dict(type="path", path=dots_path(pts, 0.8 * r if split == "train" else 0.9 * r,
+                                                                sides=4),
+                                   xref=xref, yref=yref, layer="above", **_styles(c, split)))
+    return shapes
 
 
 def boundary_figure(xs, ys, P, data, *, title: str | None = None, live: bool = True,
-                    line: tuple[np.ndarray, np.ndarray] | None = None, height: int = 420,
-                    legend: bool = True) -> go.Figure:
+                    line: tuple[np.ndarray, np.ndarray] | None = None, height: int = 420) -> go.Figure:
     """P(class 1) as shading, the points on top, axis numbers, and optionally one straight line.
+
+    Written as the figure's dict (checked once by plotly, not property by property: a few ms, not 30).
 
     Parameters
     ----------
@@ -126,28 +119,32 @@ def boundary_figure(xs, ys, P, data, *, title: str | None = None, live: bool = T
     data : ui.trainer.Data (raw points and the square's half-width)
     line : (x (k,), y (k,)) of a boundary line to draw dashed, or None
     """
-    fig = charts.figure(title=title, height=height)
+    limit = data.limit
     # x0/dx instead of coordinate arrays: the same picture with two numbers per axis. Live, the
     # probabilities travel as bytes (1/255 steps, invisible in the shading).
-    fig.add_trace(go.Heatmap(
-        z=_u8(P) if live else _f32(P), x0=float(xs[0]), dx=float(xs[1] - xs[0]), y0=float(ys[0]),
-        dy=float(ys[1] - ys[0]), colorscale=SHADING, zmin=0.0, zmax=255.0 if live else 1.0,
-        showscale=False, showlegend=False,
-        hoverinfo="skip" if live else None,
-        hovertemplate=None if live else "x₁ = %{x:.2f}<br>x₂ = %{y:.2f}<br>P(1) = %{z:.2f}<extra></extra>",
-    ))
-    points_shapes(fig, data.Xtr, data.ytr, data.Xte, data.yte, limit=data.limit, legend=legend)
+    heat = dict(type="heatmap", z=_u8(P) if live else _f32(P), x0=float(xs[0]), dx=float(xs[1] - xs[0]),
+                y0=float(ys[0]), dy=float(ys[1] - ys[0]), colorscale=SHADING, zmin=0.0,
+                zmax=255.0 if live else 1.0, showscale=False, showlegend=False)
+    if live:
+        heat["hoverinfo"] = "skip"
+    else:
+        heat["hovertemplate"] = "x₁ = %{x:.2f}<br>x₂ = %{y:.2f}<br>P(1) = %{z:.2f}<extra></extra>"
+    traces = [heat]
     if line is not None:
-        fig.add_trace(go.Scatter(x=line[0], y=line[1], mode="lines", name="the one straight line",
-                                 line=dict(color=colors.ON, width=2, dash="dash"), hoverinfo="skip"))
-    _square(fig, data.limit, ticks=True)
-    fig.update_yaxes(scaleanchor="x", scaleratio=1)
-    fig.update_layout(margin=dict(l=8, r=8, t=40 if title else 8, b=8), uirevision="boundary",
-                      font=dict(size=FONT), showlegend=legend,
-                      legend=dict(font=dict(size=12), orientation="h", yanchor="top", y=-0.08,
-                                  xanchor="left", x=0.0, entrywidth=0.5, entrywidthmode="fraction"),
-                      title=dict(text=title, x=0.0, xanchor="left", font=dict(size=16)) if title else None)
-    return fig
+        traces.append(dict(type="scatter", x=_f32(line[0]), y=_f32(line[1]), mode="lines",
+                           name="the one straight line", hoverinfo="skip", showlegend=False,
+                           line=dict(color=colors.ON, width=2, dash="dash")))
+    axis = dict(range=[-limit, limit], showticklabels=True, showgrid=False, zeroline=False, fixedrange=True,
+                constrain="domain", tickfont=dict(size=TICK_FONT), nticks=5)
+    layout = dict(
+        height=height, margin=dict(l=8, r=8, t=40 if title else 8, b=8), uirevision="boundary",
+        font=dict(size=FONT), showlegend=False, shapes=points_shapes(data.Xtr, data.ytr, data.Xte, data.yte,
+                                                                      limit=limit),
+        xaxis=axis, yaxis=dict(axis, scaleanchor="x", scaleratio=1, constraintoward="top"),
+    )
+    if title:
+        layout["title"] = dict(text=title, x=0.0, xanchor="left", font=dict(size=16))
+    return go.Figure(dict(data=traces, layout=layout), _validate=False)
 
 
 def legend_html() -> str:
@@ -229,7 +226,7 @@ def live_boundary(cache: dict, key: str, sig, xs, ys, P, data, *, title: str, he
     want = (sig, title, height)
     entry = cache.get(key)
     if entry is None or entry[0] != want:
-        fig = boundary_figure(xs, ys, P, data, title=title, live=True, height=height, legend=False)
+        fig = boundary_figure(xs, ys, P, data, title=title, live=True, height=height)
         cache[key] = (want, fig)
         return fig
     fig = entry[1]
@@ -279,6 +276,28 @@ def _unit_z(h, live: bool):
     return _f32(h), lim
 
 
+def _grid_axes(rows: int, cols: int, limit: float, *, hgap: float = 0.03, vgap: float = 0.08) -> dict:
+    """Layout axes for a rows x cols grid of square maps over [-limit, limit]^2, without tick labels.
+
+    The layout make_subplots would write, written directly: make_subplots and its update calls
+    validate every property and took about 100 ms for eight maps; this takes well under one.
+    """
+    w, h = (1 - (cols - 1) * hgap) / cols, (1 - (rows - 1) * vgap) / rows
+    axes = {}
+    for i in range(rows * cols):
+        r, c = divmod(i, cols)
+        n = "" if i == 0 else str(i + 1)
+        x0, y1 = c * (w + hgap), 1 - r * (h + vgap)
+        x0, x1 = max(0.0, round(x0, 6)), min(1.0, round(x0 + w, 6))
+        y0, y1 = max(0.0, round(y1 - h, 6)), min(1.0, round(y1, 6))
+        common = dict(range=[-limit, limit], showticklabels=False, showgrid=False, zeroline=False, ticks="",
+                      fixedrange=True, constrain="domain")
+        axes[f"xaxis{n}"] = dict(domain=[x0, x1], anchor=f"y{n}", **common)
+        axes[f"yaxis{n}"] = dict(domain=[y0, y1], anchor=f"x{n}", scaleanchor=f"x{n}", scaleratio=1,
+                                 constraintoward="top", **common)
+    return axes
+
+
 def unit_maps_figure(xs, ys, H, *, titles, limit: float, folds=None, cols: int = 4,
                      cell: int = 190, live: bool = False) -> go.Figure:
     """One small map per hidden unit: its output over the plane (SIGNED colours), and its fold line.
@@ -293,31 +312,30 @@ def unit_maps_figure(xs, ys, H, *, titles, limit: float, folds=None, cols: int =
     units = len(H)
     cols = max(1, min(cols, units))
     rows = -(-units // cols)
-    fig = make_subplots(rows=rows, cols=cols, subplot_titles=titles, horizontal_spacing=0.03,
-                        vertical_spacing=0.12 / max(rows, 1) + 0.05)
+    axes = _grid_axes(rows, cols, limit, vgap=0.12 / rows + 0.04)
     dx, dy = float(xs[1] - xs[0]), float(ys[1] - ys[0])
+    data, notes = [], []
     for u in range(units):
-        r, c = u // cols + 1, u % cols + 1
+        n = "" if u == 0 else str(u + 1)
         z, lim = _unit_z(H[u], live)
-        fig.add_trace(go.Heatmap(
-            z=z, x0=float(xs[0]), dx=dx, y0=float(ys[0]), dy=dy, colorscale=colors.SIGNED,
-            zmid=0.0, zmin=-lim, zmax=lim, showscale=False, hoverinfo="skip" if live else None,
+        data.append(dict(
+            type="heatmap", z=z, x0=float(xs[0]), dx=dx, y0=float(ys[0]), dy=dy, colorscale=colors.SIGNED,
+            zmid=0.0, zmin=-lim, zmax=lim, showscale=False, xaxis=f"x{n}", yaxis=f"y{n}",
+            hoverinfo="skip" if live else None,
             hovertemplate=None if live else (f"{titles[u]}<br>x₁ = %{{x:.2f}}, x₂ = %{{y:.2f}}"
-                                             "<br>output %{z:.2f}<extra></extra>"),
-        ), row=r, col=c)
+                                             "<br>output %{z:.2f}<extra></extra>")))
         if folds is not None:
             fx, fy = _fold_xy(folds[u])
-            fig.add_trace(go.Scatter(x=fx, y=fy, mode="lines", hoverinfo="skip",
-                                     line=dict(color=colors.ON, width=1.5, dash="dash"),
-                                     showlegend=False), row=r, col=c)
-        _square(fig, limit, ticks=False, row=r, col=c)
-    for i in range(units):
-        suffix = "" if i == 0 else str(i + 1)
-        fig.layout[f"yaxis{suffix}"].update(scaleanchor=f"x{suffix}", scaleratio=1)
-    fig.update_layout(height=rows * cell + 30, margin=dict(l=4, r=4, t=40, b=4), showlegend=False,
-                      font=dict(size=FONT))
-    fig.update_annotations(font_size=13)
-    return fig
+            data.append(dict(type="scatter", x=fx, y=fy, mode="lines", hoverinfo="skip", showlegend=False,
+                             line=dict(color=colors.ON, width=1.5, dash="dash"),
+                             xaxis=f"x{n}", yaxis=f"y{n}"))
+        dom_x, dom_y = axes[f"xaxis{n}"]["domain"], axes[f"yaxis{n}"]["domain"]
+        notes.append(dict(text=titles[u], x=(dom_x[0] + dom_x[1]) / 2, y=dom_y[1], xref="paper", yref="paper",
+                          xanchor="center", yanchor="bottom", showarrow=False, font=dict(size=13)))
+    layout = dict(height=rows * cell + 30, margin=dict(l=4, r=4, t=40, b=4), showlegend=False,
+                  font=dict(size=FONT), annotations=notes, **axes)
+    return go.Figure(dict(data=[{k: v for k, v in t.items() if v is not None} for t in data], layout=layout),
+                     _validate=False)
 
 
 def live_unit_maps(cache: dict, key: str, xs, ys, H, *, titles, limit: float, folds=None, cols: int = 4,
