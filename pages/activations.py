@@ -34,8 +34,11 @@ LINKS = state.Links(
                  "Push one number through both versions and compare every step; it is marked on the chart.",
                  meaning="the input followed through the network"),
     state.matrix("w1", START["w1"], "W₁", "input → hidden weights, one column per hidden unit",
-                 meaning="the network's first weights (1 × 3)", group="`w1`, `b1`, `w2`, `b2`",
-                 values="rows split by `;`, numbers by `,` (`1,-1,0.5`, `-0.5,-0.5,1`, `1;1;-1`, `0.5`)"),
+                 group="`w1`, `b1`, `w2`, `b2`",
+                 meaning="the network's weights and biases: " + ", ".join(
+                     f"{k} {fmt.shape(np.shape(v))}" for k, v in START.items()),
+                 values="rows split by `;`, numbers by `,` (" + ", ".join(
+                     f"`{state.format_matrix(v)}`" for v in START.values()) + ")"),
     state.matrix("b1", START["b1"], "b₁", "one bias per hidden unit",
                  group="`w1`, `b1`, `w2`, `b2`"),
     state.matrix("w2", START["w2"], "W₂", "hidden → output weights", group="`w1`, `b1`, `w2`, `b2`"),
