@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from ui.fairshare import busy_note
 from ui.nav import HOME, LESSONS
 
 # No page_title here: it would override every page's own tab title.
@@ -12,4 +13,7 @@ for lesson in LESSONS:
     sections.setdefault(lesson.section, []).append(
         st.Page(lesson.file, title=lesson.title, icon=lesson.icon, url_path=lesson.url_path)
     )
-st.navigation(sections).run()
+page = st.navigation(sections)
+if note := busy_note():  # past capacity answers come later, never not at all: say so
+    st.caption(f":material/hourglass_top: {note}")
+page.run()
