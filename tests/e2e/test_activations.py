@@ -124,3 +124,24 @@ def test_screenshots_at_both_widths(open_page):
             " return m.scrollWidth - m.clientWidth; }")
         assert overflow <= 0, f"{width}, every bend: {overflow}px of horizontal overflow"
         screenshot(page, "activations-every-bend")
+
+
+def test_a_hand_bound_choice_in_a_fragment_keeps_the_url_in_step(browser, server):
+    """The bend select is bound by ui.state by hand (its menu shows names, the URL keeps the key)
+    and sits in the depth fragment: picking a bend reruns the fragment and writes bend= to the URL."""
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    ctx, page, finished = _open_tapped(browser, server, "/activations")
+    try:
+        runs = len(finished)
+        box = page.locator(".st-key-depth_live [data-testid='stSelectbox']")
+        box.click()
+        page.get_by_role("option", name=ACTIVATIONS["tanh"].label, exact=True).click()
+        page.wait_for_function("document.location.search.includes('bend=tanh')", timeout=30_000)
+        wait_ready(page)
+        steps = page.inner_text(".st-key-depth_live")
+        assert f"through the network with {ACTIVATIONS['tanh'].label}" in steps
+        assert set(finished[runs:]) == {ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY}, finished[runs:]
+        assert_clean(page)
+    finally:
+        ctx.close()
