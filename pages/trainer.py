@@ -34,7 +34,7 @@ from ui.source import show_source
 ACTS = {k: a.label for k, a in ACTIVATIONS.items()}
 OPT_NAMES = {"sgd": "SGD", "momentum": "SGD with momentum", "adam": "Adam"}
 LR_OPTIONS = (0.00001, 0.0001, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0)
-L2_OPTIONS = (0.0, 0.00001, 0.0001, 0.001, 0.003, 0.01, 0.03, 0.1)
+PENALTIES = (0.0, 0.00001, 0.0001, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0)  # the Playground's 0..10
 BATCHES = (0, *range(1, 31), 32, 64, 128)   # the Playground's 1 to 30, and a few powers of two
 SPEEDS = ("1", "2", "5", "10", "20", "50", "100", "200", "500", "1000", "max")
 MAX_SPEED = 100_000          # epochs per redraw typed into a link
@@ -150,10 +150,15 @@ LINKS = state.Links(
                         "Step size. Too large and the loss blows up: training stops and says so.",
                         parse=_number_in(0.000001, 10.0), fmt=plain, meaning="learning rate",
                         values="`0.00001` ... `10`; any number from 0.000001 to 10 in a link (`0.03`)"),
-    state.select_slider("l2", L2_OPTIONS, 0.0, "L2 penalty",
-                        "Adds 0.5 · L2 · (sum of squared weights) to the loss: pulls weights towards 0.",
-                        parse=_number_in(0.0, 1.0), fmt=plain, meaning="L2 penalty",
-                        values="`0` ... `0.1`; any number from 0 to 1 in a link (`0`)"),
+    state.select_slider("l2", PENALTIES, 0.0, "L2 penalty",
+                        "Adds 0.5 · L2 · (sum of squared weights) to the loss: pulls every weight towards 0.",
+                        parse=_number_in(0.0, 10.0), fmt=plain, meaning="L2 penalty",
+                        values="`0` ... `10`; any number from 0 to 10 in a link (`0`)"),
+    state.select_slider("l1", PENALTIES, 0.0, "L1 penalty",
+                        "Adds L1 · (sum of |weights|) to the loss: drives the weights it does not need to "
+                        "exactly 0. Both at 0: no penalty.",
+                        parse=_number_in(0.0, 10.0), fmt=plain, meaning="L1 penalty",
+                        values="`0` ... `10`; any number from 0 to 10 in a link (`0`)"),
     state.select_slider("speed", SPEEDS, "max", "Epochs per redraw",
                         "1 lets a class watch every step; max trains as many epochs as fit between two "
                         f"redraws (up to {1 / fairshare.MIN_INTERVAL:.0f} a second, fewer when others play too).",
@@ -286,8 +291,9 @@ def network_controls() -> dict:
         opt = LINKS.widget("opt")
         batch = LINKS.widget("batch")
         lr = _slider("lr")
+        l1 = _slider("l1")
         l2 = _slider("l2")
-    return dict(hidden=hidden, act=act, opt=opt, lr=float(lr), batch=int(batch), l2=float(l2))
+    return dict(hidden=hidden, act=act, opt=opt, lr=float(lr), batch=int(batch), l1=float(l1), l2=float(l2))
 
 
 def _set_playing(value: bool):
@@ -347,18 +353,21 @@ def top() -> None:
     full = bool(st.session_state.get(FULL))
     if not full and _below(own) != st.session_state.get(BELOW):
         st.rerun(scope="app")  # a control the sections below depend on moved: skip straight to the page
-    bar, box, knobs = st.container(), st.container(), st.container(horizontal=True)
+    bar, box = st.container(), st.container()
+    knobs = st.columns([3, 2], vertical_alignment="top")
     data_col, net_col, share_col = st.columns(3, gap="medium")
     with data_col:
         values = data_controls(own)
     with net_col:
         values.update(network_controls())
-    with knobs:
+    with knobs[0]:
         speed_text = _slider("speed")
+    with knobs[1]:
         twin_on = LINKS.widget("twin")
     spec = tr.Spec(**{k: values[k] for k in ("dataset", "n", "noise", "seed", "cells", "train", "feat")},
                    hidden=values["hidden"], act=values["act"], opt=values["opt"], lr=values["lr"],
-                   batch=values["batch"], l2=values["l2"], twin=bool(twin_on) and bool(values["hidden"]),
+                   batch=values["batch"], l2=values["l2"], l1=values["l1"],
+                   twin=bool(twin_on) and bool(values["hidden"]),
                    own=own)
     run = tr.get_run(spec)
     weights_error = tr.apply_link_weights(run, LINKS.value("w"))
@@ -375,7 +384,7 @@ def top() -> None:
         # its turn, so the process's playing sessions share a budget and slider moves go first.
         st.fragment(live, run_every=fairshare.TIMER if playing else None)(spec, parse_speed(speed_text))
     if twin_on and not spec.hidden:
-        knobs.caption(":material/info: Your network has no hidden layer, so it is its own twin: give it hidden "
+        knobs[1].caption(":material/info: Your network has no hidden layer, so it is its own twin: give it hidden "
                       "units (for example 8) to compare.")
     with share_col:
         share(run, {**values, "hidden": spec.hidden, "speed": speed_text, "twin": bool(twin_on),
@@ -449,7 +458,7 @@ def live(spec: tr.Spec, speed: int | None) -> None:
         c = st.container(horizontal=True)  # four across, or two by two beside a lone map and on a phone
         c.metric("Epoch", fmt.count(m["epoch"]), width=125)
         c.metric("Loss", fmt.fixed(m["train_loss"], 3), width=125,
-                 help="Mean cross-entropy on the training points (plus the L2 penalty).")
+                 help="Mean cross-entropy on the training points (plus the L1 and L2 penalties).")
         c.metric("Train accuracy", _pct(m["train_acc"]), width=125)
         c.metric("Test accuracy", _pct(m["test_acc"]), width=125,
                  help="On the points the network never trains on.")

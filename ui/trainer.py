@@ -2,7 +2,7 @@
 
 A run is the Trainer, its twin without a hidden layer, the data they learn from, and the
 signature of everything the weights depend on (data, inputs, layers, seed). A change of that
-signature starts a new run; a change of optimiser, learning rate, batch, L2 or bend keeps the
+signature starts a new run; a change of optimiser, learning rate, batch, L1, L2 or bend keeps the
 weights (`Trainer.set_hparams`), which the Playground never did. The page (pages/trainer.py)
 declares the link keys and draws; lib computes every number shown.
 """
@@ -80,6 +80,7 @@ class Spec:
     l2: float
     twin: bool
     own: OwnData | None = None
+    l1: float = 0.0
 
     def data_sig(self) -> tuple:
         source = ("own", self.own.digest) if self.own else (self.dataset, self.n, self.noise, self.cells)
@@ -89,7 +90,8 @@ class Spec:
         return (*self.data_sig(), self.hidden)
 
     def hparams(self) -> dict:
-        return {"act": self.act, "opt": self.opt, "lr": self.lr, "batch": self.batch, "l2": self.l2}
+        return {"act": self.act, "opt": self.opt, "lr": self.lr, "batch": self.batch, "l2": self.l2,
+                "l1": self.l1}
 
     def config(self, hidden: tuple[int, ...] | None = None):
         return engine.TrainConfig(hidden=self.hidden if hidden is None else hidden, seed=self.seed,

@@ -405,3 +405,14 @@ def test_the_page_reproduces_from_its_share_link():
     at2 = open_page("trainer", shared)
     assert _metrics(at2)["Train accuracy"] == _metrics(at)["Train accuracy"]
     assert json.loads(at2.get("plotly_chart")[0].proto.spec)["layout"]["title"]["text"] == "Hidden 3 · Tanh"
+
+
+def test_l1_and_a_large_l2_from_the_link_train_as_the_engine_does():
+    at = open_page("trainer", {"twin": "false", "l1": "0.01", "l2": "3", "batch": "7"})
+    assert "Ignored" not in _captions(at)
+    at.button(key="trainer_step_10").click().run()
+    ref = _spec_trainer(epochs=10, l1=0.01, l2=3.0, batch=7).metrics()
+    assert _metrics(at)["Loss"] == f"{ref['train_loss']:.3f}"
+    assert _metrics(at)["Train accuracy"] == f"{100 * ref['train_acc']:.1f} %"
+    at.select_slider(key="l1").set_value(0.0).run()   # a penalty change keeps the weights
+    assert _metrics(at)["Epoch"] == "10"
