@@ -166,7 +166,11 @@ def error_figure(units, series: dict, *, current: int | None = None, height=320)
             x=u, y=e, name=name, mode="lines+markers",
             line=dict(color=colors.category(i), width=2.5, dash="solid" if i == 0 else "dash"),
             marker=dict(size=7), hovertemplate=f"{name}<br>%{{x}} ramps: error %{{y:.2r}}<extra></extra>"))
-    fig.update_yaxes(type="log", exponentformat="power")
+    # Whole powers of ten only: plotly writes the 2 and 5 between them at three quarters of the
+    # tick size (under 12 px); at most about six labels up the axis.
+    errs = np.concatenate([np.maximum(np.asarray(e, dtype=float), 1e-16) for e in series.values()])
+    decades = np.log10(errs.max()) - np.log10(errs.min())
+    fig.update_yaxes(type="log", exponentformat="power", dtick=max(1, int(np.ceil(decades / 6))))
     if current is not None:
         fig.add_vline(x=current, line=dict(color=colors.ON, dash="dot", width=1.5))
     fig.update_layout(legend=dict(orientation="h", y=-0.25, yanchor="top"))

@@ -3,6 +3,8 @@ the schedule editor refuses a bad edit with one line, and bad links open cleanly
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -148,3 +150,40 @@ def test_bad_links_open_cleanly_with_notes(open_page):
     assert "Ignored bend=sideways" in text
     assert metric(page, "Tax, band by band") == "£11,432.00"  # uk-2024 at the default £60,000
     screenshot(page, "tax-bands-bad-link")
+
+
+_OVERFLOW = """() => {
+    const w = window.innerWidth;
+    const bad = [];
+    const main = document.querySelector("[data-testid='stMain']");
+    for (const el of main.querySelectorAll(".katex-display, [data-testid='stMarkdown'], "
+                                           + "[data-testid='stPlotlyChart'], [data-testid='stMetric']")) {
+        const r = el.getBoundingClientRect();
+        // KaTeX's boxes run 1-2 px past their own width at any screen size: allow 4 px
+        if (r.right > w + 1 || el.scrollWidth > el.clientWidth + 4) bad.push(el.innerText.slice(0, 60));
+    }
+    return bad;
+}"""
+_CHART_TEXT = """() => Array.from(document.querySelectorAll("[data-testid='stPlotlyChart'] svg text"))
+    .filter(t => t.textContent.trim())
+    .map(t => [t.textContent.slice(0, 30), parseFloat(getComputedStyle(t).fontSize)])
+    .filter(([, size]) => size < 12)"""
+
+
+@pytest.mark.parametrize("link", ["", "?preset=uk-2024-taper&weights=hand&bend=identity"
+                                  "&knots=learned&units=20&target=abs"])
+@pytest.mark.parametrize("width", ["laptop", "phone"])
+def test_readable_on_a_projector_and_a_phone(open_page, link, width):
+    """Issue 12's site-wide checks on this page: nothing runs off a phone, chart text >= 12 px, no
+    e-notation, and the first live picture starts within the first 900 px."""
+    page = open_page("/tax-bands" + link, width)
+    assert_clean(page)
+    assert page.evaluate(_OVERFLOW) == []
+    assert page.evaluate(_CHART_TEXT) == []
+    svg_text = " ".join(page.evaluate("() => Array.from(document.querySelectorAll("
+                                      "'[data-testid=stPlotlyChart] svg text'), t => t.textContent)"))
+    for text in (main_text(page), svg_text):
+        assert not re.search(r"\d(\.\d+)?e[+\-−]?\d", text), re.search(r".{20}\de[+\-−]?\d.{5}", text)
+    first = page.locator("[data-testid='stPlotlyChart']").first.bounding_box()
+    if width == "laptop":
+        assert first["y"] < 900
