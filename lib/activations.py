@@ -179,7 +179,7 @@ ACTIVATIONS: dict[str, Activation] = {
             "stuck below zero gets no gradient and can die.",
         ),
         Activation(
-            "gelu", "GELU (exact)", _gelu, _gelu_grad,
+            "gelu", "GELU (exact, erf)", _gelu, _gelu_grad,
             r"\operatorname{GELU}(x) = x\,\Phi(x) = \tfrac{x}{2}\left(1 + "
             r"\operatorname{erf}\!\left(\tfrac{x}{\sqrt{2}}\right)\right)",
             "GPT-2, GPT-3 and BERT: a smooth ReLU that lets a little negative "
