@@ -94,3 +94,15 @@ def collapse(params, names, limit: float, res: int = UNIT_RES):
         p_net = predict_proba(params, F, "identity")                           # (res * res,)
         p_one = predict_proba([(W, b)], F, "identity")                         # (res * res,)
     return W, b, float(np.max(np.abs(p_net - p_one)))
+
+
+def confusion(y, predicted, k: int = 2) -> np.ndarray:
+    """Counts of (true class, predicted class): C[i, j] = points of class i predicted as j.
+
+    y, predicted : int arrays of shape (n,), classes 0..k-1
+    Returns an int array of shape (k, k); its diagonal is what the network gets right.
+    """
+    y, predicted = np.asarray(y).astype(int), np.asarray(predicted).astype(int)
+    C = np.zeros((k, k), dtype=int)
+    np.add.at(C, (y, predicted), 1)
+    return C

@@ -15,12 +15,13 @@ from dataclasses import replace
 from urllib.parse import urlencode
 
 import numpy as np
+import pandas as pd
 import streamlit as st
 
 from lib.activations import ACTIVATIONS
 from lib.datasets import DATASET_INFO, DATASETS, DEFAULT_CELLS
 from lib.features import FEATURES
-from lib.maps import RES, UNIT_RES, collapse, fold_lines, plane_inputs, probability_map, unit_maps
+from lib.maps import RES, UNIT_RES, collapse, confusion, fold_lines, plane_inputs, probability_map, unit_maps
 from lib.mlp import forward, loss_and_grads
 from lib.optim import OPTIMIZERS
 from lib.points import MAX_BYTES, MAX_POINTS, points_csv, template_csv
@@ -567,6 +568,7 @@ def inside(spec: tr.Spec) -> None:
     if not spec.hidden:
         st.info("This network has no hidden layer: it is one linear layer, and its boundary is one straight "
                 "line. Give it hidden units (for example 8) to see them here.", icon=":material/info:")
+        mistakes(st.session_state[tr.RUN])
         return
     run: tr.Run = st.session_state[tr.RUN]
     t, d = run.trainer, run.data
@@ -627,6 +629,27 @@ def inside(spec: tr.Spec) -> None:
             + ("" if relu_like else f"With {ACTS[spec.act]} the bend is smooth, so the pieces "
                "are only nearly linear; the colours still show which units are above 0.")
         )
+    mistakes(run)
+
+
+def mistakes(run: tr.Run) -> None:
+    """The confusion matrix on the training and the test points: which class is taken for which."""
+    st.subheader("Right and wrong, class by class")
+    t, d = run.trainer, run.data
+    cols = st.columns(2)
+    for col, (name, F, y) in zip(cols, (("Training points", d.Ftr, d.ytr), ("Test points", d.Fte, d.yte)),
+                                 strict=True):
+        with col:
+            if not len(y):
+                st.caption(f"{name}: none.")
+                continue
+            C = confusion(y, t.predict(F) > 0.5, 2)                            # (2, 2)
+            frame = pd.DataFrame(C, index=["true class 0 (orange)", "true class 1 (green)"],
+                                 columns=["taken for class 0", "taken for class 1"])
+            st.markdown(f"**{name}**: {fmt.count(np.trace(C))} of {fmt.count(C.sum())} right")
+            st.dataframe(frame, width="content")
+    st.caption("Each row is the points of one class; the columns say what the network took them for. "
+               "The diagonal is what it gets right.")
 
 
 def going_further() -> None:

@@ -416,3 +416,14 @@ def test_l1_and_a_large_l2_from_the_link_train_as_the_engine_does():
     assert _metrics(at)["Train accuracy"] == f"{100 * ref['train_acc']:.1f} %"
     at.select_slider(key="l1").set_value(0.0).run()   # a penalty change keeps the weights
     assert _metrics(at)["Epoch"] == "10"
+
+
+def test_the_confusion_matrices_add_up_to_the_accuracies():
+    at = open_page("trainer", {"twin": "false"})
+    at.button(key="trainer_step_100").click().run()
+    ref = _spec_trainer(epochs=100).metrics()
+    train, test = (df.value.to_numpy() for df in at.dataframe[:2])
+    assert train.sum() == 320 and test.sum() == 80   # 80 % of 400 points, the rest
+    assert np.trace(train) / train.sum() == pytest.approx(ref["train_acc"])
+    assert np.trace(test) / test.sum() == pytest.approx(ref["test_acc"])
+    assert any("right" in m.value for m in at.markdown)

@@ -61,3 +61,11 @@ def test_fold_lines_lie_where_each_units_sum_is_zero():
         assert seg.shape == (2, 2)
         np.testing.assert_allclose(seg @ W[:, j] + b[j], 0, atol=1e-9)
         assert np.all(np.abs(seg) <= 3.6 + 1e-9)
+
+
+def test_confusion_counts_true_against_predicted():
+    from lib.maps import confusion
+
+    C = confusion([0, 0, 1, 1, 1, 2], [0, 1, 1, 1, 0, 2], k=3)
+    np.testing.assert_array_equal(C, [[1, 1, 0], [1, 2, 0], [0, 0, 1]])
+    assert C.sum() == 6 and np.trace(C) == 4
