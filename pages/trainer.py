@@ -170,6 +170,9 @@ LINKS = state.Links(
     state.toggle("twin", True, "Twin: no hidden layer",
                  "Train the same data from the same seed with no hidden layer, in lockstep.",
                  meaning="train a twin with no hidden layer beside the network, in lockstep"),
+    state.toggle("discrete", False, "Discretise the shading",
+                 "Shade each point of the plane by the class the network picks (P above or below ½) instead "
+                 "of by how sure it is.", meaning="shade by the class picked (P above or below ½), not by P"),
     state.select("bend", ACTS, "identity", "Redraw the trained weights with the bend",
                  "Only the drawing below changes; training keeps using the bend chosen above.", names=ACTS,
                  meaning="the bend used to redraw the trained weights in \"the bend on and off\"",
@@ -365,6 +368,7 @@ def top() -> None:
         speed_text = _slider("speed")
     with knobs[1]:
         twin_on = LINKS.widget("twin")
+        discrete = LINKS.widget("discrete")
     spec = tr.Spec(**{k: values[k] for k in ("dataset", "n", "noise", "seed", "cells", "train", "feat")},
                    hidden=values["hidden"], act=values["act"], opt=values["opt"], lr=values["lr"],
                    batch=values["batch"], l2=values["l2"], l1=values["l1"],
@@ -383,13 +387,14 @@ def top() -> None:
     with box:
         # While playing the browser's timer is short and ui.fairshare paces the ticks: each waits for
         # its turn, so the process's playing sessions share a budget and slider moves go first.
-        st.fragment(live, run_every=fairshare.TIMER if playing else None)(spec, parse_speed(speed_text))
+        st.fragment(live, run_every=fairshare.TIMER if playing else None)(spec, parse_speed(speed_text),
+                                                                         discrete)
     if twin_on and not spec.hidden:
         knobs[1].caption(":material/info: Your network has no hidden layer, so it is its own twin: give it hidden "
                       "units (for example 8) to compare.")
     with share_col:
         share(run, {**values, "hidden": spec.hidden, "speed": speed_text, "twin": bool(twin_on),
-                    "bend": LINKS.value("bend"), "train": round(100 * spec.train),
+                    "discrete": bool(discrete), "bend": LINKS.value("bend"), "train": round(100 * spec.train),
                     "cells": values["cells"] if values["cells"] is not None else LINKS["cells"].default})
     st.session_state["trainer_spec"] = spec
     view = (run.sig, spec.act, playing, None if playing else tr.weights_key(run))
@@ -418,7 +423,12 @@ def _title(spec: tr.Spec) -> str:
     return f"Hidden {format_hidden(spec.hidden)} · {ACTS[spec.act]}"
 
 
-def live(spec: tr.Spec, speed: int | None) -> None:
+def _shade(P: np.ndarray, discrete: bool) -> np.ndarray:
+    """The shading: P itself, or the class picked (0 or 1) when discretised."""
+    return (P > 0.5).astype(np.float32) if discrete else P
+
+
+def live(spec: tr.Spec, speed: int | None, discrete: bool = False) -> None:
     """The live part: the boundary maps first, then the numbers and the curves (a fragment that
     trains a chunk on every tick while playing)."""
     run: tr.Run = st.session_state[tr.RUN]
@@ -446,12 +456,12 @@ def live(spec: tr.Spec, speed: int | None) -> None:
     # the numbers and curves beside it.
     maps = st.columns(2, gap="medium")
     with maps[0], st.container(height=H_MAP + 12, border=False):
-        P = probability_map(t.params, spec.feat, d.limit, spec.act, RES)
+        P = _shade(probability_map(t.params, spec.feat, d.limit, spec.act, RES), discrete)
         charts.show(tc.live_boundary(figs, "boundary", run.sig, xs, ys, P, d, title=_title(spec), height=H_MAP),
                     live=True, key="trainer_boundary")
     if run.twin is not None:
         with maps[1], st.container(height=H_MAP + 12, border=False):
-            P0 = probability_map(run.twin.params, spec.feat, d.limit, spec.act, RES)
+            P0 = _shade(probability_map(run.twin.params, spec.feat, d.limit, spec.act, RES), discrete)
             charts.show(tc.live_boundary(figs, "twin", run.sig, xs, ys, P0, d, title="No hidden layer",
                                          height=H_MAP), live=True, key="trainer_boundary_twin")
         st.html(tc.legend_html())

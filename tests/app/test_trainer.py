@@ -427,3 +427,15 @@ def test_the_confusion_matrices_add_up_to_the_accuracies():
     assert np.trace(train) / train.sum() == pytest.approx(ref["train_acc"])
     assert np.trace(test) / test.sum() == pytest.approx(ref["test_acc"])
     assert any("right" in m.value for m in at.markdown)
+
+
+def test_discretised_shading_is_the_class_picked_and_travels_in_the_link():
+    at = open_page("trainer", {"twin": "false", "discrete": "true"})
+    at.button(key="trainer_step_10").click().run()
+    P = _boundary(at)
+    assert set(np.unique(P)) <= {0.0, 1.0}
+    t = _spec_trainer(epochs=10)
+    xs, ys, XY = grid(1.2 * DOMAIN, RES)
+    np.testing.assert_array_equal(P, (t.predict(XY) > 0.5).reshape(len(ys), len(xs)).astype(float))
+    assert "discrete=true" in next(c.value for c in at.code if "w=" in c.value)
+    assert "shading P(class 1)" in " ".join(h.proto.body for h in at.get("html"))
