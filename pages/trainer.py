@@ -308,19 +308,34 @@ def _set_playing(value: bool):
         fairshare.leave(fairshare.session_key())  # the others get this session's share at once
 
 
-def buttons(run: tr.Run, playing: bool) -> None:
-    """Play, Step, +10, +100 and Reset in one wrapping row, right above the maps (on a phone too)."""
+def buttons() -> None:
+    """Play, Step, +10, +100 and Reset in one wrapping row, right above the maps (on a phone too).
+
+    Outside every fragment, with callbacks: a button inside the top fragment (the parent of the ticking
+    live fragment) is disabled while a tick runs, and a playing tick is nearly always running.
+    """
+    playing = bool(st.session_state.get(tr.PLAYING, False))
     bar = st.container(horizontal=True, vertical_alignment="bottom")
     bar.button("Pause" if playing else "Play", key="trainer_play", type="primary", on_click=_set_playing,
                args=(not playing,), icon=":material/pause:" if playing else ":material/play_arrow:",
                width="stretch", help="Train continuously; the maps redraw several times a second.")
     for k in (1, 10, 100):
-        if bar.button("Step" if k == 1 else f"+{k}", key=f"trainer_step_{k}", width="stretch",
-                      help=f"Train {k} epoch{'s' if k > 1 else ''} and stop.",
-                      icon=":material/skip_next:" if k == 1 else None):
-            tr.advance(run, k)
-    if bar.button("Reset", key="trainer_reset", icon=":material/restart_alt:", width="stretch",
-                  help="Back to epoch 0 and the starting weights of this seed."):
+        bar.button("Step" if k == 1 else f"+{k}", key=f"trainer_step_{k}", width="stretch", on_click=_step,
+                   args=(k,), help=f"Train {k} epoch{'s' if k > 1 else ''} and stop.",
+                   icon=":material/skip_next:" if k == 1 else None)
+    bar.button("Reset", key="trainer_reset", icon=":material/restart_alt:", width="stretch", on_click=_reset,
+               help="Back to epoch 0 and the starting weights of this seed.")
+
+
+def _step(k: int) -> None:
+    run = st.session_state.get(tr.RUN)
+    if run is not None:
+        tr.advance(run, k)
+
+
+def _reset() -> None:
+    run = st.session_state.get(tr.RUN)
+    if run is not None:
         tr.reset(run)
 
 
@@ -378,7 +393,6 @@ def top() -> None:
     weights_error = tr.apply_link_weights(run, LINKS.value("w"))
     playing = bool(st.session_state.get(tr.PLAYING, False))
     with bar:
-        buttons(run, playing)
         if weights_error:
             LINKS.note("w", f"Ignored the weights in the link (`w=`): {weights_error}; nothing was loaded.")
         LINKS.show_note("w")
@@ -675,6 +689,7 @@ if __name__ == "__main__":
         "training loop carves out curved regions. Press **Play** and watch both side by side."
     )
     st.session_state[FULL] = True
+    buttons()
     st.fragment(top)()
     st.session_state[FULL] = False
     spec = st.session_state["trainer_spec"]
