@@ -106,3 +106,73 @@ def confusion(y, predicted, k: int = 2) -> np.ndarray:
     C = np.zeros((k, k), dtype=int)
     np.add.at(C, (y, predicted), 1)
     return C
+
+
+# --- k classes and values (problem types other than two classes) -----------------------------------
+def class_map(params, names, limit: float, act: str, res: int = RES) -> np.ndarray:
+    """Class probabilities of a softmax network over the square: (res, res, k) float32, rows = ys."""
+    _, _, F = plane_inputs(limit, names, res)
+    with np.errstate(all="ignore"):
+        P = np.asarray(predict_proba(params, F, act, "softmax"), dtype=np.float32)  # (res * res, k)
+    return P.reshape(res, res, P.shape[1])
+
+
+def class_shade(P, discrete: bool = False) -> np.ndarray:
+    """k-class probabilities as ONE number per point for a k-segment colour scale, in [0, 1].
+
+    Segment i of k ([i/k, (i+1)/k]) is class i's colour, from pale (the network unsure: its
+    largest probability 1/k) to full (sure: 1). discrete: every point at full colour.
+
+    P : ndarray of shape (..., k), rows summing to 1
+    Returns ndarray of shape (...), float32; a non-finite row is class 0, unsure.
+    """
+    P = np.asarray(P, dtype=np.float64)
+    k = P.shape[-1]
+    P = np.where(np.isfinite(P), P, 0.0)
+    top = P.argmax(axis=-1)                                                    # (...)
+    sure = (P.max(axis=-1) - 1.0 / k) / (1.0 - 1.0 / k)                        # 0 unsure .. 1 sure
+    sure = np.ones_like(sure) if discrete else np.clip(sure, 0.0, 1.0)
+    return ((top + 0.01 + 0.98 * sure) / k).astype(np.float32)
+
+
+def value_map(params, names, limit: float, act: str, res: int = RES) -> np.ndarray:
+    """A linear-head network's value over the square: (res, res) float32, rows = ys."""
+    _, _, F = plane_inputs(limit, names, res)
+    with np.errstate(all="ignore"):
+        v = predict_proba(params, F, act, "linear")                            # (res * res,)
+    return np.asarray(v, dtype=np.float32).reshape(res, res)
+
+
+def value_span(y) -> float:
+    """Half-width of a symmetric colour range that holds the values y: max |y|, at least 0.1."""
+    y = np.asarray(y, dtype=float)
+    y = y[np.isfinite(y)]
+    return max(0.1, float(np.abs(y).max())) if y.size else 1.0
+
+
+def value_shade(V, span: float) -> np.ndarray:
+    """Values on a signed scale as [0, 1]: -span -> 0, 0 -> ½, +span -> 1 (clipped; non-finite -> ½)."""
+    V = np.asarray(V, dtype=np.float64)
+    s = np.clip(0.5 + 0.5 * np.where(np.isfinite(V), V, 0.0) / float(span), 0.0, 1.0)
+    return s.astype(np.float32)
+
+
+def curve_fit(params, names, x, act: str):
+    """A 1-D fit's curve and, with a hidden layer, each last-hidden unit's ramp (its share of the output).
+
+    x : ndarray of shape (m,), the positions along the axis
+    Returns
+    -------
+    y : ndarray of shape (m,), the network's value
+    parts : ndarray of shape (m, units) or None (no hidden layer); y = parts.sum(axis=1) + bias
+    bias : float (0.0 without a hidden layer)
+    """
+    from lib.mlp import output_parts
+
+    F = expand(np.asarray(x, dtype=float)[:, None], list(names))                # (m, d)
+    with np.errstate(all="ignore"):
+        y = np.asarray(predict_proba(params, F, act, "linear"), dtype=float).reshape(-1)  # (m,)
+        if len(params) < 2:
+            return y, None, 0.0
+        parts, bias = output_parts(params, F, act)                             # (m, units)
+    return y, parts, bias

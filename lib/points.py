@@ -23,20 +23,39 @@ def template_csv() -> bytes:
     return frame.to_csv(index=False).encode()
 
 
-def points_csv(X, y) -> bytes:
-    """Points as the CSV read_points takes back (coordinates to 4 decimals)."""
+def points_csv(X, y, problem: str = "classify") -> bytes:
+    """Points as the CSV read_points takes back (coordinates to 4 decimals).
+
+    Classes: x1, x2, label (whole numbers). Values (problem "regress"): x1, x2, value, or x1, value
+    for a curve (X of shape (n, 1)).
+    """
     X = np.asarray(X, dtype=float)
-    frame = pd.DataFrame({"x1": X[:, 0].round(4), "x2": X[:, 1].round(4), "label": np.asarray(y).astype(int)})
-    return frame.to_csv(index=False).encode()
+    cols = {"x1": X[:, 0].round(4)}
+    if X.shape[1] > 1:
+        cols["x2"] = X[:, 1].round(4)
+    if problem == "regress":
+        cols["value"] = np.asarray(y, dtype=float).round(4)
+    else:
+        cols["label"] = np.asarray(y).astype(int)
+    return pd.DataFrame(cols).to_csv(index=False).encode()
 
 
-def read_points(data: bytes, max_bytes: int = MAX_BYTES, max_points: int = MAX_POINTS):
-    """Parse a CSV of x1, x2, label (0 or 1).
+def columns_for(problem: str) -> str:
+    """The header a CSV for this problem type needs, as a student reads it."""
+    return "x1,x2,value (or x1,value for a curve)" if problem == "regress" else "x1,x2,label"
+
+
+def read_points(data: bytes, max_bytes: int = MAX_BYTES, max_points: int = MAX_POINTS,
+                problem: str = "classify", k: int | None = None):
+    """Parse a CSV of points for a problem type (lib.datasets.PROBLEMS).
+
+    classify: x1, x2, label (0 or 1); classes: x1, x2, label (0 to k - 1); regress: x1, x2, value,
+    or x1, value (a curve, one input).
 
     Returns
     -------
-    X : ndarray of shape (n, 2)
-    y : ndarray of shape (n,), int in {0, 1}
+    X : ndarray of shape (n, 2), or (n, 1) for a curve
+    y : ndarray of shape (n,), int labels, or float values for regress
 
     Raises ValueError with a one-line reason a student can act on.
     """
@@ -47,24 +66,33 @@ def read_points(data: bytes, max_bytes: int = MAX_BYTES, max_points: int = MAX_P
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError):
         raise ValueError("it is not a CSV file with a header row") from None
     cols = [str(c).strip().lower() for c in frame.columns]
-    if sorted(cols) != ["label", "x1", "x2"]:
-        found = ", ".join(str(c) for c in frame.columns[:6]) or "none"
+    found = ", ".join(str(c) for c in frame.columns[:6]) or "none"
+    if problem == "regress":
+        if sorted(cols) not in (["value", "x1", "x2"], ["value", "x1"]):
+            if "label" in cols:
+                raise ValueError("it holds class labels; this page fits values: use the columns "
+                                 + columns_for(problem))
+            raise ValueError(f"it needs the columns {columns_for(problem)}; found {found}")
+    elif sorted(cols) != ["label", "x1", "x2"]:
+        if "value" in cols:
+            raise ValueError("it holds values; this page sorts classes: use the columns x1, x2, label")
         raise ValueError(f"it needs exactly the columns x1, x2, label; found {found}")
     frame.columns = cols
+    target = "value" if problem == "regress" else "label"
+    inputs = [c for c in ("x1", "x2") if c in cols]
     values = {}
-    for col in ("x1", "x2", "label"):
+    for col in (*inputs, target):
         v = pd.to_numeric(frame[col].str.strip(), errors="coerce").to_numpy(dtype=float)
         bad = np.flatnonzero(~np.isfinite(v))
         if bad.size:
             raise ValueError(f"row {bad[0] + 2}: {col} is not a number ({frame[col].iloc[bad[0]][:20]!r})")
         values[col] = v
-    X = np.column_stack([values["x1"], values["x2"]])                          # (n, 2)
-    labels = values["label"]
-    if not np.isin(labels, (0.0, 1.0)).all():
+    X = np.column_stack([values[c] for c in inputs])                           # (n, 2) or (n, 1)
+    labels = values[target]
+    if problem == "classify" and not np.isin(labels, (0.0, 1.0)).all():
         bad = np.flatnonzero(~np.isin(labels, (0.0, 1.0)))[0]
         raise ValueError(f"row {bad + 2}: label must be 0 or 1, not {labels[bad]:g}")
-    y = labels.astype(int)                                                     # (n,)
-    reason = validate_points(X, y, max_points=max_points)
+    reason = validate_points(X, labels, max_points=max_points, problem=problem, k=k)
     if reason:
         raise ValueError(reason)
-    return X, y
+    return X, (labels if problem == "regress" else labels.astype(int))   # y: (n,)

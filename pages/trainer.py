@@ -19,15 +19,30 @@ import pandas as pd
 import streamlit as st
 
 from lib.activations import ACTIVATIONS
-from lib.datasets import DATASET_INFO, DATASETS, DEFAULT_CELLS
+from lib.datasets import CLASSES_DEFAULT, CLASSES_MAX, CLASSES_MIN, DEFAULT_CELLS, PROBLEMS, dims
 from lib.features import FEATURES
-from lib.maps import RES, UNIT_RES, collapse, confusion, fold_lines, plane_inputs, probability_map, unit_maps
+from lib.maps import (
+    RES,
+    UNIT_RES,
+    class_map,
+    class_shade,
+    collapse,
+    confusion,
+    curve_fit,
+    fold_lines,
+    plane_inputs,
+    probability_map,
+    unit_maps,
+    value_map,
+    value_shade,
+    value_span,
+)
 from lib.mlp import forward, loss_and_grads
 from lib.optim import OPTIMIZERS
-from lib.points import MAX_BYTES, MAX_POINTS, points_csv, template_csv
+from lib.points import MAX_BYTES, MAX_POINTS, columns_for, points_csv, template_csv
 from lib.regions import line_in_box, region_ids
 from lib.train import MAX_LINK_PARAMS
-from ui import charts, fairshare, fmt, state
+from ui import charts, colors, fairshare, fmt, state
 from ui import trainer as tr
 from ui import trainer_charts as tc
 from ui.source import show_source
@@ -108,10 +123,29 @@ def _weights_text(raw: str) -> str:
     return str(raw).strip()
 
 
+PROBLEM_NAMES = {p.name: p.label for p in PROBLEMS.values()}
+# Every problem's datasets in one list (the link's choices); a run offers its problem's (PROBLEMS[p].sets).
+ALL_SETS = tuple(dict.fromkeys(name for p in PROBLEMS.values() for name in p.sets))
+FIRST_SET = {"classify": "checkerboard", "classes": "spiral", "regress": "sin(2x)"}  # each problem's default
+CURVE_RES = 240   # points along a curve fit's axis
+
+
 LINKS = state.Links(
-    state.select("dataset", DATASETS, "checkerboard", "Dataset",
-                 "Which two-class pattern to learn. Checkerboard and spiral need bends; gaussians do not.",
-                 meaning="the two-class pattern"),
+    state.select("problem", PROBLEMS, "classify", "Problem type",
+                 "Two classes (a sigmoid output), 3 to 5 classes (softmax) or a value per point (a linear "
+                 "output, mean squared error), on the plane or along a curve.", names=PROBLEM_NAMES,
+                 meaning="two classes, several classes, or a value per point"),
+    state.slider("k", CLASSES_MIN, CLASSES_MAX, CLASSES_DEFAULT, 1, "Classes",
+                 "How many classes (colours) the points come in.",
+                 meaning="number of classes (`problem=classes` only)"),
+    state.select("dataset", ALL_SETS, "checkerboard", "Dataset",
+                 "Which pattern to learn; the list follows the problem type. Checkerboard and spiral need "
+                 "bends; gaussians and blobs do not.",
+                 meaning="the pattern (or curve) to learn; the choices follow `problem`",
+                 values="two classes: " + ", ".join(f"`{d}`" for d in PROBLEMS["classify"].sets)
+                 + "; classes: " + ", ".join(f"`{d}`" for d in PROBLEMS["classes"].sets)
+                 + "; values: " + ", ".join(f"`{d}`" for d in PROBLEMS["regress"].sets)
+                 + " (`checkerboard`, `spiral`, `sin(2x)`)"),
     state.slider("n", 50, MAX_POINTS, 400, 50, "Points", "How many points to draw (train and test together).",
                  meaning="points, train and test together", values=f"50 to {MAX_POINTS} in steps of 50 (400)"),
     state.slider("noise", 0.0, 1.0, 0.0, 0.05, "Noise",
@@ -219,7 +253,8 @@ def share_link(run: tr.Run, values: dict) -> str | None:
     params = []
     for key, value in values.items():
         link = LINKS[key]
-        if state._equal(value, link.default):
+        default = FIRST_SET.get(values.get("problem"), link.default) if key == "dataset" else link.default
+        if state._equal(value, default):
             continue
         if link.kind == "multi":
             params += [(key, str(v)) for v in value]
@@ -230,45 +265,80 @@ def share_link(run: tr.Run, values: dict) -> str | None:
 
 
 # --- the top: controls beside the live part ---------------------------------------------------------
+def _problem_and_sets() -> tuple[str, int, str]:
+    """The problem type, its classes and its first dataset, before any control is drawn; the dataset
+    link's choices become this problem's (a value left from another problem goes back to its first)."""
+    problem = LINKS.value("problem")
+    problem = problem if problem in PROBLEMS else "classify"
+    k = int(LINKS.value("k"))
+    sets = tuple(PROBLEMS[problem].sets)
+    LINKS.links["dataset"] = replace(LINKS["dataset"], choices=sets)
+    first = FIRST_SET[problem]
+    if "dataset" in st.session_state and st.session_state["dataset"] not in sets:
+        st.session_state["dataset"] = first
+    return problem, k, first
+
+
 def data_controls(own: tr.OwnData | None) -> dict:
     """The data's controls; returns their values."""
     with st.container(border=True):
         st.markdown("**The data**")
-        dataset = LINKS.widget("dataset", disabled=own is not None)
-        st.caption(DATASET_INFO[dataset] if own is None else
+        LINKS.widget("problem")
+        problem, k, first = _problem_and_sets()
+        if own is not None and (own.problem, own.k if problem == "classes" else None) != (
+                problem, k if problem == "classes" else None):
+            st.caption(f":orange[:material/info: Your points from `{own.name}` are for another problem type: "
+                       "using the built-in datasets.]")
+            own = None
+        if problem == "classes":
+            k = int(LINKS.widget("k", disabled=own is not None))
+        dataset = LINKS.widget("dataset", default=first, disabled=own is not None)
+        info = PROBLEMS[problem].info
+        st.caption(info.get(dataset, "") if own is None else
                    f":material/upload_file: Using your {len(own.y):,} points from `{own.name}`.")
         n = LINKS.widget("n", disabled=own is not None)
         noise = LINKS.widget("noise", disabled=own is not None)
         share = LINKS.widget("train")
         seed = LINKS.widget("seed")
-        cells = LINKS.widget("cells") if dataset == "checkerboard" and own is None else None
+        plain_board = dataset == "checkerboard" and problem == "classify"
+        cells = LINKS.widget("cells") if plain_board and own is None else None
         feat = LINKS.widget("feat")
         if not feat:
             st.caption(":orange[:material/info: Pick at least one input; using x1 and x2.]")
             feat = LINKS["feat"].default
+        curve = (own.X.shape[1] == 1) if own is not None else dims(problem, dataset) == 1
+        if curve:
+            kept = tuple(f for f in feat if FEATURES[f].inputs == 1) or ("x1",)
+            if kept != tuple(feat):
+                st.caption(":material/info: A curve has one input, x₁: using "
+                           + ", ".join(FEATURES[f].label for f in kept) + ".")
+            feat = kept
         st.button("New points", icon=":material/refresh:", on_click=_new_points,
                   help="Draw a fresh set of points (the next seed), and start the network again.")
-        own_points(own)
+        own_points(own, problem, k)
     return dict(dataset=dataset, n=int(n), noise=float(noise), train=share / 100, seed=int(seed), cells=cells,
-                feat=tuple(f for f in FEATURES if f in feat))
+                feat=tuple(f for f in FEATURES if f in feat), problem=problem, k=k, own=own)
 
 
 def _new_points():
     LINKS.set("seed", (int(LINKS.value("seed")) + 1) % 100_000)
 
 
-def own_points(own: tr.OwnData | None) -> None:
+def own_points(own: tr.OwnData | None, problem: str = "classify", k: int = CLASSES_DEFAULT) -> None:
     with st.expander("Your own points (CSV)", icon=":material/upload_file:"):
-        st.markdown(f"A CSV with a header row `x1,x2,label`, labels 0 or 1, at most {MAX_POINTS:,} points "
+        what = {"classify": "labels 0 or 1", "classes": f"labels 0 to {k - 1}",
+                "regress": "values from −10 to 10"}[problem]
+        st.markdown(f"A CSV with a header row `{columns_for(problem)}`, {what}, at most {MAX_POINTS:,} points "
                     f"and {MAX_BYTES // 1000} KB.")
         st.download_button("Download a template", template_csv, "layer-lab-points.csv", "text/csv",
-                           icon=":material/download:", help="Forty points of an XOR, in the accepted format.")
+                           icon=":material/download:",
+                           help="Forty points of an XOR (two classes), in the accepted format.")
         slot = st.session_state.setdefault("trainer_upload_slot", 0)
         up = st.file_uploader("Upload points", type=["csv"], key=f"trainer_upload_{slot}",
-                              help="Columns x1, x2, label. Replaces the dataset until you go back.")
+                              help=f"Columns {columns_for(problem)}. Replaces the dataset until you go back.")
         if up is not None:
             try:
-                parsed = tr.own_data(up.name, up.getvalue())
+                parsed = tr.own_data(up.name, up.getvalue(), problem, k if problem == "classes" else None)
             except ValueError as err:
                 keep = f"your points from {own.name}" if own else "the built-in dataset"
                 st.error(f"Could not use {up.name}: {err}. Still using {keep}.", icon=":material/error:")
@@ -339,7 +409,7 @@ def _reset() -> None:
         tr.reset(run)
 
 
-def share(run: tr.Run, values: dict) -> None:
+def share(run: tr.Run, values: dict, problem: str = "classify") -> None:
     with st.container(border=True):
         st.markdown("**Share and export**")
         size = tr.n_params(run)
@@ -360,9 +430,10 @@ def share(run: tr.Run, values: dict) -> None:
                            width="stretch")
         d = run.data
         st.download_button("Download the points (CSV)",
-                           lambda: points_csv(np.vstack([d.Xtr, d.Xte]), np.concatenate([d.ytr, d.yte])),
+                           lambda: points_csv(np.vstack([d.Xtr, d.Xte]), np.concatenate([d.ytr, d.yte]),
+                                              problem),
                            "layer-lab-points.csv", "text/csv", icon=":material/download:", width="stretch",
-                           help="Every point of this run, train and test, as x1, x2, label.")
+                           help=f"Every point of this run, train and test, as {columns_for(problem)}.")
 
 
 def top() -> None:
@@ -384,11 +455,12 @@ def top() -> None:
     with knobs[1]:
         twin_on = LINKS.widget("twin")
         discrete = LINKS.widget("discrete")
+    own = values.pop("own")
     spec = tr.Spec(**{k: values[k] for k in ("dataset", "n", "noise", "seed", "cells", "train", "feat")},
                    hidden=values["hidden"], act=values["act"], opt=values["opt"], lr=values["lr"],
                    batch=values["batch"], l2=values["l2"], l1=values["l1"],
                    twin=bool(twin_on) and bool(values["hidden"]),
-                   own=own)
+                   own=own, problem=values["problem"], k=values["k"])
     run = tr.get_run(spec)
     weights_error = tr.apply_link_weights(run, LINKS.value("w"))
     playing = bool(st.session_state.get(tr.PLAYING, False))
@@ -409,7 +481,8 @@ def top() -> None:
     with share_col:
         share(run, {**values, "hidden": spec.hidden, "speed": speed_text, "twin": bool(twin_on),
                     "discrete": bool(discrete), "bend": LINKS.value("bend"), "train": round(100 * spec.train),
-                    "cells": values["cells"] if values["cells"] is not None else LINKS["cells"].default})
+                    "cells": values["cells"] if values["cells"] is not None else LINKS["cells"].default},
+              spec.problem)
     st.session_state["trainer_spec"] = spec
     view = (run.sig, spec.act, playing, None if playing else tr.weights_key(run))
     if full:
@@ -421,10 +494,11 @@ def top() -> None:
 
 def _below(own: tr.OwnData | None) -> tuple:
     """The controls that the sections below the top depend on, as they stand before the top is drawn."""
-    dataset = LINKS.value("dataset")
-    keys = ("n", "noise", "train", "seed", "feat", "act")
-    return (own.digest if own else None, dataset, LINKS.value("cells") if dataset == "checkerboard" else None,
-            *(LINKS.value(k) for k in keys))
+    problem, _, first = _problem_and_sets()
+    dataset = LINKS.value("dataset", default=first)
+    keys = ("k", "n", "noise", "train", "seed", "feat", "act")
+    return (own.digest if own else None, problem, dataset,
+            LINKS.value("cells") if dataset == "checkerboard" else None, *(LINKS.value(k) for k in keys))
 
 
 def _pct(v: float) -> str:
@@ -440,6 +514,74 @@ def _title(spec: tr.Spec) -> str:
 def _shade(P: np.ndarray, discrete: bool) -> np.ndarray:
     """The shading: P itself, or the class picked (0 or 1) when discretised."""
     return (P > 0.5).astype(np.float32) if discrete else P
+
+
+def _is_curve(run: tr.Run) -> bool:
+    """A 1-D fit (one input column): drawn as points and a curve, not over the plane."""
+    return run.data.Xtr.shape[1] == 1
+
+
+def _span(d: tr.Data) -> float:
+    return value_span(np.concatenate([d.ytr, d.yte]))
+
+
+def _plane(spec: tr.Spec, params, act: str, d: tr.Data, discrete: bool) -> np.ndarray:
+    """The shading's numbers in [0, 1] over the square for this problem type (res, res)."""
+    if spec.problem == "classes":
+        return class_shade(class_map(params, spec.feat, d.limit, act, RES), discrete)
+    if spec.problem == "regress":
+        return value_shade(value_map(params, spec.feat, d.limit, act, RES), _span(d))
+    return _shade(probability_map(params, spec.feat, d.limit, act, RES), discrete)
+
+
+def _look(spec: tr.Spec, d: tr.Data) -> dict:
+    """How the plane is coloured for this problem type: boundary_figure's scale, k, span and hover."""
+    if spec.problem == "classes":
+        return dict(scale=tc.shading_for("classes", spec.k), k=spec.k, hover="class + sureness")
+    if spec.problem == "regress":
+        return dict(scale=tc.VALUE_SHADING, span=_span(d), hover="shade")
+    return {}
+
+
+def _legend(spec: tr.Spec, d: tr.Data, discrete: bool) -> str:
+    if spec.problem == "classify":
+        return tc.legend_html()
+    return tc.legend_html(spec.problem, spec.k, _span(d), discrete)
+
+
+def _curve_chart(spec: tr.Spec, run: tr.Run, act: str | None = None, title: str | None = None,
+                 twin: bool = True):
+    """The 1-D fit: the points, the network's curve (and its twin's), each unit's ramp under it."""
+    d, t = run.data, run.trainer
+    x = np.linspace(-d.limit, d.limit, CURVE_RES)
+    y, parts, bias = curve_fit(t.params, spec.feat, x, act or spec.act)
+    fits = [(_title(spec) if act is None else f"bend {ACTS[act]}", y, tc.MAIN_COLOR)]
+    if twin and run.twin is not None:
+        fits.insert(0, ("No hidden layer", curve_fit(run.twin.params, spec.feat, x, spec.act)[0], tc.TWIN_COLOR))
+    return tc.curve_figure(x, fits, d, parts=parts, bias=bias, title=title, height=H_MAP + 60)
+
+
+def _metric_row(c, m: dict, head: str) -> None:
+    c.metric("Epoch", fmt.count(m["epoch"]), width=125)
+    if head == "linear":
+        c.metric("Loss", fmt.fixed(m["train_loss"], 3), width=125,
+                 help="Mean squared error on the training points (plus the L1 and L2 penalties).")
+        c.metric("Train R²", _r2(m["train_r2"]), width=125,
+                 help="1 − (squared error) / (spread of the values): 1 is a perfect fit, 0 no better than "
+                      "their mean.")
+        c.metric("Test R²", _r2(m["test_r2"]), width=125, help="On the points the network never trains on.")
+        c.metric("Test mean absolute error", _r2(m["test_mae"]), width=125,
+                 help="The average distance between the network's value and the point's, on the test points.")
+        return
+    c.metric("Loss", fmt.fixed(m["train_loss"], 3), width=125,
+             help="Mean cross-entropy on the training points (plus the L1 and L2 penalties).")
+    c.metric("Train accuracy", _pct(m["train_acc"]), width=125)
+    c.metric("Test accuracy", _pct(m["test_acc"]), width=125,
+             help="On the points the network never trains on.")
+
+
+def _r2(v: float) -> str:
+    return fmt.fixed(v, 3) if np.isfinite(v) else "no test points"
 
 
 def live(spec: tr.Spec, speed: int | None, discrete: bool = False) -> None:
@@ -466,33 +608,38 @@ def live(spec: tr.Spec, speed: int | None, discrete: bool = False) -> None:
                   icon=":material/restart_alt:", help="Back to epoch 0 and the starting weights.")
     d = run.data
     xs, ys = np.linspace(-d.limit, d.limit, RES), np.linspace(-d.limit, d.limit, RES)
+    curve = _is_curve(run)
+    look = _look(spec, d)
     # Twin: the two maps side by side (stacked on a phone), the numbers under them. Alone: the map, and
-    # the numbers and curves beside it.
+    # the numbers and curves beside it. A curve fit: one chart with both curves, the numbers beside it.
     maps = st.columns(2, gap="medium")
-    with maps[0], st.container(height=H_MAP + 12, border=False):
-        P = _shade(probability_map(t.params, spec.feat, d.limit, spec.act, RES), discrete)
-        charts.show(tc.live_boundary(figs, "boundary", run.sig, xs, ys, P, d, title=_title(spec), height=H_MAP),
-                    live=True, key="trainer_boundary")
-    if run.twin is not None:
+    with maps[0], st.container(height=H_MAP + 72 if curve else H_MAP + 12, border=False):
+        if curve:
+            charts.show(_curve_chart(spec, run), key="trainer_curvefit")
+        else:
+            P = _plane(spec, t.params, spec.act, d, discrete)
+            charts.show(tc.live_boundary(figs, "boundary", run.sig, xs, ys, P, d, title=_title(spec),
+                                         height=H_MAP, **look), live=True, key="trainer_boundary")
+    side_by_side = run.twin is not None and not curve
+    if side_by_side:
         with maps[1], st.container(height=H_MAP + 12, border=False):
-            P0 = _shade(probability_map(run.twin.params, spec.feat, d.limit, spec.act, RES), discrete)
+            P0 = _plane(spec, run.twin.params, spec.act, d, discrete)
             charts.show(tc.live_boundary(figs, "twin", run.sig, xs, ys, P0, d, title="No hidden layer",
-                                         height=H_MAP), live=True, key="trainer_boundary_twin")
-        st.html(tc.legend_html())
-    with maps[1] if run.twin is None else st.container():
+                                         height=H_MAP, **look), live=True, key="trainer_boundary_twin")
+        st.html(_legend(spec, d, discrete))
+    with maps[1] if not side_by_side else st.container():
         c = st.container(horizontal=True)  # four across, or two by two beside a lone map and on a phone
-        c.metric("Epoch", fmt.count(m["epoch"]), width=125)
-        c.metric("Loss", fmt.fixed(m["train_loss"], 3), width=125,
-                 help="Mean cross-entropy on the training points (plus the L1 and L2 penalties).")
-        c.metric("Train accuracy", _pct(m["train_acc"]), width=125)
-        c.metric("Test accuracy", _pct(m["test_acc"]), width=125,
-                 help="On the points the network never trains on.")
+        _metric_row(c, m, spec.head)
         if run.twin is not None:
             m0 = run.twin.metrics()
-            st.caption(f"No hidden layer: Train accuracy {_pct(m0['train_acc'])} · test {_pct(m0['test_acc'])}")
+            if spec.head == "linear":
+                st.caption(f"No hidden layer: Train R² {_r2(m0['train_r2'])} · test {_r2(m0['test_r2'])}")
+            else:
+                st.caption(f"No hidden layer: Train accuracy {_pct(m0['train_acc'])} · test {_pct(m0['test_acc'])}")
         curves = tr.finite_history(t)
         if len(curves) < 2:
-            st.markdown(":material/show_chart: The loss and accuracy curves start with the first epoch: "
+            what = "R²" if spec.head == "linear" else "accuracy"
+            st.markdown(f":material/show_chart: The loss and {what} curves start with the first epoch: "
                         "press **Play** or **Step**.")
         else:
             hold = tr.CURVES_HOLD if playing else 0.0  # a step or reset shows at once
@@ -500,13 +647,25 @@ def live(spec: tr.Spec, speed: int | None, discrete: bool = False) -> None:
             with st.container(height=H_CURVES + 12, border=False):
                 charts.show(tc.live_curves(figs, "curves", curves, twin, height=H_CURVES, hold=hold),
                             live=True, key="trainer_curves")
-    if run.twin is None:
-        st.html(tc.legend_html())
+    if not side_by_side and not curve:
+        st.html(_legend(spec, d, discrete))
     rate = st.session_state.setdefault("trainer_clock", tr.Clock()).tick(m["epoch"])
     if plan is not None:
         fairshare.finish(share_key)  # this tick's measured cost sets this session's next interval
         st.caption(":material/speed: " + plan.describe(rate[0] if rate else None)
                    + (f" Measured here: {fmt.fixed(rate[1], 1)} redraws a second." if rate else ""))
+    elif curve:
+        st.caption("Squares: the points (filled train, hollow test); the thick line is the network's curve. "
+                   "Under it, each hidden unit's ramp times its out weight: the curve is their sum plus a bias, "
+                   "like tax bands. Curves: solid train, dotted test; indigo your network, teal the twin.")
+    elif spec.problem == "classes":
+        st.caption(f"Shading: the class the network picks among {spec.k}, in its colour, paler where it is "
+                   "unsure. Filled squares: training points; hollow squares: test points, never trained on. "
+                   "Curves: solid train, dotted test; indigo your network, teal the twin.")
+    elif spec.problem == "regress":
+        st.caption("Shading: the network's value, vermillion below 0 through white to blue above it. Squares: "
+                   "the points coloured by their value (filled train, hollow test). Curves: solid train, dotted "
+                   "test; indigo your network, teal the twin.")
     else:
         st.caption("Shading: the network's P(class 1), from orange (class 0) through white to green (class 1). "
                    "Filled squares: training points; hollow squares: test points, never trained on. "
@@ -530,6 +689,9 @@ def bend_switch(spec: tr.Spec) -> None:
     t, d = run.trainer, run.data
     figs = st.session_state.setdefault(tr.FIGURES, {})
     xs, ys = np.linspace(-d.limit, d.limit, RES), np.linspace(-d.limit, d.limit, RES)
+    if spec.problem != "classify" or _is_curve(run):
+        _bend_switch_other(spec, run, bend, figs, xs, ys)
+        return
     plain_inputs = list(spec.feat) == ["x1", "x2"]
     W, b, gap = collapse(t.params, spec.feat, d.limit)                        # (n_in, 1), (1,)
     line = None
@@ -560,6 +722,32 @@ def bend_switch(spec: tr.Spec) -> None:
         if plain_inputs:
             st.markdown(f"The boundary is the line **{_line_text(W[0, 0], W[1, 0], b[0])} = 0** (dashed), "
                         "where P = ½.")
+    elif bend == spec.act:
+        st.caption("The bend it was trained with: the two pictures are the same.")
+
+
+def _bend_switch_other(spec: tr.Spec, run: tr.Run, bend: str, figs: dict, xs, ys) -> None:
+    """The bend on and off for k classes and for values: the same two pictures; the printed single
+    layer is written for two classes only."""
+    key = tr.weights_key(run)
+    d = run.data
+    left, right = st.columns(2)
+    for col, act, name, title in ((left, spec.act, "bend_before", f"As trained: {ACTS[spec.act]}"),
+                                  (right, bend, "bend_after", f"Same weights: {ACTS[bend]}")):
+        with col:
+            if _is_curve(run):
+                fig = _cached(figs, name, (key, act, "curve"), lambda act=act, title=title: _curve_chart(
+                    spec, run, act=act, title=title, twin=False))
+            else:
+                fig = _cached(figs, name, (key, act, spec.problem), lambda act=act, title=title: tc.boundary_figure(
+                    xs, ys, _plane(spec, run.trainer.params, act, d, False), d, title=title, live=False,
+                    height=420, **_look(spec, d)))
+            charts.show(fig, key=f"trainer_{name}")
+    if bend == "identity":
+        what = "a straight line" if _is_curve(run) else "a tilted plane"
+        st.caption(f"Without bends the layers multiply into one linear layer: the network draws {what}"
+                   + ("" if spec.problem == "regress" else ", and its class borders are straight")
+                   + ". The printed single layer is written for two classes only.")
     elif bend == spec.act:
         st.caption("The bend it was trained with: the two pictures are the same.")
 
@@ -600,6 +788,7 @@ def inside(spec: tr.Spec) -> None:
     key = tr.weights_key(run)
     playing = bool(st.session_state.get(tr.PLAYING))
     in_labels = [FEATURES[f].label for f in spec.feat]
+    curve = _is_curve(run)
     st.markdown(
         "Each first-layer unit computes one sum **w₁x₁ + w₂x₂ + b** (a tilted plane) and bends it. "
         "With ReLU that is a ramp: zero on one side of its **fold line** (dashed, where the sum is 0), "
@@ -613,6 +802,11 @@ def inside(spec: tr.Spec) -> None:
         height=min(520, 140 + 26 * max(len(in_labels), *spec.hidden)))), key="trainer_network")
     st.caption("Line width grows with the size of the weight: blue positive, vermillion negative. Hover a line "
                "for its value.")
+    if curve:
+        st.caption(":material/info: A curve has one input, so there are no maps over the plane: each last-layer "
+                   "unit's ramp is drawn under the curve at the top, and the curve is their sum.")
+        mistakes(run)
+        return
     xs, ys, F = plane_inputs(d.limit, spec.feat, UNIT_RES)
     plain_inputs = list(spec.feat) == ["x1", "x2"]
     folds = fold_lines(t.params, d.limit) if plain_inputs else None
@@ -621,11 +815,12 @@ def inside(spec: tr.Spec) -> None:
         units = min(spec.hidden[li], 16)
         H = unit_maps(t.params, spec.feat, d.limit, spec.act, li, units)      # (units, 60, 60)
         last = li == len(spec.hidden) - 1
-        W_out = t.params[li + 1][0] if last else None                         # (units, 1) into the output
+        one_out = t.params[-1][0].shape[1] == 1
+        W_out = t.params[li + 1][0] if last and one_out else None             # (units, 1) into the output
         titles = []
         for j in range(units):
             name = f"h{j + 1}" if len(spec.hidden) == 1 else f"h{li + 1}.{j + 1}"
-            titles.append(f"{name} · out {fmt.signed(W_out[j, 0])}" if last else name)
+            titles.append(f"{name} · out {fmt.signed(W_out[j, 0])}" if W_out is not None else name)
         st.subheader(("First hidden layer" if li == 0 else "Last hidden layer")
                      + (" (the first 16 units)" if spec.hidden[li] > 16 else ""))
         charts.show(tc.live_unit_maps(figs, f"units_{li}", xs, ys, H, titles=titles, limit=d.limit,
@@ -640,7 +835,8 @@ def inside(spec: tr.Spec) -> None:
     r1, r2 = st.columns([3, 2])
     with r1:
         charts.show(tc.live_regions(figs, "regions", xs, ys, ids.reshape(len(ys), len(xs)), limit=d.limit,
-                                    folds=[s for s in folds if s is not None] if folds else [], data=d,
+                                    folds=[s for s in folds if s is not None] if folds else [],
+                                    data=d if spec.problem != "regress" else None,
                                     sig=run.sig),
                     key="trainer_regions")
     with r2:
@@ -660,6 +856,11 @@ def mistakes(run: tr.Run) -> None:
     """The confusion matrix on the training and the test points: which class is taken for which."""
     st.subheader("Right and wrong, class by class")
     t, d = run.trainer, run.data
+    if t.cfg.head == "linear":
+        st.caption(":material/info: No confusion matrix here: the network predicts a value per point, not a "
+                   "class, so there is nothing to confuse; R² and the mean absolute error above say how close.")
+        return
+    k = t.sizes[-1] if t.cfg.head == "softmax" else 2
     cols = st.columns(2)
     for col, (name, F, y) in zip(cols, (("Training points", d.Ftr, d.ytr), ("Test points", d.Fte, d.yte)),
                                  strict=True):
@@ -667,9 +868,10 @@ def mistakes(run: tr.Run) -> None:
             if not len(y):
                 st.caption(f"{name}: none.")
                 continue
-            C = confusion(y, t.predict(F) > 0.5, 2)                            # (2, 2)
-            frame = pd.DataFrame(C, index=["true class 0 (orange)", "true class 1 (green)"],
-                                 columns=["taken for class 0", "taken for class 1"])
+            guess = t.predict(F).argmax(axis=1) if k > 2 else t.predict(F) > 0.5
+            C = confusion(y, guess, k)                                         # (k, k)
+            frame = pd.DataFrame(C, index=[f"true class {c} ({colors.CLASS_NAMES[c]})" for c in range(k)],
+                                 columns=[f"taken for class {c}" for c in range(k)])
             st.markdown(f"**{name}**: {fmt.count(np.trace(C))} of {fmt.count(C.sum())} right")
             st.dataframe(frame, width="content")
     st.caption("Each row is the points of one class; the columns say what the network took them for. "

@@ -17,7 +17,7 @@ import pandas as pd
 import streamlit as st
 
 from lib import train as engine
-from lib.datasets import make_dataset, split
+from lib.datasets import PROBLEMS, make_problem, split
 from lib.features import expand
 from lib.maps import limit_for
 
@@ -43,22 +43,27 @@ class OwnData:
 
     name: str
     X: np.ndarray   # (n, 2)
-    y: np.ndarray   # (n,) in {0, 1}
+    y: np.ndarray   # (n,) labels (0/1, or 0..k-1) or values (regress)
     digest: str     # tells two uploads apart in the run's signature
+    problem: str = "classify"   # the problem type it was checked for
+    k: int | None = None        # classes it was checked for (classes problem)
 
 
-def own_data(name: str, data: bytes) -> OwnData:
-    """An uploaded CSV as the run's data (lib.points.read_points checks it; ValueError with a reason)."""
+def own_data(name: str, data: bytes, problem: str = "classify", k: int | None = None) -> OwnData:
+    """An uploaded CSV as the run's data for this problem type (lib.points.read_points checks it,
+    lib.datasets.validate_points inside; ValueError with a reason)."""
     from lib.points import read_points
 
-    X, y = read_points(data)
-    return OwnData(name=name, X=X, y=y, digest=f"{len(data)}-{hash(data) & 0xFFFFFFFF:08x}")
+    X, y = read_points(data, problem=problem, k=k)
+    return OwnData(name=name, X=X, y=y, digest=f"{problem}-{k}-{len(data)}-{hash(data) & 0xFFFFFFFF:08x}",
+                   problem=problem, k=k)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def built_in(name: str, n: int, noise: float, seed: int, cells: int | None):
-    """make_dataset, cached: it is pure and deterministic by seed."""
-    return make_dataset(name, n, noise=noise, seed=seed, cells=cells)
+def built_in(name: str, n: int, noise: float, seed: int, cells: int | None, problem: str = "classify",
+             k: int = 3):
+    """make_problem, cached: it is pure and deterministic by seed."""
+    return make_problem(problem, name, n, noise=noise, seed=seed, k=k, cells=cells)
 
 
 @dataclass
@@ -81,10 +86,21 @@ class Spec:
     twin: bool
     own: OwnData | None = None
     l1: float = 0.0
+    problem: str = "classify"   # a key of lib.datasets.PROBLEMS
+    k: int = 3                  # classes of the `classes` problem
+
+    @property
+    def head(self) -> str:
+        return PROBLEMS[self.problem].head
+
+    @property
+    def classes(self) -> int:
+        """Outputs of a softmax network (0 for the other heads)."""
+        return self.k if self.problem == "classes" else 0
 
     def data_sig(self) -> tuple:
         source = ("own", self.own.digest) if self.own else (self.dataset, self.n, self.noise, self.cells)
-        return (*source, self.seed, self.train, self.feat)
+        return (self.problem, self.classes, *source, self.seed, self.train, self.feat)
 
     def sig(self) -> tuple:
         return (*self.data_sig(), self.hidden)
@@ -95,16 +111,16 @@ class Spec:
 
     def config(self, hidden: tuple[int, ...] | None = None):
         return engine.TrainConfig(hidden=self.hidden if hidden is None else hidden, seed=self.seed,
-                                  **self.hparams())
+                                  head=self.head, classes=self.classes, **self.hparams())
 
 
 @dataclass
 class Data:
     """Raw points (for drawing) and their feature-expanded versions (for the network)."""
 
-    Xtr: np.ndarray   # (n_train, 2)
-    ytr: np.ndarray   # (n_train,)
-    Xte: np.ndarray   # (n_test, 2)
+    Xtr: np.ndarray   # (n_train, 2), or (n_train, 1) for a curve
+    ytr: np.ndarray   # (n_train,) labels or values
+    Xte: np.ndarray   # (n_test, 2) or (n_test, 1)
     yte: np.ndarray   # (n_test,)
     Ftr: np.ndarray   # (n_train, n_features)
     Fte: np.ndarray   # (n_test, n_features)
@@ -115,8 +131,9 @@ def data_for(spec: Spec) -> Data:
     if spec.own is not None:
         X, y = spec.own.X, spec.own.y
     else:
-        X, y = built_in(spec.dataset, spec.n, spec.noise, spec.seed, spec.cells)
-    Xtr, ytr, Xte, yte = split(X, y, train_share=spec.train, seed=spec.seed)
+        X, y = built_in(spec.dataset, spec.n, spec.noise, spec.seed, spec.cells, spec.problem, spec.k)
+    Xtr, ytr, Xte, yte = split(X, y, train_share=spec.train, seed=spec.seed,
+                               stratify=spec.problem != "regress")
     names = list(spec.feat)
     return Data(Xtr, ytr, Xte, yte, expand(Xtr, names), expand(Xte, names), limit_for(X))
 
@@ -197,13 +214,15 @@ def weights_key(run: Run) -> tuple:
 
 
 def finite_history(t: engine.Trainer) -> pd.DataFrame:
-    """The trainer's history as a frame (epoch, train_loss, test_loss, train_acc, test_acc).
+    """The trainer's history as a frame (its `keys`: epoch, train_loss, test_loss and train_acc,
+    test_acc, or train_r2, test_r2, train_mae, test_mae for values).
 
     Rows with a non-finite train number are dropped (a chart never draws one); without test points
     (a tiny own CSV) the test columns are all NaN and have no line.
     """
     frame = pd.DataFrame(t.history).astype(float)
-    keep = np.isfinite(frame[["epoch", "train_loss", "train_acc"]].to_numpy()).all(axis=1)
+    second = "train_acc" if "train_acc" in frame else "train_mae"
+    keep = np.isfinite(frame[["epoch", "train_loss", second]].to_numpy()).all(axis=1)
     return frame[keep]
 
 

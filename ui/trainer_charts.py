@@ -21,7 +21,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ui import charts, colors
+from ui import charts, colors, fmt
 
 TRAIN_DASH, TEST_DASH = "solid", "dot"
 MAIN_COLOR, TWIN_COLOR = colors.INDIGO, colors.TEAL
@@ -41,6 +41,31 @@ SHADING = [[0.0, tint(colors.CLASSES[0], 0.45)], [0.5, "#f7f7f7"], [1.0, tint(co
 # Region map colours: the category palette and its tints, cycled over the on/off patterns
 # (never the class or sign colours: a region is neither).
 REGION_COLORS = [*colors.CATEGORY, *(tint(c, 0.45) for c in colors.CATEGORY)]
+# Values on the plane (regress): the signed scale's colours at 60 % on white, 0 near white.
+VALUE_SHADING = [[0.0, tint(colors.NEGATIVE, 0.6)], [0.5, colors.ZERO], [1.0, tint(colors.POSITIVE, 0.6)]]
+# The points' own colours for values: five bands of value / span, from -1 to 1.
+VALUE_BANDS = (-0.6, -0.2, 0.2, 0.6)
+VALUE_MARKS = (colors.NEGATIVE, tint(colors.NEGATIVE, 0.55), "#9a9a9a", tint(colors.POSITIVE, 0.55),
+               colors.POSITIVE)
+
+
+def class_shading(k: int) -> list:
+    """k classes as k segments of one scale (lib.maps.class_shade's numbers): segment i runs from
+    class i's palest tint (the network unsure) to its tint at 55 % (sure)."""
+    scale = []
+    for i in range(k):
+        c = colors.CLASSES[i]
+        scale += [[i / k, tint(c, 0.08)], [(i + 1) / k - 1e-6 if i < k - 1 else 1.0, tint(c, 0.55)]]
+    return scale
+
+
+def shading_for(problem: str, k: int = 2) -> list:
+    """The colour scale of the shading for a problem type."""
+    if problem == "classes":
+        return class_shading(k)
+    if problem == "regress":
+        return VALUE_SHADING
+    return SHADING
 
 
 def _f32(a) -> np.ndarray:
@@ -82,32 +107,43 @@ def dots_path(pts: np.ndarray, r: float, sides: int = 6) -> str:
     )
 
 
-def _styles(c: int, split: str) -> dict:
-    color = colors.CLASSES[c]
+def _styles(c: int, split: str, color: str | None = None) -> dict:
+    color = colors.CLASSES[c] if color is None else color
     if split == "train":
         return dict(fillcolor=color, line=dict(color="white", width=0.8))
     return dict(fillcolor="rgba(255,255,255,0.8)", line=dict(color=color, width=2))
 
 
-def points_shapes(Xtr, ytr, Xte, yte, *, limit: float, xref: str = "x", yref: str = "y") -> list[dict]:
+def value_band(y, span: float) -> np.ndarray:
+    """Which of the five VALUE_MARKS bands each value falls in (0 most negative .. 4 most positive)."""
+    return np.digitize(np.asarray(y, dtype=float) / float(span), VALUE_BANDS)
+
+
+def points_shapes(Xtr, ytr, Xte, yte, *, limit: float, xref: str = "x", yref: str = "y", k: int = 2,
+                  span: float | None = None) -> list[dict]:
     """Each class of each split as one path shape: train points filled squares, test points hollow ones.
 
+    k classes 0..k-1 in CLASSES; with `span` (values), five bands of value in VALUE_MARKS.
     Their legend is legend_html(), outside the figure (a shape's own legend symbol is not a square).
     """
     r = 0.022 * limit
     shapes = []
     for split, X, y in (("train", Xtr, ytr), ("test", Xte, yte)):
-        for c in (0, 1):
-            pts = X[y == c]  # (m, 2)
+        group = value_band(y, span) if span is not None else np.asarray(y).astype(int)
+        for c in range(len(VALUE_MARKS) if span is not None else k):
+            pts = X[group == c]  # (m, 2)
             if len(pts):
+                color = VALUE_MARKS[c] if span is not None else None
                 shapes.append(dict(type="path", path=dots_path(pts, 0.8 * r if split == "train" else 0.9 * r,
                                                                 sides=4),
-                                   xref=xref, yref=yref, layer="above", **_styles(c, split)))
+                                   xref=xref, yref=yref, layer="above", **_styles(c, split, color)))
     return shapes
 
 
 def boundary_figure(xs, ys, P, data, *, title: str | None = None, live: bool = True,
-                    line: tuple[np.ndarray, np.ndarray] | None = None, height: int = 420) -> go.Figure:
+                    line: tuple[np.ndarray, np.ndarray] | None = None, height: int = 420,
+                    scale: list | None = None, k: int = 2, span: float | None = None,
+                    hover: str = "P(1)") -> go.Figure:
     """P(class 1) as shading, the points on top, axis numbers, and optionally one straight line.
 
     Written as the figure's dict (checked once by plotly, not property by property: a few ms, not 30).
@@ -115,20 +151,22 @@ def boundary_figure(xs, ys, P, data, *, title: str | None = None, live: bool = T
     Parameters
     ----------
     xs, ys : ndarray of shape (res,)
-    P : ndarray of shape (res, res), P[i, j] at (xs[j], ys[i]), values in [0, 1]
+    P : ndarray of shape (res, res), P[i, j] at (xs[j], ys[i]), values in [0, 1] (the shading's
+        number: P(class 1), lib.maps.class_shade or lib.maps.value_shade)
     data : ui.trainer.Data (raw points and the square's half-width)
+    scale : the colour scale (shading_for); k, span : how the points are coloured (points_shapes)
     line : (x (k,), y (k,)) of a boundary line to draw dashed, or None
     """
     limit = data.limit
     # x0/dx instead of coordinate arrays: the same picture with two numbers per axis. Live, the
     # probabilities travel as bytes (1/255 steps, invisible in the shading).
     heat = dict(type="heatmap", z=_u8(P) if live else _f32(P), x0=float(xs[0]), dx=float(xs[1] - xs[0]),
-                y0=float(ys[0]), dy=float(ys[1] - ys[0]), colorscale=SHADING, zmin=0.0,
+                y0=float(ys[0]), dy=float(ys[1] - ys[0]), colorscale=scale or SHADING, zmin=0.0,
                 zmax=255.0 if live else 1.0, showscale=False, showlegend=False)
     if live:
         heat["hoverinfo"] = "skip"
     else:
-        heat["hovertemplate"] = "x₁ = %{x:.2f}<br>x₂ = %{y:.2f}<br>P(1) = %{z:.2f}<extra></extra>"
+        heat["hovertemplate"] = "x₁ = %{x:.2f}<br>x₂ = %{y:.2f}<br>" + hover + " = %{z:.2f}<extra></extra>"
     traces = [heat]
     if line is not None:
         traces.append(dict(type="scatter", x=_f32(line[0]), y=_f32(line[1]), mode="lines",
@@ -139,7 +177,7 @@ def boundary_figure(xs, ys, P, data, *, title: str | None = None, live: bool = T
     layout = dict(
         height=height, margin=dict(l=8, r=8, t=40 if title else 8, b=8), uirevision="boundary",
         font=dict(size=FONT), showlegend=False, shapes=points_shapes(data.Xtr, data.ytr, data.Xte, data.yte,
-                                                                      limit=limit),
+                                                                      limit=limit, k=k, span=span),
         xaxis=axis, yaxis=dict(axis, scaleanchor="x", scaleratio=1, constraintoward="top"),
     )
     if title:
@@ -147,12 +185,36 @@ def boundary_figure(xs, ys, P, data, *, title: str | None = None, live: bool = T
     return go.Figure(dict(data=traces, layout=layout), _validate=False)
 
 
-def legend_html() -> str:
-    """The points' legend as one line of HTML (no user text in it): the same squares as the marks.
+def _bar(stops: list, width: int = 110) -> str:
+    return (f'<span style="display:inline-block;width:{width}px;height:12px;vertical-align:middle;'
+            'border:1px solid #ccc;background:linear-gradient(to right,' + ",".join(stops) + ')"></span>')
+
+
+def legend_html(problem: str = "classify", k: int = 2, span: float = 1.0, discrete: bool = False) -> str:
+    """The points' legend and the shading's colour key as one line of HTML (no user text in it):
+    the same squares as the marks.
 
     Outside the live figure, which then redraws without a legend of its own (a plotly legend is
     re-laid out on every redraw).
     """
+    sq = '<span style="color:{};font-size:1.2em">{}</span>'
+    if problem == "regress":
+        items = [sq.format(c, "&#9632;") for c in VALUE_MARKS]
+        lo, hi = fmt.num(-span, 3), fmt.num(span, 3)
+        key = [VALUE_SHADING[0][1], VALUE_SHADING[1][1], VALUE_SHADING[2][1]]
+        return ('<div style="font-size:14px;line-height:1.8">points by value, ' + "".join(items)
+                + f" from {lo} to {hi}; filled train, hollow test &nbsp; shading: the network's value {lo} "
+                + _bar(key) + f" {hi}</div>")
+    if problem == "classes":
+        items = []
+        for c in range(k):
+            color, name = colors.CLASSES[c], colors.CLASS_NAMES[c]
+            items.append(sq.format(color, "&#9632;") + sq.format(color, "&#9633;") + f" class {c} ({name})")
+        items.append("filled train, hollow test")
+        sure = "" if discrete else ", paler where it is unsure"
+        bars = "".join(_bar([tint(col, 0.08), tint(col, 0.55)], 40) for col in colors.CLASSES[:k])
+        items.append(f"shading: the class the network picks{sure} {bars}")
+        return '<div style="font-size:14px;line-height:1.8">' + " &nbsp; ".join(items) + "</div>"
     items = []
     for c in (0, 1):
         color, name = colors.CLASSES[c], colors.CLASS_NAMES[c]
@@ -173,36 +235,47 @@ def _thin(frame, limit: int = 400):
     return frame.iloc[idx]
 
 
-def _curve_arrays(hist, twin=None):
+def _second(hist) -> str:
+    """The lower chart's number: accuracy for classes, R² for values."""
+    return "acc" if "train_acc" in hist else "r2"
+
+
+def _curve_arrays(hist, twin=None, twin_name: str = "no hidden layer"):
     """(name, row, split, colour, x (k,), y (k,)) for every line of the curves figure, in order.
 
-    A split without finite numbers (no test points) has no line.
+    A split without finite numbers (no test points) has no line. Accuracy is in percent; R² is
+    drawn from -1 up (a worse fit than the mean is clipped there, never lost).
     """
     runs = [("your network", hist, MAIN_COLOR)]
     if twin is not None:
-        runs.insert(0, ("no hidden layer", twin, TWIN_COLOR))
+        runs.insert(0, (twin_name, twin, TWIN_COLOR))
     out = []
+    second = _second(hist)
     for name, frame, color in runs:
         frame = _thin(frame)
         x = _f32(frame["epoch"])
-        for row, what in ((1, "loss"), (2, "acc")):
+        for row, what in ((1, "loss"), (2, second)):
             for split in ("train", "test"):
                 y = frame[f"{split}_{what}"].to_numpy(dtype=float)
                 if not np.isfinite(y).all():
                     continue
-                out.append((name, row, split, color, x, _f32(100 * y if what == "acc" else y)))
+                y = 100 * y if what == "acc" else (np.maximum(y, -1.0) if what == "r2" else y)
+                out.append((name, row, split, color, x, _f32(y)))
     return out
 
 
-def curves_figure(hist, twin=None, *, height: int = 440, live: bool = True) -> go.Figure:
-    """Loss above accuracy against epoch, train solid and test dotted, one colour per run.
+def curves_figure(hist, twin=None, *, height: int = 440, live: bool = True,
+                  twin_name: str = "no hidden layer") -> go.Figure:
+    """Loss above accuracy (or R² for values) against epoch, train solid and test dotted, one colour per run.
 
-    hist, twin : DataFrames with epoch, train_loss, test_loss, train_acc, test_acc
+    hist, twin : DataFrames with epoch, train_loss, test_loss and train_acc, test_acc (or train_r2, test_r2)
     """
-    titles = ("Loss (cross-entropy) by epoch", "Accuracy by epoch")
+    second = _second(hist)
+    titles = (("Loss (cross-entropy) by epoch", "Accuracy by epoch") if second == "acc" else
+              ("Loss (mean squared error) by epoch", "R² by epoch (1 is a perfect fit)"))
     fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.16, subplot_titles=titles)
     at = {1: dict(row=1, col=1), 2: dict(row=2, col=1)}
-    for name, row, split, color, x, y in _curve_arrays(hist, twin):
+    for name, row, split, color, x, y in _curve_arrays(hist, twin, twin_name):
         fig.add_trace(go.Scatter(
             x=x, y=y, mode="lines",
             line=dict(color=color, width=2.5, dash=TRAIN_DASH if split == "train" else TEST_DASH),
@@ -215,22 +288,25 @@ def curves_figure(hist, twin=None, *, height: int = 440, live: bool = True) -> g
                       hovermode="x unified" if not live else False)
     fig.update_xaxes(tickfont=dict(size=TICK_FONT), rangemode="tozero")
     fig.update_yaxes(rangemode="tozero", tickfont=dict(size=TICK_FONT), **at[1])
-    fig.update_yaxes(range=[0, 101], ticksuffix=" %", tickfont=dict(size=TICK_FONT), **at[2])
+    if second == "acc":
+        fig.update_yaxes(range=[0, 101], ticksuffix=" %", tickfont=dict(size=TICK_FONT), **at[2])
+    else:
+        fig.update_yaxes(range=[-1.02, 1.02], tickfont=dict(size=TICK_FONT), **at[2])
     fig.update_annotations(font_size=15, xanchor="left", x=0.0)
     return fig
 
 
 # --- live figures: built once per shape, then only their numbers change ------------------------
-def live_boundary(cache: dict, key: str, sig, xs, ys, P, data, *, title: str, height: int = 420):
-    """The live boundary of one network: rebuilt only when `sig` (the run) or the title change;
-    otherwise only the shading is replaced.
+def live_boundary(cache: dict, key: str, sig, xs, ys, P, data, *, title: str, height: int = 420, **look):
+    """The live boundary of one network: rebuilt only when `sig` (the run), the title or the look
+    (boundary_figure's scale, k, span, hover) change; otherwise only the shading is replaced.
 
     P : ndarray of shape (res, res)
     """
-    want = (sig, title, height)
+    want = (sig, title, height, repr(sorted(look.items())))
     entry = cache.get(key)
     if entry is None or entry[0] != want:
-        fig = boundary_figure(xs, ys, P, data, title=title, live=True, height=height)
+        fig = boundary_figure(xs, ys, P, data, title=title, live=True, height=height, **look)
         cache[key] = (want, fig)
         return fig
     fig = entry[1]
@@ -238,18 +314,19 @@ def live_boundary(cache: dict, key: str, sig, xs, ys, P, data, *, title: str, he
     return fig
 
 
-def live_curves(cache: dict, key: str, hist, twin=None, *, height: int = 440, hold: float = 0.0):
+def live_curves(cache: dict, key: str, hist, twin=None, *, height: int = 440, hold: float = 0.0,
+                twin_name: str = "no hidden layer"):
     """curves_figure, rebuilt only when its set of lines or its shape changes; else new numbers.
 
     hold : seconds to keep showing the same numbers. An unchanged figure is an unchanged element,
         which the browser does not redraw at all: while playing, the curves move a few times a
         second and the boundary takes the rest of the browser's time.
     """
-    lines = _curve_arrays(hist, twin)
-    sig = (height, *((name, row, split) for name, row, split, *_ in lines))
+    lines = _curve_arrays(hist, twin, twin_name)
+    sig = (height, _second(hist), *((name, row, split) for name, row, split, *_ in lines))
     entry = cache.get(key)
     if entry is None or entry[0] != sig:
-        fig = curves_figure(hist, twin, height=height)
+        fig = curves_figure(hist, twin, height=height, twin_name=twin_name)
         cache[key] = (sig, fig)
         cache[key + ".t"] = time.perf_counter()
         return fig
@@ -484,3 +561,45 @@ def network_figure(params, in_labels, *, act_label: str, height: int = 360) -> g
 def line_across(seg):
     """A (2, 2) segment from lib (lib.regions.line_in_box) as the (x (2,), y (2,)) a line trace takes."""
     return None if seg is None else (seg[:, 0], seg[:, 1])
+
+
+def curve_figure(x, fits, data, *, parts=None, bias: float = 0.0, title: str | None = None,
+                 height: int = 460) -> go.Figure:
+    """A 1-D fit: the points and the network's curve above, each hidden unit's ramp under it.
+
+    x : ndarray of shape (m,), positions along the axis
+    fits : list of (name, y (m,), colour): the curves drawn (the network, and its twin)
+    data : ui.trainer.Data with Xtr (n, 1), ytr (n,) values, Xte, yte
+    parts : ndarray of shape (m, units) or None: each last-hidden unit's share of the first fit
+        (lib.maps.curve_fit); the fit is their sum plus `bias`
+    """
+    rows = 2 if parts is not None else 1
+    fig = make_subplots(rows=rows, cols=1, shared_xaxes=True, vertical_spacing=0.1,
+                        row_heights=[0.6, 0.4] if rows == 2 else None,
+                        subplot_titles=("Points and the network's curve",
+                                        "Each unit's ramp (its share of the curve)")[:rows])
+    for split, X, y in (("train", data.Xtr, data.ytr), ("test", data.Xte, data.yte)):
+        if len(y):
+            fig.add_trace(go.Scatter(
+                x=_f32(X[:, 0]), y=_f32(y), mode="markers", name=f"{split} points", showlegend=True,
+                marker=dict(symbol="square" if split == "train" else "square-open", size=6,
+                            color=colors.ON if split == "train" else colors.OFF),
+                hovertemplate="x = %{x:.2f}<br>y = %{y:.2f}<extra></extra>"), row=1, col=1)
+    for name, y, color in fits:
+        fig.add_trace(go.Scatter(x=_f32(x), y=_f32(y), mode="lines", name=name,
+                                 line=dict(color=color, width=3), hoverinfo="skip"), row=1, col=1)
+    if parts is not None:
+        for j in range(parts.shape[1]):
+            fig.add_trace(go.Scatter(x=_f32(x), y=_f32(parts[:, j]), mode="lines", name=f"h{j + 1}",
+                                     showlegend=False, line=dict(color=colors.category(j), width=1.8),
+                                     hovertemplate=f"h{j + 1}: " + "%{y:.2f}<extra></extra>"), row=2, col=1)
+    fig.update_layout(height=height, margin=dict(l=8, r=8, t=40 if title else 30, b=8), font=dict(size=FONT),
+                      uirevision="curvefit", legend=dict(orientation="h", yanchor="top", y=-0.08, x=0,
+                                                          font=dict(size=12)))
+    if title:
+        fig.update_layout(title=dict(text=title, x=0.0, xanchor="left", font=dict(size=16)))
+    fig.update_xaxes(tickfont=dict(size=TICK_FONT), showgrid=False, fixedrange=True,
+                     range=[float(x[0]), float(x[-1])])
+    fig.update_yaxes(tickfont=dict(size=TICK_FONT), zeroline=True, zerolinecolor="#bbbbbb", fixedrange=True)
+    fig.update_annotations(font_size=14, xanchor="left", x=0.0)
+    return fig

@@ -439,3 +439,111 @@ def test_discretised_shading_is_the_class_picked_and_travels_in_the_link():
     np.testing.assert_array_equal(P, (t.predict(XY) > 0.5).reshape(len(ys), len(xs)).astype(float))
     assert "discrete=true" in next(c.value for c in at.code if "w=" in c.value)
     assert "shading P(class 1)" in " ".join(h.proto.body for h in at.get("html"))
+
+
+# --- problem types (issue 11, item 1) ----------------------------------------------------------------
+def _problem_trainer(problem, name, hidden=(8,), epochs=0, k=3, names=("x1", "x2"), **cfg) -> Trainer:
+    """The page's network for a problem type, built and trained here without the page."""
+    from lib.datasets import PROBLEMS, make_problem
+
+    X, y = make_problem(problem, name, 400, seed=0, k=k)
+    Xtr, ytr, Xte, yte = split(X, y, train_share=0.8, seed=0, stratify=problem != "regress")
+    head = PROBLEMS[problem].head
+    cfg = TrainConfig(hidden=hidden, seed=0, head=head, classes=k if head == "softmax" else 0, **cfg)
+    t = Trainer(cfg, expand(Xtr, list(names)), ytr, expand(Xte, list(names)), yte)
+    t.step(epochs)
+    return t
+
+
+def test_three_classes_shade_by_class_and_confidence_and_count_a_k_by_k_matrix():
+    at = open_page("trainer", {"twin": "false", "problem": "classes"})
+    assert not at.exception
+    assert at.selectbox(key="dataset").options == ["spiral", "blobs", "checkerboard"]
+    assert at.selectbox(key="dataset").value == "spiral"
+    at.button(key="trainer_step_10").click().run()
+    want = _problem_trainer("classes", "spiral", epochs=10).metrics()
+    m = _metrics(at)
+    assert m["Train accuracy"] == fmt.pct(want["train_acc"]) and m["Loss"] == fmt.fixed(want["train_loss"], 3)
+    fig = next(f for f in figures(at) if f["layout"].get("uirevision") == "boundary")
+    z = decode(fig["data"][0]["z"]).astype(float) / 255
+    assert len(set(np.floor(z.ravel() * 3).clip(0, 2).astype(int))) >= 2   # at least two classes shaded
+    scale = fig["data"][0]["colorscale"]
+    assert len(scale) == 6                                               # three segments, pale to full
+    tables = [df.value for df in at.dataframe]
+    assert tables and all(t.shape == (3, 3) for t in tables)
+    assert sum(int(np.trace(t.to_numpy())) for t in tables[:1]) == round(want["train_acc"] * 320)
+    assert "class 2 (purple)" in " ".join(h.proto.body for h in at.get("html"))  # the colour key
+
+
+def test_k_changes_the_classes_and_a_file_for_two_classes_is_refused():
+    at = open_page("trainer", {"twin": "false", "problem": "classes", "k": "5", "dataset": "blobs"})
+    assert not at.exception
+    tables = [df.value for df in at.dataframe]
+    assert tables[0].shape == (5, 5)
+    with pytest.raises(ValueError, match="0 to 4"):
+        tr.own_data("bad.csv", b"x1,x2,label\n1,2,0\n2,3,7\n", "classes", 5)
+    with pytest.raises(ValueError, match="holds class labels"):
+        tr.own_data("bad.csv", template_csv(), "regress")
+
+
+def test_a_curve_fit_draws_the_points_the_curve_and_each_units_ramp_with_r2():
+    at = open_page("trainer", {"twin": "false", "problem": "regress"})
+    assert not at.exception
+    assert at.selectbox(key="dataset").value == "sin(2x)"
+    at.button(key="trainer_step_100").click().run()
+    assert not at.exception
+    want = _problem_trainer("regress", "sin(2x)", epochs=100, names=("x1",)).metrics()
+    m = _metrics(at)
+    assert m["Train R²"] == fmt.fixed(want["train_r2"], 3)
+    assert m["Test mean absolute error"] == fmt.fixed(want["test_mae"], 3)
+    assert "Train accuracy" not in m
+    fig = next(f for f in figures(at) if f["layout"].get("uirevision") == "curvefit")
+    ramps = [tr_ for tr_ in fig["data"] if tr_.get("yaxis") == "y2"]
+    assert len(ramps) == 8                                                # one ramp per hidden unit
+    curve = next(tr_ for tr_ in fig["data"] if tr_.get("mode") == "lines" and tr_.get("yaxis") != "y2")
+    total = sum(decode(r["y"]).astype(float) for r in ramps)
+    # the curve is the ramps' sum plus the output bias
+    gap = decode(curve["y"]).astype(float) - total
+    assert np.ptp(gap) < 1e-4
+    assert "No confusion matrix here" in _captions(at)
+
+
+def test_a_curve_uses_only_the_inputs_of_x1():
+    at = open_page("trainer", {"twin": "false", "problem": "regress", "feat": ["x1", "x2", "x1sq"]})
+    assert not at.exception
+    assert "A curve has one input" in _captions(at)
+    run = at.session_state[tr.RUN]
+    assert run.trainer.sizes[0] == 2 and run.data.Ftr.shape[1] == 2     # x1 and x1sq, not x2
+
+
+def test_values_on_the_plane_use_the_signed_scale_and_the_twin_follows():
+    at = open_page("trainer", {"problem": "regress", "dataset": "gaussmix"})
+    assert not at.exception
+    at.button(key="trainer_step_10").click().run()
+    figs = [f for f in figures(at) if f["layout"].get("uirevision") == "boundary"]
+    assert len(figs) >= 2                          # the network and its twin (and the bend section's)
+    assert [f["layout"]["title"]["text"] for f in figs[:2]] == ["Hidden 8 · ReLU", "No hidden layer"]
+    from ui import trainer_charts as tc
+    assert figs[0]["data"][0]["colorscale"] == [list(c) for c in tc.VALUE_SHADING] or \
+        [tuple(c) for c in figs[0]["data"][0]["colorscale"]] == [tuple(c) for c in tc.VALUE_SHADING]
+    z = decode(figs[0]["data"][0]["z"]).astype(float)
+    assert np.isfinite(z).all()
+    assert "No hidden layer: Train R²" in _captions(at)
+
+
+def test_a_dataset_of_another_problem_in_the_link_is_refused_with_one_line():
+    at = open_page("trainer", {"twin": "false", "problem": "regress", "dataset": "xor"})
+    assert not at.exception
+    assert "Ignored `dataset=xor`" in _captions(at)
+    assert at.selectbox(key="dataset").value == "sin(2x)"
+
+
+def test_switching_the_problem_moves_the_dataset_to_its_list():
+    at = open_page("trainer", {"twin": "false", "dataset": "xor"})
+    at.selectbox(key="problem").select("classes").run()
+    assert not at.exception
+    assert at.selectbox(key="dataset").value == "spiral"
+    assert "Train accuracy" in _metrics(at)
+    at.selectbox(key="problem").select("regress").run()
+    assert not at.exception
+    assert "Train R²" in _metrics(at)

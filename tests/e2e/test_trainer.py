@@ -231,3 +231,24 @@ def test_a_slider_in_the_top_fragment_updates_its_section_and_the_url(open_page)
     assert "lr=0.1" in code.inner_text()
     assert _epoch(page) == 0
     assert_clean(page)
+
+
+def test_three_classes_and_a_curve_fit_with_ramps(open_page):
+    page = open_page("/trainer?twin=false&problem=classes")
+    _wait_epoch(page, 0)
+    _click(page, "+100")
+    _wait_epoch(page, 100)
+    assert_clean(page)
+    assert "Train accuracy" in main_text(page) and "class 2 (purple)" in main_text(page)
+    assert page.locator(f"{BOUNDARY} g.hm image").count() == 1
+    screenshot(page, "trainer-classes")
+    page = open_page("/trainer?problem=regress")
+    _wait_epoch(page, 0)
+    _click(page, "+100")
+    _wait_epoch(page, 100)
+    assert_clean(page)
+    text = main_text(page)
+    assert "Train R²" in text and "No confusion matrix here" in text
+    chart = page.locator(".st-key-trainer_curvefit .js-plotly-plot")
+    assert chart.count() == 1 and chart.locator("g.scatterlayer .trace").count() >= 10  # points, curve, ramps
+    screenshot(page, "trainer-curve")

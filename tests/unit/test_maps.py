@@ -69,3 +69,40 @@ def test_confusion_counts_true_against_predicted():
     C = confusion([0, 0, 1, 1, 1, 2], [0, 1, 1, 1, 0, 2], k=3)
     np.testing.assert_array_equal(C, [[1, 1, 0], [1, 2, 0], [0, 0, 1]])
     assert C.sum() == 6 and np.trace(C) == 4
+
+
+def test_class_map_and_shade_pick_the_class_and_its_confidence():
+    from lib.maps import class_map, class_shade
+
+    params = init_params([2, 5, 3], seed=2, head="softmax")
+    P = class_map(params, ["x1", "x2"], 3.0, "relu", res=6)
+    assert P.shape == (6, 6, 3)
+    np.testing.assert_allclose(P.sum(axis=-1), 1.0, rtol=1e-5)
+    z = class_shade(np.array([[1 / 3, 1 / 3, 1 / 3], [0.0, 0.0, 1.0], [0.1, 0.8, 0.1], [np.nan, 0, 0]]))
+    assert 0 <= z[0] < 1 / 3 and z[0] < 0.02          # unsure: class 0's palest
+    assert 2 / 3 < z[1] < 1 and z[1] > 0.98           # sure of class 2: its fullest
+    assert 1 / 3 < z[2] < 2 / 3                        # class 1
+    assert np.isfinite(z).all()
+    d = class_shade(np.array([[0.2, 0.5, 0.3]]), discrete=True)
+    np.testing.assert_allclose(d, (1 + 0.99) / 3, rtol=1e-6)
+
+
+def test_value_map_shade_and_curve_fit_are_the_linear_network():
+    from lib.maps import curve_fit, value_map, value_shade, value_span
+    from lib.mlp import output_parts
+
+    params = init_params([2, 4, 1], seed=5, head="linear")
+    V = value_map(params, ["x1", "x2"], 2.0, "tanh", res=5)
+    _, _, XY = grid(2.0, 5)
+    np.testing.assert_allclose(V.ravel(), predict_proba(params, XY, "tanh", "linear"), rtol=1e-5)
+    assert value_span([0.0, -3.0, 1.0]) == 3.0 and value_span([]) == 1.0
+    np.testing.assert_allclose(value_shade([-3.0, 0.0, 1.5, 9.0, np.nan], 3.0), [0, 0.5, 0.75, 1, 0.5])
+    p1 = init_params([2, 6, 1], seed=1, head="linear")
+    x = np.linspace(-3, 3, 11)
+    y, parts, bias = curve_fit(p1, ["x1", "x1sq"], x, "relu")
+    F = expand(np.column_stack([x, np.zeros_like(x)]), ["x1", "x1sq"])
+    np.testing.assert_allclose(y, predict_proba(p1, F, "relu", "linear"), rtol=1e-9)
+    np.testing.assert_allclose(parts.sum(axis=1) + bias, y, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(parts, output_parts(p1, F, "relu")[0])
+    y0, none, b0 = curve_fit(init_params([1, 1], seed=0, head="linear"), ["x1"], x, "relu")
+    assert none is None and b0 == 0.0 and y0.shape == (11,)

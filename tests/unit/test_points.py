@@ -35,3 +35,22 @@ def test_columns_in_any_order_and_case():
 def test_bad_files_say_why(data, why):
     with pytest.raises(ValueError, match=why):
         read_points(data)
+
+
+def test_csv_for_each_problem_type_round_trips_and_refuses_the_others():
+    X = np.array([[0.5, -1.0], [1.0, 2.0], [-2.0, 0.25]])
+    X3, y3 = read_points(points_csv(X, [0, 2, 1]), problem="classes", k=3)
+    np.testing.assert_allclose(X3, X)
+    assert y3.tolist() == [0, 2, 1]
+    with pytest.raises(ValueError, match="0 to 2"):
+        read_points(points_csv(X, [0, 3, 1]), problem="classes", k=3)
+    _, yv = read_points(points_csv(X, [0.5, -1.25, 3.0], problem="regress"), problem="regress")
+    assert yv.dtype == float and yv.tolist() == [0.5, -1.25, 3.0]
+    Xc, _ = read_points(b"x1,value\n0.5,1\n-1,0.25\n", problem="regress")
+    assert Xc.shape == (2, 1)
+    with pytest.raises(ValueError, match="holds class labels"):
+        read_points(points_csv(X, [0, 1, 1]), problem="regress")
+    with pytest.raises(ValueError, match="holds values"):
+        read_points(points_csv(X, [0.5, 1.0, 2.0], problem="regress"))
+    with pytest.raises(ValueError, match="between"):
+        read_points(b"x1,value\n0.5,11\n-1,0.25\n", problem="regress")
