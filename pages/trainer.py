@@ -409,7 +409,36 @@ def _reset() -> None:
         tr.reset(run)
 
 
-def share(run: tr.Run, values: dict, problem: str = "classify") -> None:
+def import_weights(spec: tr.Spec) -> None:
+    """An uploader for a weights file this page exported: checked, then the page follows its settings
+    (a full rerun) and the run continues from its weights; a one-line message and nothing loaded if not."""
+    slot = st.session_state.setdefault(tr.IMPORT_SLOT, 0)
+    up = st.file_uploader("Load weights (JSON)", type=["json"], key=f"trainer_weights_{slot}",
+                          help="A file from \"Download the weights\": the network, its settings and its epoch. "
+                               "The layers, bend, optimiser and penalties here follow the file.")
+    if up is None:
+        return
+    try:
+        d, cfg = tr.check_file(up.getvalue(), spec)
+    except ValueError as err:
+        st.error(f"Could not load {up.name}: {err}. Nothing was loaded; the network is as it was.",
+                 icon=":material/error:")
+        return
+    st.session_state[tr.IMPORT] = {"name": up.name, "d": d, "cfg": cfg, "set": False}
+    st.session_state[tr.IMPORT_SLOT] = slot + 1
+    st.rerun(scope="app")
+
+
+def _follow_file() -> None:
+    """Before any control is drawn: the page's settings take a pending file's (see import_weights)."""
+    pending = st.session_state.get(tr.IMPORT)
+    if pending and not pending["set"]:
+        for key in tr.FILE_KEYS:
+            LINKS.set(key, tuple(pending["cfg"].hidden) if key == "hidden" else getattr(pending["cfg"], key))
+        pending["set"] = True
+
+
+def share(run: tr.Run, values: dict, problem: str = "classify", spec: tr.Spec | None = None) -> None:
     with st.container(border=True):
         st.markdown("**Share and export**")
         size = tr.n_params(run)
@@ -428,6 +457,8 @@ def share(run: tr.Run, values: dict, problem: str = "classify") -> None:
                            "layer-lab-network.json", "application/json", icon=":material/download:",
                            help="The configuration, the epoch and every weight matrix with its shape.",
                            width="stretch")
+        if spec is not None:
+            import_weights(spec)
         d = run.data
         st.download_button("Download the points (CSV)",
                            lambda: points_csv(np.vstack([d.Xtr, d.Xte]), np.concatenate([d.ytr, d.yte]),
@@ -441,6 +472,7 @@ def top() -> None:
     columns (one under the other on a phone)."""
     own: tr.OwnData | None = st.session_state.get(tr.OWN)
     full = bool(st.session_state.get(FULL))
+    _follow_file()
     if not full and _below(own) != st.session_state.get(BELOW):
         st.rerun(scope="app")  # a control the sections below depend on moved: skip straight to the page
     bar, box = st.container(), st.container()
@@ -463,11 +495,20 @@ def top() -> None:
                    own=own, problem=values["problem"], k=values["k"])
     run = tr.get_run(spec)
     weights_error = tr.apply_link_weights(run, LINKS.value("w"))
+    pending = st.session_state.pop(tr.IMPORT, None)
+    file_error = None
+    if pending:
+        try:
+            tr.load_file(run, spec, pending["name"], pending["d"], pending["cfg"])
+        except ValueError as err:
+            file_error = f"Could not load {pending['name']}: {err}. Nothing was loaded."
     playing = bool(st.session_state.get(tr.PLAYING, False))
     with bar:
         if weights_error:
             LINKS.note("w", f"Ignored the weights in the link (`w=`): {weights_error}; nothing was loaded.")
         LINKS.show_note("w")
+        if file_error:
+            st.error(file_error, icon=":material/error:")
         if run.loaded:
             st.caption(f":material/link: {run.loaded}")
     with box:
@@ -482,7 +523,7 @@ def top() -> None:
         share(run, {**values, "hidden": spec.hidden, "speed": speed_text, "twin": bool(twin_on),
                     "discrete": bool(discrete), "bend": LINKS.value("bend"), "train": round(100 * spec.train),
                     "cells": values["cells"] if values["cells"] is not None else LINKS["cells"].default},
-              spec.problem)
+              spec.problem, spec)
     st.session_state["trainer_spec"] = spec
     view = (run.sig, spec.act, playing, None if playing else tr.weights_key(run))
     if full:

@@ -240,6 +240,51 @@ def apply_link_weights(run: Run, raw: str | None) -> str | None:
     return None
 
 
+IMPORT = "trainer_import"     # {"name", "d", "cfg", "set"}: a checked weights file waiting to be loaded
+IMPORT_SLOT = "trainer_import_slot"   # the weights uploader's key suffix: a new one empties it
+FILE_KEYS = ("hidden", "act", "opt", "lr", "batch", "l1", "l2")   # the file's settings the page's links take
+
+
+def check_file(data: bytes, spec: Spec):
+    """A weights file checked against the page (lib.train.check_export: shapes, finite numbers, size cap,
+    the problem type; here also the number of classes). Returns (the dict, its TrainConfig);
+    ValueError with one line, nothing loaded."""
+    import json
+
+    cfg = engine.check_export(data, head=spec.head, n_in=len(spec.feat))
+    if spec.head == "softmax" and cfg.classes != spec.k:
+        raise ValueError(f"the file's network sorts {cfg.classes} classes, the page {spec.k}: set Classes to "
+                         f"{cfg.classes} first")
+    return json.loads(data), cfg
+
+
+def load_file(run: Run, spec: Spec, name: str, d: dict, cfg) -> str:
+    """Continue the run from a checked file's weights (the page's settings already follow it).
+
+    Returns one line for the page: where the weights came from and what still differs from the file.
+    """
+    t = engine.Trainer.from_dict(d, run.data.Ftr, run.data.ytr, run.data.Fte, run.data.yte, head=spec.head)
+    differs = []
+    now = spec.hparams()
+    for key in FILE_KEYS[1:]:
+        if getattr(cfg, key) != now[key]:
+            differs.append(f"{key} {getattr(cfg, key)} in the file, {now[key]} here")
+    if tuple(cfg.hidden) != tuple(spec.hidden):
+        raise ValueError("the page's layers do not match the file's")
+    if differs:
+        t.set_hparams(**{k: now[k] for k in FILE_KEYS[1:]})
+    if cfg.seed != spec.seed:
+        differs.append(f"seed {cfg.seed} in the file, {spec.seed} here")
+    run.trainer, run.hparams = t, spec.hparams()
+    run.twin = None
+    if spec.twin:
+        run.twin = _new_trainer(spec, run.data, hidden=())
+        catch_up(run)
+    run.loaded = (f"Weights loaded from {name} at epoch {t.epoch:,}: training continues from them."
+                  + (" Differs from the file: " + "; ".join(differs) + "." if differs else ""))
+    return run.loaded
+
+
 def n_params(run: Run) -> int:
     return int(run.trainer.flat.size)
 

@@ -547,3 +547,60 @@ def test_switching_the_problem_moves_the_dataset_to_its_list():
     at.selectbox(key="problem").select("regress").run()
     assert not at.exception
     assert "Train R²" in _metrics(at)
+
+
+# --- loading exported weights (issue 11, item 2) -------------------------------------------------------
+def _file(t: Trainer) -> bytes:
+    return json.dumps(t.to_dict()).encode()
+
+
+def test_a_weights_file_is_checked_and_bad_ones_say_why_in_one_line():
+    spec = tr.Spec(dataset="checkerboard", n=400, noise=0.0, seed=0, cells=2, train=0.8, feat=("x1", "x2"),
+                   hidden=(8,), act="relu", opt="adam", lr=0.03, batch=0, l2=0.0, twin=False)
+    good = _spec_trainer(hidden=(4, 4), epochs=5)
+    d, cfg = tr.check_file(_file(good), spec)
+    assert cfg.hidden == (4, 4) and d["epoch"] == 5
+    broken = good.to_dict()
+    broken["layers"][1]["W"][0][0] = "x"
+    nan = good.to_dict()
+    nan["layers"][0]["b"][0] = float("nan")
+    shape = good.to_dict()
+    shape["layers"][0]["W"] = shape["layers"][0]["W"][:1]
+    classes = _problem_trainer("classes", "blobs")
+    cases = {
+        b"not json": "not JSON",
+        json.dumps(broken).encode(): "other than numbers",
+        json.dumps(nan).encode(): "not finite|not JSON",
+        json.dumps(shape).encode(): "wrong shape|shape",
+        _file(classes): "switch the problem type",
+        _file(_spec_trainer(hidden=(32,) * 6)) * 0 + b'{"format": "other"}': "not a Layer Lab network",
+    }
+    for data, why in cases.items():
+        with pytest.raises(ValueError, match=why):
+            tr.check_file(data, spec)
+    three = tr.Spec(**{**spec.__dict__, "problem": "classes", "k": 4})
+    with pytest.raises(ValueError, match="set Classes to 3"):
+        tr.check_file(_file(classes), three)
+
+
+def test_a_loaded_file_sets_the_page_and_training_continues_from_its_weights():
+    at = open_page("trainer", {"twin": "false"})
+    assert at.get("file_uploader")                                      # beside the download
+    src = _spec_trainer(hidden=(4, 4), epochs=30, act="tanh", lr=0.01, l2=0.001)
+    d, cfg = tr.check_file(_file(src), tr.Spec(
+        dataset="checkerboard", n=400, noise=0.0, seed=0, cells=2, train=0.8, feat=("x1", "x2"),
+        hidden=(8,), act="relu", opt="adam", lr=0.03, batch=0, l2=0.0, twin=False))
+    at.session_state[tr.IMPORT] = {"name": "net.json", "d": d, "cfg": cfg, "set": False}
+    at.run()
+    assert not at.exception
+    assert at.text_input(key="hidden").value == "4,4"
+    assert at.selectbox(key="act").value == "tanh"
+    assert "Weights loaded from net.json at epoch 30" in _captions(at)
+    assert _metrics(at)["Epoch"] == "30"
+    np.testing.assert_allclose(at.session_state[tr.RUN].trainer.flat, src.flat)
+    at.button(key="trainer_step_10").click().run()
+    want = Trainer.from_dict(d, src.Xtr, src.ytr, src.Xte, src.yte)   # the file's weights, a fresh optimiser
+    want.step(10)
+    assert _metrics(at)["Epoch"] == "40"
+    assert _metrics(at)["Train accuracy"] == fmt.pct(want.metrics()["train_acc"])
+    assert _metrics(at)["Loss"] == fmt.fixed(want.metrics()["train_loss"], 3)
