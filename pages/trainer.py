@@ -123,6 +123,27 @@ def _weights_text(raw: str) -> str:
     return str(raw).strip()
 
 
+SAME = "same"   # a twin setting that follows the network's own
+
+
+def _same_or(parse):
+    def parse_twin(raw: str):
+        return SAME if str(raw).strip().lower() == SAME else parse(raw)
+    return parse_twin
+
+
+def _twin_hidden_text(value) -> str:
+    return SAME if value == SAME else format_hidden(value)
+
+
+def _twin_number_text(value) -> str:
+    return SAME if value == SAME else plain(value)
+
+
+SAME_NAME = "same as your network"
+TWIN_NUMBERS = {SAME: SAME_NAME}
+
+
 PROBLEM_NAMES = {p.name: p.label for p in PROBLEMS.values()}
 # Every problem's datasets in one list (the link's choices); a run offers its problem's (PROBLEMS[p].sets).
 ALL_SETS = tuple(dict.fromkeys(name for p in PROBLEMS.values() for name in p.sets))
@@ -201,9 +222,33 @@ LINKS = state.Links(
                         meaning="epochs per redraw while playing; `max` = as many as fit in the redraw's "
                                 "time budget",
                         values=f"a whole number from 1 to {MAX_SPEED}, or `max` (`max`)"),
-    state.toggle("twin", True, "Twin: no hidden layer",
-                 "Train the same data from the same seed with no hidden layer, in lockstep.",
-                 meaning="train a twin with no hidden layer beside the network, in lockstep"),
+    state.toggle("twin", True, "Twin beside it",
+                 "Train a second network on the same data from the same start, in lockstep: by default with no "
+                 "hidden layer; choose its differences below.",
+                 meaning="train a twin beside the network, in lockstep (its differences: `thidden` ... `tl2`)"),
+    state.text("thidden", (), "Twin: units per hidden layer",
+               "As for your network (8, or 16,16; 0 for none), or `same`. The same widths start from exactly "
+               "your network's weights; other widths share the first layer's units they both have.",
+               parse=_same_or(parse_hidden), fmt=_twin_hidden_text,
+               meaning="the twin's units per hidden layer, or `same`; `0` = no hidden layer",
+               values="as `hidden`, or `same` (`0`)"),
+    state.select("tact", (SAME, *ACTS), SAME, "Twin: bend", "The twin's bend, or the same as your network's.",
+                 names={SAME: SAME_NAME, **ACTS}, meaning="the twin's bend", values="`same` or any `act` value (`same`)"),
+    state.select("topt", (SAME, *OPTIMIZERS), SAME, "Twin: optimiser", "The twin's optimiser.",
+                 names={SAME: SAME_NAME, **OPT_NAMES}, meaning="the twin's optimiser",
+                 values="`same` or any `opt` value (`same`)"),
+    state.select("tlr", (SAME, *LR_OPTIONS), SAME, "Twin: learning rate", "The twin's learning rate.",
+                 names={SAME: SAME_NAME, **{v: plain(v) for v in LR_OPTIONS}},
+                 parse=_same_or(_number_in(0.000001, 10.0)), fmt=_twin_number_text,
+                 meaning="the twin's learning rate", values="`same` or any `lr` on the list (`same`)"),
+    state.select("tl1", (SAME, *PENALTIES), SAME, "Twin: L1 penalty", "The twin's L1 penalty.",
+                 names={SAME: SAME_NAME, **{v: plain(v) for v in PENALTIES}},
+                 parse=_same_or(_number_in(0.0, 10.0)), fmt=_twin_number_text,
+                 meaning="the twin's L1 penalty", values="`same` or any `l1` on the list (`same`)"),
+    state.select("tl2", (SAME, *PENALTIES), SAME, "Twin: L2 penalty", "The twin's L2 penalty.",
+                 names={SAME: SAME_NAME, **{v: plain(v) for v in PENALTIES}},
+                 parse=_same_or(_number_in(0.0, 10.0)), fmt=_twin_number_text,
+                 meaning="the twin's L2 penalty", values="`same` or any `l2` on the list (`same`)"),
     state.toggle("discrete", False, "Discretise the shading",
                  "Shade each point of the plane by the class the network picks (P above or below ½) instead "
                  "of by how sure it is.", meaning="shade by the class picked (P above or below ½), not by P"),
@@ -370,6 +415,31 @@ def network_controls() -> dict:
     return dict(hidden=hidden, act=act, opt=opt, lr=float(lr), batch=int(batch), l1=float(l1), l2=float(l2))
 
 
+def twin_controls() -> dict:
+    """The twin's differences from the network (Trainer.twin's changes); "same" follows the network."""
+    with st.expander("The twin's differences", icon=":material/compare_arrows:"):
+        diff = {"hidden": LINKS.widget("thidden")}
+        for key in ("act", "opt", "lr", "l1", "l2"):
+            diff[key] = LINKS.widget(f"t{key}")
+    return diff
+
+
+def _twin_title(spec: tr.Spec) -> str:
+    """What the twin is, in a few words: "No hidden layer", or its differences from the network."""
+    cfg = spec.twin_config()
+    if cfg["hidden"] == () and all(v == SAME for k, v in spec.twin_diff.items() if k != "hidden"):
+        return "No hidden layer"
+    words = []
+    if cfg["hidden"] != spec.hidden:
+        words.append("no hidden layer" if not cfg["hidden"] else f"hidden {format_hidden(cfg['hidden'])}")
+    names = {"act": lambda v: ACTS[v], "opt": lambda v: OPT_NAMES[v], "lr": lambda v: f"learning rate {plain(v)}",
+             "l1": lambda v: f"L1 {plain(v)}", "l2": lambda v: f"L2 {plain(v)}"}
+    for key, say in names.items():
+        if cfg[key] != spec.hparams()[key]:
+            words.append(say(cfg[key]))
+    return "Twin: " + ", ".join(words) if words else "Twin"
+
+
 def _set_playing(value: bool):
     # Set, not flip: Streamlit may run a click's callback twice when the click lands during a
     # fragment tick (once in that tick, once replayed in the full rerun); flipping would undo it.
@@ -486,13 +556,14 @@ def top() -> None:
         speed_text = _slider("speed")
     with knobs[1]:
         twin_on = LINKS.widget("twin")
+        twin_diff = twin_controls() if twin_on else {"hidden": ()}
         discrete = LINKS.widget("discrete")
     own = values.pop("own")
     spec = tr.Spec(**{k: values[k] for k in ("dataset", "n", "noise", "seed", "cells", "train", "feat")},
                    hidden=values["hidden"], act=values["act"], opt=values["opt"], lr=values["lr"],
                    batch=values["batch"], l2=values["l2"], l1=values["l1"],
-                   twin=bool(twin_on) and bool(values["hidden"]),
-                   own=own, problem=values["problem"], k=values["k"])
+                   twin=False, own=own, problem=values["problem"], k=values["k"], twin_diff=twin_diff)
+    spec.twin = bool(twin_on) and spec.twin_differs()
     run = tr.get_run(spec)
     weights_error = tr.apply_link_weights(run, LINKS.value("w"))
     pending = st.session_state.pop(tr.IMPORT, None)
@@ -516,11 +587,17 @@ def top() -> None:
         # its turn, so the process's playing sessions share a budget and slider moves go first.
         st.fragment(live, run_every=fairshare.TIMER if playing else None)(spec, parse_speed(speed_text),
                                                                          discrete)
-    if twin_on and not spec.hidden:
-        knobs[1].caption(":material/info: Your network has no hidden layer, so it is its own twin: give it hidden "
-                      "units (for example 8) to compare.")
+    if twin_on and not spec.twin:
+        if not spec.hidden and twin_diff == {"hidden": ()}:
+            knobs[1].caption(":material/info: Your network has no hidden layer, so it is its own twin: give it "
+                             "hidden units (for example 8) to compare.")
+        else:
+            knobs[1].caption(":material/info: The twin is set exactly like your network: choose a difference.")
+    elif run.twin is not None:
+        knobs[1].caption(f":material/compare_arrows: The twin starts from {run.twin.start_note}.")
     with share_col:
-        share(run, {**values, "hidden": spec.hidden, "speed": speed_text, "twin": bool(twin_on),
+        twin_values = {f"t{k}" if k != "hidden" else "thidden": v for k, v in twin_diff.items()}
+        share(run, {**values, **twin_values, "hidden": spec.hidden, "speed": speed_text, "twin": bool(twin_on),
                     "discrete": bool(discrete), "bend": LINKS.value("bend"), "train": round(100 * spec.train),
                     "cells": values["cells"] if values["cells"] is not None else LINKS["cells"].default},
               spec.problem, spec)
@@ -598,7 +675,8 @@ def _curve_chart(spec: tr.Spec, run: tr.Run, act: str | None = None, title: str 
     y, parts, bias = curve_fit(t.params, spec.feat, x, act or spec.act)
     fits = [(_title(spec) if act is None else f"bend {ACTS[act]}", y, tc.MAIN_COLOR)]
     if twin and run.twin is not None:
-        fits.insert(0, ("No hidden layer", curve_fit(run.twin.params, spec.feat, x, spec.act)[0], tc.TWIN_COLOR))
+        fits.insert(0, (_twin_title(spec), curve_fit(run.twin.params, spec.feat, x, run.twin.cfg.act)[0],
+                        tc.TWIN_COLOR))
     return tc.curve_figure(x, fits, d, parts=parts, bias=bias, title=title, height=H_MAP + 60)
 
 
@@ -664,8 +742,8 @@ def live(spec: tr.Spec, speed: int | None, discrete: bool = False) -> None:
     side_by_side = run.twin is not None and not curve
     if side_by_side:
         with maps[1], st.container(height=H_MAP + 12, border=False):
-            P0 = _plane(spec, run.twin.params, spec.act, d, discrete)
-            charts.show(tc.live_boundary(figs, "twin", run.sig, xs, ys, P0, d, title="No hidden layer",
+            P0 = _plane(spec, run.twin.params, run.twin.cfg.act, d, discrete)
+            charts.show(tc.live_boundary(figs, "twin", run.sig, xs, ys, P0, d, title=_twin_title(spec),
                                          height=H_MAP, **look), live=True, key="trainer_boundary_twin")
         st.html(_legend(spec, d, discrete))
     with maps[1] if not side_by_side else st.container():
@@ -673,10 +751,11 @@ def live(spec: tr.Spec, speed: int | None, discrete: bool = False) -> None:
         _metric_row(c, m, spec.head)
         if run.twin is not None:
             m0 = run.twin.metrics()
+            who = _twin_title(spec)
             if spec.head == "linear":
-                st.caption(f"No hidden layer: Train R² {_r2(m0['train_r2'])} · test {_r2(m0['test_r2'])}")
+                st.caption(f"{who}: Train R² {_r2(m0['train_r2'])} · test {_r2(m0['test_r2'])}")
             else:
-                st.caption(f"No hidden layer: Train accuracy {_pct(m0['train_acc'])} · test {_pct(m0['test_acc'])}")
+                st.caption(f"{who}: Train accuracy {_pct(m0['train_acc'])} · test {_pct(m0['test_acc'])}")
         curves = tr.finite_history(t)
         if len(curves) < 2:
             what = "R²" if spec.head == "linear" else "accuracy"
@@ -686,8 +765,10 @@ def live(spec: tr.Spec, speed: int | None, discrete: bool = False) -> None:
             hold = tr.CURVES_HOLD if playing else 0.0  # a step or reset shows at once
             twin = tr.finite_history(run.twin) if run.twin is not None else None
             with st.container(height=H_CURVES + 12, border=False):
-                charts.show(tc.live_curves(figs, "curves", curves, twin, height=H_CURVES, hold=hold),
-                            live=True, key="trainer_curves")
+                name = _twin_title(spec)
+                name = name[0].lower() + name[1:] if name == "No hidden layer" else name.lower()
+                charts.show(tc.live_curves(figs, "curves", curves, twin, height=H_CURVES, hold=hold,
+                                           twin_name=name), live=True, key="trainer_curves")
     if not side_by_side and not curve:
         st.html(_legend(spec, d, discrete))
     rate = st.session_state.setdefault("trainer_clock", tr.Clock()).tick(m["epoch"])

@@ -88,6 +88,16 @@ class Spec:
     l1: float = 0.0
     problem: str = "classify"   # a key of lib.datasets.PROBLEMS
     k: int = 3                  # classes of the `classes` problem
+    # The twin's differences (Trainer.twin's changes): hidden, act, opt, lr, l1, l2; "same" = as the network.
+    twin_diff: dict = field(default_factory=lambda: {"hidden": ()})
+
+    def twin_config(self) -> dict:
+        """The twin's layers and hyperparameters, every "same" resolved to the network's own."""
+        mine = {"hidden": self.hidden, **self.hparams()}
+        return {k: (mine[k] if self.twin_diff.get(k, "same") == "same" else self.twin_diff[k]) for k in mine}
+
+    def twin_differs(self) -> bool:
+        return self.twin_config() != {"hidden": self.hidden, **self.hparams()}
 
     @property
     def head(self) -> str:
@@ -147,6 +157,7 @@ class Run:
     twin: engine.Trainer | None = None
     hparams: dict = field(default_factory=dict)
     loaded: str = ""   # one line when the weights came from a link
+    twin_cfg: dict = field(default_factory=dict)   # the twin's resolved configuration (Spec.twin_config)
 
 
 def _new_trainer(spec: Spec, data: Data, hidden=None) -> engine.Trainer:
@@ -163,14 +174,19 @@ def get_run(spec: Spec) -> Run:
     elif run.hparams != spec.hparams():
         changes = {k: v for k, v in spec.hparams().items() if run.hparams.get(k) != v}
         run.trainer.set_hparams(**changes)
-        if run.twin is not None:
-            run.twin.set_hparams(**changes)
         run.hparams = spec.hparams()
-    if spec.twin and run.twin is None:
-        run.twin = _new_trainer(spec, run.data, hidden=())
+    want = spec.twin_config()
+    if spec.twin and (run.twin is None or run.twin_cfg.get("hidden") != want["hidden"]):
+        # A new twin from the network's start (Trainer.twin: the same weights where the shapes allow),
+        # brought to the network's epoch: the two stay in lockstep.
+        run.twin = run.trainer.twin(**want)
+        run.twin_cfg = want
         catch_up(run)
+    elif spec.twin and run.twin_cfg != want:
+        run.twin.set_hparams(**{k: v for k, v in want.items() if k != "hidden" and run.twin_cfg.get(k) != v})
+        run.twin_cfg = want
     elif not spec.twin:
-        run.twin = None
+        run.twin, run.twin_cfg = None, {}
     return run
 
 
@@ -276,9 +292,10 @@ def load_file(run: Run, spec: Spec, name: str, d: dict, cfg) -> str:
     if cfg.seed != spec.seed:
         differs.append(f"seed {cfg.seed} in the file, {spec.seed} here")
     run.trainer, run.hparams = t, spec.hparams()
-    run.twin = None
+    run.twin, run.twin_cfg = None, {}
     if spec.twin:
-        run.twin = _new_trainer(spec, run.data, hidden=())
+        run.twin_cfg = spec.twin_config()
+        run.twin = t.twin(**run.twin_cfg)
         catch_up(run)
     run.loaded = (f"Weights loaded from {name} at epoch {t.epoch:,}: training continues from them."
                   + (" Differs from the file: " + "; ".join(differs) + "." if differs else ""))

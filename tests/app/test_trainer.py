@@ -604,3 +604,46 @@ def test_a_loaded_file_sets_the_page_and_training_continues_from_its_weights():
     assert _metrics(at)["Epoch"] == "40"
     assert _metrics(at)["Train accuracy"] == fmt.pct(want.metrics()["train_acc"])
     assert _metrics(at)["Loss"] == fmt.fixed(want.metrics()["train_loss"], 3)
+
+
+# --- a twin of any configuration (issue 11, item 3) -------------------------------------------------------
+def test_a_tanh_twin_of_the_same_widths_starts_from_the_same_weights_and_trains_in_lockstep():
+    at = open_page("trainer", {"thidden": "same", "tact": "tanh"})
+    assert not at.exception
+    assert "The twin starts from the same initial weights" in _captions(at)
+    run = at.session_state[tr.RUN]
+    np.testing.assert_array_equal(run.twin.flat, run.trainer.flat)       # one start, two bends
+    at.button(key="trainer_step_100").click().run()
+    want = _spec_trainer(epochs=0).twin(act="tanh")
+    want.step(100)
+    assert f"Twin: Tanh: Train accuracy {fmt.pct(want.metrics()['train_acc'])}" in _captions(at)
+    maps = [f for f in figures(at) if f["layout"].get("uirevision") == "boundary"]
+    assert [f["layout"]["title"]["text"] for f in maps[:2]] == ["Hidden 8 · ReLU", "Twin: Tanh"]
+    curves = next(f for f in figures(at) if f["layout"].get("uirevision") == "curves")
+    assert {"twin: tanh · train", "your network · train"} <= {t["name"] for t in curves["data"]}
+    assert {decode(t["x"])[-1] for t in curves["data"]} == {100.0}
+
+
+def test_twin_widths_lr_and_penalties_from_the_link_and_a_twin_like_the_network_says_so():
+    at = open_page("trainer", {"thidden": "4", "tlr": "0.1", "tl2": "0.01"})
+    assert not at.exception
+    run = at.session_state[tr.RUN]
+    assert run.twin.sizes == [2, 4, 1] and run.twin.cfg.lr == 0.1 and run.twin.cfg.l2 == 0.01
+    assert "the same first-layer units 1-4" in _captions(at)
+    at = open_page("trainer", {"thidden": "same"})
+    assert not at.exception
+    assert "The twin is set exactly like your network" in _captions(at)
+    assert at.session_state[tr.RUN].twin is None
+    at = open_page("trainer", {"thidden": "lots"})
+    assert not at.exception and "Ignored `thidden=lots`" in _captions(at)
+
+
+def test_changing_a_twin_setting_keeps_the_network_and_the_lockstep():
+    at = open_page("trainer")
+    at.button(key="trainer_step_10").click().run()
+    before = at.session_state[tr.RUN].trainer.flat.copy()
+    at.text_input(key="thidden").input("2").run()
+    assert not at.exception
+    run = at.session_state[tr.RUN]
+    np.testing.assert_array_equal(run.trainer.flat, before)
+    assert run.twin.sizes == [2, 2, 1] and run.twin.epoch == 10

@@ -252,3 +252,15 @@ def test_three_classes_and_a_curve_fit_with_ramps(open_page):
     chart = page.locator(".st-key-trainer_curvefit .js-plotly-plot")
     assert chart.count() == 1 and chart.locator("g.scatterlayer .trace").count() >= 10  # points, curve, ramps
     screenshot(page, "trainer-curve")
+
+
+def test_relu_against_a_tanh_twin_from_the_same_start(open_page):
+    page = open_page("/trainer?thidden=same&tact=tanh")
+    _wait_epoch(page, 0)
+    _click(page, "+100")
+    _wait_epoch(page, 100)
+    assert_clean(page)
+    text = main_text(page)
+    assert "Twin: Tanh" in text and "the same initial weights" in text
+    assert page.locator(f"{BOUNDARY} g.hm image, {TWIN} g.hm image").count() == 2
+    screenshot(page, "trainer-twin-tanh")
