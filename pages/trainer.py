@@ -420,8 +420,19 @@ def twin_controls() -> dict:
     with st.expander("The twin's differences", icon=":material/compare_arrows:"):
         diff = {"hidden": LINKS.widget("thidden")}
         for key in ("act", "opt", "lr", "l1", "l2"):
+            _twin_number_with_link(f"t{key}")
             diff[key] = LINKS.widget(f"t{key}")
     return diff
+
+
+def _twin_number_with_link(key: str) -> None:
+    """A usable number typed into a link (`tlr=0.05`) joins this run's list, as _choices_with_link does."""
+    link = LINKS[key]
+    value = LINKS.value(key)
+    if value == SAME or value in link.choices or not isinstance(value, float):
+        return
+    numbers = sorted([*(c for c in link.choices if c != SAME), value])
+    LINKS.links[key] = replace(link, choices=(SAME, *numbers), names={**link.names, value: plain(value)})
 
 
 def _twin_title(spec: tr.Spec) -> str:

@@ -634,6 +634,8 @@ def test_twin_widths_lr_and_penalties_from_the_link_and_a_twin_like_the_network_
     assert not at.exception
     assert "The twin is set exactly like your network" in _captions(at)
     assert at.session_state[tr.RUN].twin is None
+    at = open_page("trainer", {"tlr": "0.05"})                           # not on the list, but usable
+    assert not at.exception and at.session_state[tr.RUN].twin.cfg.lr == 0.05
     at = open_page("trainer", {"thidden": "lots"})
     assert not at.exception and "Ignored `thidden=lots`" in _captions(at)
 
