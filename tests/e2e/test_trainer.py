@@ -264,3 +264,32 @@ def test_relu_against_a_tanh_twin_from_the_same_start(open_page):
     assert "Twin: Tanh" in text and "the same initial weights" in text
     assert page.locator(f"{BOUNDARY} g.hm image, {TWIN} g.hm image").count() == 2
     screenshot(page, "trainer-twin-tanh")
+
+
+def test_weights_from_a_file_load_and_a_bad_one_is_refused(open_page, tmp_path):
+    import json
+
+    from lib.datasets import make_dataset, split
+    from lib.features import expand
+    from lib.train import TrainConfig, Trainer
+
+    page = open_page("/trainer?twin=false")
+    _wait_epoch(page, 0)
+    upload = page.locator(".st-key-trainer_weights_0 input[type='file']")
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "something else"}')
+    upload.set_input_files(str(bad))
+    page.get_by_text("Could not load bad.json").wait_for()
+    assert "Nothing was loaded" in main_text(page)
+    X, y = make_dataset("checkerboard", 400, seed=0)
+    Xtr, ytr, Xte, yte = split(X, y, train_share=0.8, seed=0)
+    t = Trainer(TrainConfig(hidden=(4, 4), act="tanh"), expand(Xtr, ["x1", "x2"]), ytr,
+                expand(Xte, ["x1", "x2"]), yte)
+    t.step(50)
+    good = tmp_path / "net.json"
+    good.write_text(json.dumps(t.to_dict()))
+    upload.set_input_files(str(good))
+    page.get_by_text("Weights loaded from net.json at epoch 50").wait_for()
+    _wait_epoch(page, 50)
+    assert_clean(page)
+    assert "Hidden 4,4 · Tanh" in main_text(page)
