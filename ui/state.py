@@ -48,6 +48,7 @@ import streamlit as st
 from ui import fmt
 
 _STORE = "_links"  # session_state: {page id: {"good": {key: value}, "notes": {key: (msg, value)}}}
+_OWNER = "_links_owner"  # session_state: {key: id of the page that last drew its hand-bound widget}
 _UNSET = object()  # "no per-draw default given" (None is a value)
 
 
@@ -112,6 +113,23 @@ class Link:
         if isinstance(value, float):
             return f"{value:g}"
         return str(value)
+
+    def fits(self, value: Any) -> bool:
+        """Could this key's control hold `value`? (A session value set by another page that uses
+        the same short key may not fit here: `preset=uk-2024` from /tax-bands on /gpt2-params.)"""
+        try:
+            if self.kind == "multi":
+                return all(v in self.choices for v in value)
+            if self.choices:
+                return value in self.choices
+            if self.kind in ("slider", "number"):
+                v = float(value)
+                return (self.lo is None or v >= self.lo) and (self.hi is None or v <= self.hi)
+            if self.kind == "toggle":
+                return isinstance(value, bool)
+        except (TypeError, ValueError):
+            return False
+        return True
 
     @property
     def by_hand(self) -> bool:
@@ -352,7 +370,13 @@ class Links:
         link = self._link(key, default)
         if link.kind in ("text", "matrix"):
             return self.good(key)
-        if key in st.session_state:
+        if link.by_hand:
+            mine = st.session_state.get(_OWNER, {}).get(key) == page_id()
+            if mine and key in st.session_state and link.fits(st.session_state[key]):
+                v = st.session_state[key]
+                return tuple(v) if link.kind == "multi" else v
+            return self.good(key)
+        if key in st.session_state and link.fits(st.session_state[key]):
             return st.session_state[key]
         raws = st.query_params.get_all(key)
         if raws:
@@ -463,13 +487,14 @@ class Links:
     def _by_hand(self, link: Link, label: str, options: dict) -> Any:
         """A choice bound by hand, so that the URL keeps the short value while the widget shows a name."""
         key = link.key
-        if link.kind == "multi":
-            if key not in st.session_state or not set(st.session_state[key]) <= set(link.choices):
-                st.session_state[key] = list(self.good(key))
-        elif key not in st.session_state:
-            st.session_state[key] = self.good(key)
-        elif link.choices and st.session_state[key] not in link.choices:  # a stale session must not crash
-            st.session_state[key] = link.default
+        owners = st.session_state.setdefault(_OWNER, {})
+        here = owners.get(key) == page_id()
+        if key not in st.session_state or not here or not link.fits(st.session_state[key]):
+            # First draw here, or the value belongs to another page that uses the same short key:
+            # start from this page's last good value (its link, else its default).
+            good = self.good(key)
+            st.session_state[key] = list(good) if link.kind == "multi" else good
+        owners[key] = page_id()
         value = self._draw(link, label, options)
         self.accept(key, value)
         self.show_note(key, value)

@@ -42,6 +42,24 @@ def test_lessons_sharing_a_link_key_keep_their_own_state():
     assert not any("xmax" in c.value for c in at.caption)
 
 
+def test_a_short_key_chosen_on_one_page_is_not_forced_on_another():
+    """`preset` is a tax schedule on /tax-bands and a model on /gpt2-params; `bend` is on three
+    lessons. A value picked on one page must neither crash nor leak into the next (it did: a
+    KeyError 'uk-2024' on /gpt2-params after /tax-bands)."""
+    at = open_page("tax-bands")
+    at.selectbox(key="preset").set_value("uk-2024-taper").run()
+    at.radio(key="bend").set_value("identity").run()
+    assert not at.exception
+    for path in ("gpt2-params", "activations", "trainer", "tax-bands"):
+        at.query_params.clear()  # as the browser does on a page switch (AppTest keeps them)
+        at.switch_page(f"pages/{path}.py").run()
+        assert not at.exception, (path, [e.value for e in at.exception])
+        if path == "gpt2-params":
+            assert at.selectbox(key="preset").value == "gpt2"
+        if path == "activations":
+            assert at.selectbox(key="bend").value == "relu"
+
+
 def test_home_cards_follow_the_lesson_order():
     """Rows of cards are built left to right, so the element order (what a phone stacks) is the
     lessons' order, and every lesson in ui.nav.LESSONS gets a card."""

@@ -23,6 +23,36 @@ ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
 
 
+def isolated(fn, *args, **kwargs):
+    """fn(*args) in a thread of its own, its result or its exception handed back.
+
+    In one pytest run with the browser tests, their session-wide Playwright keeps an asyncio loop
+    running in the main thread, and both asyncio.run and sync_playwright refuse to start inside a
+    running loop. A fresh thread has no loop.
+    """
+    out: dict = {}
+
+    def target():
+        try:
+            out["value"] = fn(*args, **kwargs)
+        except BaseException as err:  # handed to the test's own thread below
+            out["error"] = err
+
+    t = threading.Thread(target=target, daemon=True)
+    t.start()
+    t.join()
+    if "error" in out:
+        raise out["error"]
+    return out.get("value")
+
+
+def run(coro, timeout: float = 120):
+    """Run a coroutine to completion (bounded in time), whatever loop the calling thread has."""
+    import asyncio
+
+    return isolated(asyncio.run, asyncio.wait_for(coro, timeout))
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -9,11 +9,16 @@ import pytest
 from streamlit.proto.BackMsg_pb2 import BackMsg
 
 from bench.protocol import Student
+from tests.deploy.conftest import isolated, run
 
 pytestmark = pytest.mark.e2e
 
 
 def browser_frames(url: str, path: str, act) -> list[BackMsg]:
+    return isolated(_browser_frames, url, path, act)
+
+
+def _browser_frames(url: str, path: str, act) -> list[BackMsg]:
     from playwright.sync_api import sync_playwright
 
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -63,7 +68,7 @@ def client_frames(url: str, page: str, act) -> list[BackMsg]:
         await st.close()
         return st
 
-    asyncio.run(asyncio.wait_for(go(), 120))
+    run(go())
     return sent
 
 

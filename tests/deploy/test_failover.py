@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from tests.deploy.conftest import Serve, alive
+from tests.deploy.conftest import Serve, alive, isolated
 
 pytestmark = pytest.mark.e2e
 
@@ -39,12 +39,17 @@ def replica_cookie(ctx) -> str:
 
 def test_a_student_whose_replica_stops_comes_back_on_the_other_with_the_view_from_the_link(
         serve_no_restart):
-    from playwright.sync_api import sync_playwright
-
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if not chromium:
         pytest.fail("Debian's chromium is not installed (apt-get install chromium)")
     s = serve_no_restart
+    isolated(_drive, s, chromium)
+    stop_stops_everything(s)
+
+
+def _drive(s, chromium):
+    from playwright.sync_api import sync_playwright
+
     with sync_playwright() as pw:
         args = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
         browser = pw.chromium.launch(executable_path=chromium, args=args)
@@ -97,7 +102,9 @@ def test_a_student_whose_replica_stops_comes_back_on_the_other_with_the_view_fro
         finally:
             browser.close()
 
-    # SIGTERM stops everything deploy/serve started: the live replica and the balancer.
+
+def stop_stops_everything(s):
+    """SIGTERM stops everything deploy/serve started: the live replica and the balancer."""
     pids = s.pids()
     assert s.stop(signal.SIGTERM) == 0
     deadline = time.time() + 15

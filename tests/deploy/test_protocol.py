@@ -7,10 +7,7 @@ import asyncio
 import pytest
 
 from bench.protocol import Student
-
-
-def run(coro):
-    return asyncio.run(asyncio.wait_for(coro, 120))
+from tests.deploy.conftest import run
 
 
 def test_refuses_any_host_but_this_machine():

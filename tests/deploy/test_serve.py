@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
 import subprocess
 import urllib.request
 
 from bench.protocol import Student
-from tests.deploy.conftest import ROOT, alive, health
+from tests.deploy.conftest import ROOT, alive, health, run
 
 
 def get(url: str, cookie: str = "") -> tuple[str, str]:
@@ -63,6 +62,6 @@ def test_a_websocket_reconnect_with_the_cookie_resumes_the_same_session(serve):
         await b.close()
         return a, b, first, resumed
 
-    a, b, first, resumed = asyncio.run(asyncio.wait_for(go(), 120))
+    a, b, first, resumed = run(go())
     assert a.replica and b.replica and a.replica != b.replica  # leastconn spreads two open tabs
     assert resumed == first  # same replica: the server knew the session it was asked to resume
