@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from lib import ffn
-from ui import colors, fmt
+from ui import charts, colors, fmt
 
 # Cell states in the checker: right, wrong because an earlier table was, wrong in this step.
 OK, CARRIED, SLIP = 0, 1, 2
@@ -25,7 +25,6 @@ STATE_NAMES = {OK: "right", CARRIED: "carried over", SLIP: "slip in this step"}
 HIGHLIGHT = colors.category(0)  # a token picked out (a category colour: not a sign, not on/off)
 FONT = {"size": 14}             # chart text readable from the back row (>= 12 px everywhere)
 TICKS = {"size": 13}
-CONFIG = {"displaylogo": False}
 
 
 def _layout(height: int, x_title: str | None = None, y_title: str | None = None, **more) -> dict:
@@ -46,24 +45,9 @@ def _layout(height: int, x_title: str | None = None, y_title: str | None = None,
 
 
 def show(fig: go.Figure, *, live: bool = False) -> None:
-    """Draw a figure at full width; never NaN or infinities (a chart must never lie).
-
-    live=True for a chart a slider redraws while it is dragged: no mode bar, less for the browser
-    to rebuild on every redraw.
-    """
-    for trace in fig.data:
-        for attr in ("x", "y", "z"):
-            v = getattr(trace, attr, None)
-            if v is None or isinstance(v, str):
-                continue
-            try:
-                a = np.asarray(v, dtype=float)
-            except (TypeError, ValueError):
-                continue  # category labels
-            if a.size and not np.isfinite(a).all():
-                st.warning("This chart has values too large to draw; change the inputs to bring them back.")
-                return
-    st.plotly_chart(fig, width="stretch", config={**CONFIG, "displayModeBar": False} if live else CONFIG)
+    """Draw a figure at full width, never NaN or infinities (ui.charts.show); live=True for a
+    chart a slider redraws while it is dragged: no mode bar, less for the browser to rebuild."""
+    charts.show(fig, live=live)
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)
