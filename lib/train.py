@@ -618,6 +618,23 @@ class Trainer:
             self._version += 1
             self._record_latest()
 
+    def set_data(self, Xtr, ytr, Xte, yte):
+        """New points for the same network: the weights, the optimiser's moments, the epoch and the
+        history are kept (points placed by hand join a run that goes on, as in ConvNetJS).
+
+        Xtr (n_tr, d), ytr (n_tr,), Xte (n_te, d), yte (n_te,): d and the labels' kind as before.
+        Raises ValueError (nothing changed) if they do not fit this network.
+        """
+        other = Trainer(self.cfg, Xtr, ytr, Xte, yte, start=self.flat)   # checks shapes and labels
+        if other.sizes != self.sizes:
+            raise ValueError(f"the points have {other.sizes[0]} inputs; this network takes {self.sizes[0]}")
+        for name in ("Xtr", "ytr", "Xte", "yte", "_XT", "_s", "_s2", "_full", "_test"):
+            setattr(self, name, getattr(other, name))
+        self._batches, self._passes = {}, {}
+        self._version += 1
+        self._cache = None
+        self._record_latest()
+
     def twin(self, **changes):
         """A second Trainer on the same data and head, from the same initial weights where shapes allow.
 

@@ -54,3 +54,73 @@ def test_csv_for_each_problem_type_round_trips_and_refuses_the_others():
         read_points(points_csv(X, [0.5, 1.0, 2.0], problem="regress"))
     with pytest.raises(ValueError, match="between"):
         read_points(b"x1,value\n0.5,11\n-1,0.25\n", problem="regress")
+
+
+# --- points placed by hand ---------------------------------------------------------------------
+from lib.points import (  # noqa: E402
+    HAND_LINK_CHARS,
+    HAND_MAX,
+    add_hand,
+    check_hand,
+    decode_hand,
+    encode_hand,
+    hand_grid,
+    remove_hand,
+)
+
+
+def test_hand_points_round_trip_through_the_link_exactly():
+    P = np.array([[1.234, -0.5, 1], [0.0, -0.004, 0], [-3.6, 3.6, 1]])
+    text = encode_hand(P)
+    assert text == "1.23_-0.5_1~0_0_0~-3.6_3.6_1"          # 2 decimals, no trailing zeros, no -0
+    np.testing.assert_array_equal(decode_hand(text), np.round(P, 2))
+    curve = np.array([[0.5, -1.25], [2, 3]])
+    assert encode_hand(curve) == "0.5_-1.25~2_3"
+    np.testing.assert_array_equal(decode_hand("0.5_-1.25~2_3", "regress", curve=True), curve)
+    assert decode_hand("", "classes", 4).shape == (0, 3)
+
+
+def test_the_most_points_fit_the_stated_link_size():
+    gx, gy = hand_grid(3.6)
+    assert gx.shape == (31 * 31,) and gx.min() == -3.6 and gy.max() == 3.6
+    worst = np.column_stack([np.full(HAND_MAX, gx[1]), np.full(HAND_MAX, -gx[1]), np.full(HAND_MAX, -9.9)])
+    assert len(encode_hand(worst)) <= HAND_LINK_CHARS
+    decode_hand(encode_hand(worst), "regress")               # the longest link still reads back
+
+
+@pytest.mark.parametrize("text, problem, k, curve, why", [
+    ("1_2_7", "classify", None, False, "class 7, but there are only 2"),
+    ("1_2_3", "classes", 3, False, "class 3, but there are only 3"),
+    ("1_2_0.5", "classes", 3, False, "class 0.5"),
+    ("1_2", "classify", None, False, "points for the plane have 3"),
+    ("1_2_0", "regress", None, True, "points for a curve have 2"),
+    ("1_9_1", "classify", None, False, "outside the plane"),
+    ("a_b_c", "classify", None, False, "is not numbers"),
+    ("1_2_1~~", "classify", None, False, "point 2"),
+    ("1_2_40", "regress", None, False, "a value lies outside"),
+    ("nan_1_1", "classify", None, False, "a number is missing"),
+    ("~".join(["1_1_1"] * (HAND_MAX + 1)), "classify", None, False, "more than the 150"),
+    ("1" * (HAND_LINK_CHARS + 1), "classify", None, False, "characters"),
+])
+def test_a_link_whose_points_do_not_fit_is_refused_with_a_reason(text, problem, k, curve, why):
+    with pytest.raises(ValueError, match=why):
+        decode_hand(text, problem, k, curve=curve)
+
+
+def test_adding_and_removing_by_hand():
+    P = np.zeros((0, 3))
+    P = add_hand(P, (0.24000001, -1.2, 1))
+    P = add_hand(P, (1, 1, 0))
+    np.testing.assert_array_equal(P, [[0.24, -1.2, 1], [1, 1, 0]])
+    P2, removed = remove_hand(P, 1.0000002, 0.9999998)         # a click lands on float32 coordinates
+    assert removed and P2.tolist() == [[0.24, -1.2, 1]]
+    P3, removed = remove_hand(P, 2.0, 2.0)                      # nothing there: nothing removed
+    assert not removed and P3 is P
+    with pytest.raises(ValueError, match="that click lies outside the plane"):
+        add_hand(P, (4.0, 0, 1))
+    with pytest.raises(ValueError, match="class 5"):
+        add_hand(P, (0, 0, 5), "classes", 3)
+    full = np.tile([[0.0, 0.0, 1.0]], (HAND_MAX, 1))
+    with pytest.raises(ValueError, match=f"{HAND_MAX} points is the most"):
+        add_hand(full, (1, 1, 0))
+    assert check_hand(full) is None and check_hand(np.zeros((0, 3))) is None

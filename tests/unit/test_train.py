@@ -473,3 +473,44 @@ def test_load_weights_refuses_non_finite_numbers():
     raw = np.full(t.flat.size, np.inf, dtype="<f4").tobytes()
     with pytest.raises(ValueError, match="finite"):
         t.load_weights(base64.urlsafe_b64encode(raw).decode().rstrip("="))
+
+
+# --- points placed by hand join a run that goes on -----------------------------------------------
+
+def test_new_points_keep_the_network_and_the_boundary_moves_to_take_them_in():
+    """Five class-1 points dropped into the class-0 corner of a trained XOR, just past its points: the
+    same weights, epoch, optimiser and history go on, and further training turns that corner to class 1."""
+    Xtr, ytr, Xte, yte = data("xor", seed=0)
+    t = Trainer(TrainConfig(hidden=(8,), seed=0), Xtr, ytr, Xte, yte)
+    t.step(600)
+    corner = np.array([[3.4, -3.4], [3.2, -3.5], [3.5, -3.1], [3.1, -3.3], [3.3, -3.0]])   # (5, 2), class 0's
+    before = t.predict(corner)
+    assert (before < 0.5).all(), before                          # the network calls them class 0
+    flat, epoch, moments, n_hist = t.flat.copy(), t.epoch, t.opt.m.copy(), len(t.history["epoch"])
+    t.set_data(np.vstack([Xtr, corner]), np.concatenate([ytr, np.ones(5)]), Xte, yte)
+    np.testing.assert_array_equal(t.flat, flat)                  # nothing of the network was reset
+    np.testing.assert_array_equal(t.opt.m, moments)
+    assert t.epoch == epoch and len(t.history["epoch"]) == n_hist   # this epoch re-measured, not appended
+    assert t.metrics()["train_acc"] < 1.0                        # the new points count at once
+    t.step(400)
+    assert (t.predict(corner) > 0.5).all(), t.predict(corner)
+    reference = Trainer(TrainConfig(hidden=(8,), seed=0), np.vstack([Xtr, corner]),
+                        np.concatenate([ytr, np.ones(5)]), Xte, yte)
+    assert reference.metrics()["train_loss"] != t.metrics()["train_loss"]   # a run that went on
+
+
+def test_points_that_do_not_fit_the_network_change_nothing():
+    Xtr, ytr, Xte, yte = data("xor", seed=1)
+    t = Trainer(TrainConfig(hidden=(4,), seed=1), Xtr, ytr, Xte, yte)
+    t.step(5)
+    loss = t.metrics()["train_loss"]
+    with pytest.raises(ValueError):
+        t.set_data(np.zeros((3, 3)), np.zeros(3), Xte, yte)      # three inputs for a two-input network
+    with pytest.raises(ValueError):
+        t.set_data(Xtr, np.full(len(ytr), 2.0), Xte, yte)        # a label a sigmoid cannot take
+    assert t.metrics()["train_loss"] == loss and len(t.Xtr) == len(Xtr)
+    s = Trainer(TrainConfig(hidden=(4,), head="softmax", classes=3, seed=1), Xtr, ytr, Xte, yte)
+    with pytest.raises(ValueError):
+        s.set_data(Xtr, np.full(len(ytr), 3.0), Xte, yte)        # class 3 of a 3-class network
+    s.set_data(Xtr[:1], np.array([2.0]), Xte[:0], yte[:0])       # one point, no test points
+    assert math.isnan(s.metrics()["test_acc"])
