@@ -126,11 +126,13 @@ def _non_finite(fig: go.Figure) -> bool:
     return False
 
 
-def show(fig: go.Figure, *, key: str | None = None, live: bool = False) -> None:
+def show(fig: go.Figure, *, key: str | None = None, live: bool = False, on_click=None) -> None:
     """Draw a figure at full width. Refuses to draw NaN or infinities (a chart must never lie).
 
     live=True is for charts redrawn many times a second: no mode bar, which saves the
     browser work, and a static config so hovering cannot stall the redraws.
+    on_click: a callback for a click on one of the figure's points (Streamlit's point selection; it
+    reads the click from st.session_state[key]).
     """
     if _non_finite(fig):
         st.warning("This chart has values too large to draw; change the inputs to bring them back.")
@@ -138,4 +140,8 @@ def show(fig: go.Figure, *, key: str | None = None, live: bool = False) -> None:
     config = {"displaylogo": False}
     if live:
         config["displayModeBar"] = False
+    if on_click is not None:
+        st.plotly_chart(fig, width="stretch", config=config, key=key, on_select=on_click,
+                        selection_mode="points")
+        return
     st.plotly_chart(fig, width="stretch", config=config, key=key)
