@@ -4,6 +4,7 @@ import streamlit as st
 
 from ui.fairshare import busy_note
 from ui.nav import HOME, LESSONS
+from ui.replica import restart_note
 
 # No page_title here: it would override every page's own tab title.
 st.set_page_config(page_icon=":material/layers:", layout="wide")
@@ -14,6 +15,8 @@ for lesson in LESSONS:
         st.Page(lesson.file, title=lesson.title, icon=lesson.icon, url_path=lesson.url_path)
     )
 page = st.navigation(sections)
+if note := restart_note(st.context.headers, st.session_state):  # its replica stopped (deploy/serve)
+    st.caption(note)
 if note := busy_note():  # past capacity answers come later, never not at all: say so
     st.caption(f":material/hourglass_top: {note}")
 page.run()

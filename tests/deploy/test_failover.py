@@ -1,5 +1,7 @@
 """A replica that dies loses no lesson: the browser reconnects through the balancer to another
-replica and gets its view back from the link. Then SIGTERM stops everything deploy/serve started."""
+replica, gets its view back from the link and one line saying the page was restarted (shown to
+nobody else: not on a first visit, not to a fresh browser opening the same link). Then SIGTERM
+stops everything deploy/serve started."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ pytestmark = pytest.mark.e2e
 
 CONNECTED = "[data-testid='stApp'][data-test-connection-state='CONNECTED']"
 IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
+RESTARTED = "The server you were on stopped"   # ui/replica.NOTE's words
 KEY_OF = """e => Array.from(e.closest("[class*='st-key-']").classList)
     .find(c => c.startsWith('st-key-')).slice('st-key-'.length)"""
 
@@ -71,6 +74,7 @@ def _drive(s, chromium):
             link = page.evaluate("location.search")
             value = shown(page, key)
             first = replica_cookie(ctx)
+            assert page.get_by_text(RESTARTED).count() == 0   # not on the first replica
 
             pid, _ = s.replicas[first]
             os.kill(pid, signal.SIGTERM)       # the student's replica goes away
@@ -79,8 +83,9 @@ def _drive(s, chromium):
                 time.sleep(0.2)
             assert not alive(pid)
 
-            # Streamlit's frontend reconnects by itself; HAProxy redispatches to the live replica,
-            # and the browser's rerun carries its link and widget values to the new session.
+            # Streamlit's frontend reconnects by itself and HAProxy redispatches it to the live
+            # replica. An idle page is not rerun on a reconnect (the frontend takes the session for
+            # resumed): it keeps showing what it had until the student's next move.
             opened = len(sockets)
             deadline = time.time() + 90
             while len(sockets) == opened and time.time() < deadline:
@@ -91,14 +96,36 @@ def _drive(s, chromium):
             page.get_by_role("slider").first.wait_for()
             assert shown(page, key) == value
             assert page.evaluate("location.search") == link
+            # The next move runs the new session from the link and the widget values, and the
+            # page says it was restarted.
+            page.get_by_role("slider").first.focus()
+            page.keyboard.press("ArrowRight")
+            page.wait_for_function(f"location.search !== {link!r}")
+            page.wait_for_selector(IDLE)
+            page.get_by_text(RESTARTED).wait_for()
             assert page.locator("[data-testid='stException']").count() == 0
+            link, value = page.evaluate("location.search"), shown(page, key)
+            assert f"{key}={value}" in link
+            # A fresh browser opening the same link (copied from the address bar) is not told.
+            other = browser.new_context(viewport={"width": 1366, "height": 900})
+            fresh = other.new_page()
+            fresh.set_default_timeout(90_000)
+            fresh.goto(s.url + "/recipe-card" + link)
+            fresh.wait_for_selector(CONNECTED)
+            fresh.wait_for_selector(IDLE)
+            fresh.get_by_role("slider").first.wait_for()
+            assert shown(fresh, key) == value
+            assert fresh.get_by_text(RESTARTED).count() == 0
+            other.close()
             # A reload gets the other replica's cookie (re-stuck) and the same view from the link.
             page.reload()
             page.wait_for_selector(CONNECTED)
             second = replica_cookie(ctx)
             assert second != first and second in s.replicas
+            page.wait_for_selector(IDLE)
             page.get_by_role("slider").first.wait_for()
             assert shown(page, key) == value   # and the link alone gives the same view
+            assert page.get_by_text(RESTARTED).count() == 0   # a new session on its own replica
         finally:
             browser.close()
 
