@@ -9,8 +9,8 @@ lines, never by colour.
 The live figures (boundary, curves, unit maps, regions) are built once per shape and then only get
 new numbers (`live_*`, a dict in the student's session holds them), since building a plotly figure
 costs tens of milliseconds and assigning arrays to a built one a tenth of one. The probabilities
-travel as one uint8 heatmap and each class of each split is ONE path shape, so a redraw is a few
-SVG nodes however many points there are. Every text is at least 12 px.
+travel as one uint8 heatmap (0..LIVE_TOP, see _u8) and each class of each split is ONE path shape, so
+a redraw is a few SVG nodes however many points there are. Every text is at least 12 px.
 """
 
 from __future__ import annotations
@@ -72,9 +72,15 @@ def _f32(a) -> np.ndarray:
     return np.ascontiguousarray(a, dtype=np.float32)
 
 
+# The top byte of a live shading. Not 255: plotly.io.to_json (what st.plotly_chart sends) writes every
+# "/" as the six characters "\u002f", and bytes 0xFF base64-encode as "////", so a map sure of class 1
+# travelled at about 4.5x its size (61 KB instead of 14). A run of 0xFA encodes as "+vr6".
+LIVE_TOP = 250
+
+
 def _u8(P) -> np.ndarray:
-    """Probabilities in [0, 1] as bytes 0..255: a live heatmap a quarter the size of float32."""
-    return np.clip(np.rint(np.asarray(P, dtype=np.float32) * 255), 0, 255).astype(np.uint8)
+    """Shading numbers in [0, 1] as bytes 0..LIVE_TOP: a live heatmap a quarter the size of float32."""
+    return np.clip(np.rint(np.asarray(P, dtype=np.float32) * LIVE_TOP), 0, LIVE_TOP).astype(np.uint8)
 
 
 def _square(fig: go.Figure, limit: float, *, ticks: bool, row=None, col=None) -> None:
@@ -90,21 +96,39 @@ def dots_path(pts: np.ndarray, r: float, sides: int = 6) -> str:
     """Every point as a small polygon (a square if sides=4), all in ONE SVG path (2 decimals).
 
     Plotly draws each marker of a scatter trace as its own SVG node: 400 of them redrawn ten
-    times a second kept the browser busy most of the time (about 100 ms a redraw). A layout
-    shape is one node however many dots it holds, and costs a few milliseconds.
+    times a second kept the browser busy most of the time (about 100 ms a redraw; measured again
+    with bench/plot_cost.py: 33 ms of the page's CPU per draw of the live map with markers, 12 with
+    these paths). A layout shape is one node however many dots it holds.
+
+    Squares take four short numbers each ("M-1.2,.45H-1.13V.52H-1.2Z": hundredths of the axis unit,
+    under a pixel on a 380 px map, without leading or trailing zeros): about a fifth less text than
+    "%.2f" everywhere. Plotly only takes absolute commands in a shape's path, so no relative moves.
 
     pts : ndarray of shape (m, 2)
     """
-    if sides == 4:  # a square: four numbers a dot with H and V moves, a third of a hexagon's text
-        lo, hi = np.round(pts - r, 2), np.round(pts + r, 2)                     # (m, 2) each
-        return "".join(f"M{a:.2f},{b:.2f}H{c:.2f}V{d:.2f}H{a:.2f}Z"
-                       for (a, b), (c, d) in zip(lo, hi, strict=True))
+    if sides == 4:
+        lo = np.rint((pts - r) * 100).astype(np.int64)                              # (m, 2) hundredths
+        hi = np.rint((pts + r) * 100).astype(np.int64)
+        out = []
+        for (a, b), (c, d) in zip(lo.tolist(), hi.tolist(), strict=True):
+            x0 = _hundredths(a)
+            out.append(f"M{x0},{_hundredths(b)}H{_hundredths(c)}V{_hundredths(d)}H{x0}Z")
+        return "".join(out)
     angle = np.linspace(0, 2 * np.pi, sides, endpoint=False) + np.pi / 2      # (sides,)
     ring = np.column_stack([np.cos(angle), np.sin(angle)]) * r                  # (sides, 2)
     corners = np.round(pts[:, None, :] + ring[None], 2)                        # (m, sides, 2)
     return "".join(
         "M" + "L".join(f"{x:.2f},{y:.2f}" for x, y in poly) + "Z" for poly in corners
     )
+
+
+def _hundredths(v: int) -> str:
+    """An integer number of hundredths as short SVG path text: 5 -> '.05', -120 -> '-1.2', 0 -> '0'."""
+    v = int(v)
+    sign, v = ("-" if v < 0 else ""), abs(v)
+    whole, frac = divmod(v, 100)
+    text = (str(whole) if whole else "") + (f".{frac:02d}".rstrip("0") if frac else "")
+    return sign + (text or "0")
 
 
 def _styles(c: int, split: str, color: str | None = None) -> dict:
@@ -124,6 +148,7 @@ def points_shapes(Xtr, ytr, Xte, yte, *, limit: float, xref: str = "x", yref: st
     """Each class of each split as one path shape: train points filled squares, test points hollow ones.
 
     k classes 0..k-1 in CLASSES; with `span` (values), five bands of value in VALUE_MARKS.
+    Train shapes first, then test; a class without points has no shape.
     Their legend is legend_html(), outside the figure (a shape's own legend symbol is not a square).
     """
     r = 0.022 * limit
@@ -162,11 +187,15 @@ def boundary_figure(xs, ys, P, data, *, title: str | None = None, live: bool = T
     # probabilities travel as bytes (1/255 steps, invisible in the shading).
     heat = dict(type="heatmap", z=_u8(P) if live else _f32(P), x0=float(xs[0]), dx=float(xs[1] - xs[0]),
                 y0=float(ys[0]), dy=float(ys[1] - ys[0]), colorscale=scale or SHADING, zmin=0.0,
-                zmax=255.0 if live else 1.0, showscale=False, showlegend=False)
+                zmax=float(LIVE_TOP) if live else 1.0, showscale=False, showlegend=False)
     if live:
         heat["hoverinfo"] = "skip"
     else:
         heat["hovertemplate"] = "x₁ = %{x:.2f}<br>x₂ = %{y:.2f}<br>" + hover + " = %{z:.2f}<extra></extra>"
+    # The traces, in order: [0] the shading (live_boundary replaces its z), [1] the straight line if
+    # any. More marks go at the end (traces.append). The points are not traces but layout shapes
+    # (points_shapes: one SVG path per class and split, layer "above": over every trace). A marker
+    # costs the browser about 0.05 ms a draw (bench/plot_cost.py): keep live marks few or paths.
     traces = [heat]
     if line is not None:
         traces.append(dict(type="scatter", x=_f32(line[0]), y=_f32(line[1]), mode="lines",
@@ -176,8 +205,8 @@ def boundary_figure(xs, ys, P, data, *, title: str | None = None, live: bool = T
                 constrain="domain", tickfont=dict(size=TICK_FONT), nticks=5)
     layout = dict(
         height=height, margin=dict(l=8, r=8, t=40 if title else 8, b=8), uirevision="boundary",
-        font=dict(size=FONT), showlegend=False, shapes=points_shapes(data.Xtr, data.ytr, data.Xte, data.yte,
-                                                                      limit=limit, k=k, span=span),
+        font=dict(size=FONT), showlegend=False,
+        shapes=points_shapes(data.Xtr, data.ytr, data.Xte, data.yte, limit=limit, k=k, span=span),
         xaxis=axis, yaxis=dict(axis, scaleanchor="x", scaleratio=1, constraintoward="top"),
     )
     if title:

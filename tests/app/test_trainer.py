@@ -57,7 +57,7 @@ def _spec_trainer(hidden=(8,), seed=0, epochs=0, **cfg) -> Trainer:
 def _boundary(at) -> np.ndarray:
     """P(class 1) of the live boundary chart, back in [0, 1]."""
     fig = next(f for f in figures(at) if f["layout"].get("uirevision") == "boundary")
-    return decode(fig["data"][0]["z"]).astype(float) / 255
+    return decode(fig["data"][0]["z"]).astype(float) / fig["data"][0]["zmax"]
 
 
 @pytest.fixture(scope="module")
@@ -104,7 +104,7 @@ def test_the_boundary_is_the_engines_prediction_on_the_grid():
     t = _spec_trainer(epochs=10)
     xs, ys, XY = grid(1.2 * DOMAIN, RES)
     want = t.predict(XY).reshape(len(ys), len(xs))  # (100, 100)
-    np.testing.assert_allclose(_boundary(at), want, atol=1 / 255 / 2 + 1e-6)
+    np.testing.assert_allclose(_boundary(at), want, atol=1 / 250 / 2 + 1e-6)
 
 
 def test_play_flag_is_set_and_cleared_by_the_play_button():
@@ -296,9 +296,40 @@ def test_dots_path_draws_one_polygon_per_point():
     first = path.split("Z")[0][1:].split("L")
     corners = np.array([[float(v) for v in c.split(",")] for c in first])  # (6, 2)
     np.testing.assert_allclose(np.hypot(*corners.T), 0.1, atol=0.01)
-    # squares, the live default: from (x - r, y - r) across to x + r, up to y + r, back
-    assert dots_path(pts, 0.1, sides=4) == ("M-0.10,-0.10H0.10V0.10H-0.10Z"
-                                            "M0.90,-1.10H1.10V-0.90H0.90Z")
+    # squares, the live default: from (x - r, y - r) across to x + r, up to y + r, back; short numbers
+    assert dots_path(pts, 0.1, sides=4) == "M-.1,-.1H.1V.1H-.1ZM.9,-1.1H1.1V-.9H.9Z"
+    assert dots_path(np.array([[0.004, 1.5]]), 0.05, sides=4) == "M-.05,1.45H.05V1.55H-.05Z"
+    assert dots_path(np.zeros((0, 2)), 0.1, sides=4) == ""
+
+
+def test_the_live_shading_travels_without_escaped_slashes():
+    """plotly.io.to_json writes "/" as six characters; bytes 0xFF encode as "////" in base64."""
+    import plotly.io as pio
+
+    from ui import trainer_charts as tc
+
+    xs = np.linspace(-1, 1, 100)
+    sure = np.ones((100, 100))                               # a map sure of class 1 everywhere
+    data = tr.Data(np.zeros((1, 2)), np.zeros(1), np.zeros((0, 2)), np.zeros(0), None, None, 1.0)
+    fig = tc.boundary_figure(xs, xs, sure, data, live=True)
+    z = fig.data[0].z
+    assert z.dtype == np.uint8 and z.max() == tc.LIVE_TOP and fig.data[0].zmax == tc.LIVE_TOP
+    spec = pio.to_json(fig, validate=False)
+    assert spec.count("\\u002f") == 0 and len(spec) < 20_000
+    # The static figure keeps float32 numbers in [0, 1].
+    assert tc.boundary_figure(xs, xs, sure, data, live=False).data[0].zmax == 1.0
+
+
+def test_the_boundary_traces_are_the_shading_then_the_line():
+    from ui import trainer_charts as tc
+
+    xs = np.linspace(-1, 1, 100)
+    X = np.array([[0.1, 0.2], [-0.3, 0.4], [0.5, -0.5]])
+    data = tr.Data(X[:2], np.array([0, 1]), X[2:], np.array([1]), None, None, 1.0)
+    fig = tc.boundary_figure(xs, xs, np.zeros((100, 100)), data, line=(np.array([-1, 1]), np.array([0, 0])))
+    assert [t.type for t in fig.data] == ["heatmap", "scatter"]
+    assert [s.path.count("M") for s in fig.layout.shapes] == [1, 1, 1]   # train 0, train 1, test 1
+    assert [s.fillcolor for s in fig.layout.shapes][:2] == list(tc.colors.CLASSES[:2])
 
 
 def test_new_points_moves_to_the_next_seed_and_starts_again():
@@ -465,7 +496,7 @@ def test_three_classes_shade_by_class_and_confidence_and_count_a_k_by_k_matrix()
     m = _metrics(at)
     assert m["Train accuracy"] == fmt.pct(want["train_acc"]) and m["Loss"] == fmt.fixed(want["train_loss"], 3)
     fig = next(f for f in figures(at) if f["layout"].get("uirevision") == "boundary")
-    z = decode(fig["data"][0]["z"]).astype(float) / 255
+    z = decode(fig["data"][0]["z"]).astype(float) / fig["data"][0]["zmax"]
     assert len(set(np.floor(z.ravel() * 3).clip(0, 2).astype(int))) >= 2   # at least two classes shaded
     scale = fig["data"][0]["colorscale"]
     assert len(scale) == 6                                               # three segments, pale to full
