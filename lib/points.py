@@ -13,12 +13,26 @@ MAX_BYTES = 100_000   # a CSV of 2,000 points is about 40 KB
 MAX_POINTS = 2000
 
 
-def template_csv() -> bytes:
-    """A small CSV in the accepted format: an XOR of four clusters, 40 points."""
+def template_csv(problem: str = "classify", k: int = 3) -> bytes:
+    """A small CSV in the format read_points takes for this problem type, 40 points (45 for classes):
+
+    classify: an XOR of four clusters; classes: k clusters round a circle, labels 0 to k - 1;
+    regress: points over the plane with value (x1 + x2) / 2 (a tilted plane).
+    """
     rng = np.random.default_rng(0)
-    centres = np.array([[-2.0, -2.0], [2.0, 2.0], [-2.0, 2.0], [2.0, -2.0]])  # (4, 2)
-    X = np.repeat(centres, 10, axis=0) + rng.normal(0, 0.6, (40, 2))          # (40, 2)
-    y = np.repeat([0, 0, 1, 1], 10)                                           # (40,)
+    if problem == "classes":
+        angles = 2 * np.pi * np.arange(k) / k                                      # (k,)
+        centres = 2.2 * np.column_stack([np.cos(angles), np.sin(angles)])          # (k, 2)
+        per = 45 // k
+        X = np.repeat(centres, per, axis=0) + rng.normal(0, 0.5, (per * k, 2))    # (per k, 2)
+        y = np.repeat(np.arange(k), per)
+    elif problem == "regress":
+        X = rng.uniform(-3, 3, (40, 2))                                            # (40, 2)
+        return points_csv(X.round(3), ((X[:, 0] + X[:, 1]) / 2).round(3), "regress")
+    else:
+        centres = np.array([[-2.0, -2.0], [2.0, 2.0], [-2.0, 2.0], [2.0, -2.0]])  # (4, 2)
+        X = np.repeat(centres, 10, axis=0) + rng.normal(0, 0.6, (40, 2))           # (40, 2)
+        y = np.repeat([0, 0, 1, 1], 10)                                            # (40,)
     frame = pd.DataFrame({"x1": X[:, 0].round(3), "x2": X[:, 1].round(3), "label": y})
     return frame.to_csv(index=False).encode()
 

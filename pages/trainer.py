@@ -30,6 +30,7 @@ from lib.maps import (
     confusion,
     curve_fit,
     fold_lines,
+    limit_for,
     plane_inputs,
     probability_map,
     unit_maps,
@@ -39,10 +40,20 @@ from lib.maps import (
 )
 from lib.mlp import forward, loss_and_grads
 from lib.optim import OPTIMIZERS
-from lib.points import MAX_BYTES, MAX_POINTS, columns_for, points_csv, template_csv
+from lib.points import (
+    HAND_LINK_CHARS,
+    HAND_MAX,
+    MAX_BYTES,
+    MAX_POINTS,
+    columns_for,
+    decode_hand,
+    encode_hand,
+    points_csv,
+    template_csv,
+)
 from lib.regions import line_in_box, region_ids
 from lib.train import MAX_LINK_PARAMS
-from ui import charts, colors, fairshare, fmt, state
+from ui import charts, colors, fairshare, fmt, picking, state
 from ui import trainer as tr
 from ui import trainer_charts as tc
 from ui.source import show_source
@@ -256,6 +267,15 @@ LINKS = state.Links(
                  "Only the drawing below changes; training keeps using the bend chosen above.", names=ACTS,
                  meaning="the bend used to redraw the trained weights in \"the bend on and off\"",
                  values="any `act` value (`identity`)"),
+    state.text("pts", "", "Points placed by hand", "Written as you click on the map; not a control.",
+               parse=str, fmt=str, hand=True,
+               meaning="points placed by hand, `x1_x2_class` (or `x1_x2_value`) joined by `~`, coordinates "
+                       "to 2 decimals",
+               values=f"at most {HAND_MAX} points ({fmt.count(HAND_LINK_CHARS)} characters); a link whose "
+                      "points do not fit the page is ignored with a note"),
+    state.toggle("only", False, "Only my points",
+                 "Start from an empty plane: the network learns only the points you place by clicking.",
+                 meaning="only the points placed by hand, no dataset under them"),
     state.text("w", "", "Trained weights", "Written by the share link; not a control.",
                parse=_weights_text, fmt=str,
                meaning=f"trained weights (float32, URL-safe base64), written by the share link for networks "
@@ -358,11 +378,14 @@ def data_controls(own: tr.OwnData | None) -> dict:
                 st.caption(":material/info: A curve has one input, x₁: using "
                            + ", ".join(FEATURES[f].label for f in kept) + ".")
             feat = kept
-        st.button("New points", icon=":material/refresh:", on_click=_new_points,
-                  help="Draw a fresh set of points (the next seed), and start the network again.")
+        row = st.container(horizontal=True, vertical_alignment="center")
+        with row:
+            st.button("New points", icon=":material/refresh:", on_click=_new_points,
+                      help="Draw a fresh set of points (the next seed), and start the network again.")
+            only = LINKS.widget("only")
         own_points(own, problem, k)
     return dict(dataset=dataset, n=int(n), noise=float(noise), train=share / 100, seed=int(seed), cells=cells,
-                feat=tuple(f for f in FEATURES if f in feat), problem=problem, k=k, own=own)
+                feat=tuple(f for f in FEATURES if f in feat), problem=problem, k=k, own=own, only=bool(only))
 
 
 def _new_points():
@@ -375,9 +398,11 @@ def own_points(own: tr.OwnData | None, problem: str = "classify", k: int = CLASS
                 "regress": "values from −10 to 10"}[problem]
         st.markdown(f"A CSV with a header row `{columns_for(problem)}`, {what}, at most {MAX_POINTS:,} points "
                     f"and {MAX_BYTES // 1000} KB.")
-        st.download_button("Download a template", template_csv, "layer-lab-points.csv", "text/csv",
-                           icon=":material/download:",
-                           help="Forty points of an XOR (two classes), in the accepted format.")
+        example = {"classify": "an XOR of two classes", "classes": f"{k} clusters, one per class",
+                   "regress": "values on a tilted plane"}[problem]
+        st.download_button("Download a template", lambda: template_csv(problem, k), "layer-lab-points.csv",
+                           "text/csv", icon=":material/download:",
+                           help=f"About forty points of {example}, in the accepted format.")
         slot = st.session_state.setdefault("trainer_upload_slot", 0)
         up = st.file_uploader("Upload points", type=["csv"], key=f"trainer_upload_{slot}",
                               help=f"Columns {columns_for(problem)}. Replaces the dataset until you go back.")
@@ -570,11 +595,26 @@ def top() -> None:
         twin_diff = twin_controls() if twin_on else {"hidden": ()}
         discrete = LINKS.widget("discrete")
     own = values.pop("own")
+    only = values.pop("only")
+    curve = own.X.shape[1] == 1 if own is not None else dims(values["problem"], values["dataset"]) == 1
+    limit = limit_for(own.X if own is not None and not only else np.zeros((0, 2)))
+    hand = _hand_points(values["problem"], values["k"], limit, curve)
     spec = tr.Spec(**{k: values[k] for k in ("dataset", "n", "noise", "seed", "cells", "train", "feat")},
                    hidden=values["hidden"], act=values["act"], opt=values["opt"], lr=values["lr"],
                    batch=values["batch"], l2=values["l2"], l1=values["l1"],
-                   twin=False, own=own, problem=values["problem"], k=values["k"], twin_diff=twin_diff)
+                   twin=False, own=own, problem=values["problem"], k=values["k"], twin_diff=twin_diff,
+                   hand=hand, only=only)
     spec.twin = bool(twin_on) and spec.twin_differs()
+    picking.moved()  # this run draws the points as they are now
+    if only and not hand:  # an empty plane: nothing to train yet
+        with box:
+            empty_plane(spec, limit, curve)
+        share_col.caption(":material/link: The share link and the downloads come with your first point.")
+        st.session_state["trainer_spec"] = None
+        st.session_state.pop(tr.RUN, None)   # Step and Play have nothing to train
+        st.session_state[tr.PLAYING] = False
+        _settle(("empty", spec.data_sig()), own)
+        return
     run = tr.get_run(spec)
     weights_error = tr.apply_link_weights(run, LINKS.value("w"))
     pending = st.session_state.pop(tr.IMPORT, None)
@@ -610,28 +650,69 @@ def top() -> None:
         twin_values = {f"t{k}" if k != "hidden" else "thidden": v for k, v in twin_diff.items()}
         share(run, {**values, **twin_values, "hidden": spec.hidden, "speed": speed_text, "twin": bool(twin_on),
                     "discrete": bool(discrete), "bend": LINKS.value("bend"), "train": round(100 * spec.train),
-                    "cells": values["cells"] if values["cells"] is not None else LINKS["cells"].default},
+                    "cells": values["cells"] if values["cells"] is not None else LINKS["cells"].default,
+                    "pts": encode_hand(spec.hand), "only": spec.only},
               spec.problem, spec)
     st.session_state["trainer_spec"] = spec
-    view = (run.sig, spec.act, playing, None if playing else tr.weights_key(run))
-    if full:
+    _settle((run.sig, spec.act, playing, None if playing else tr.weights_key(run)), own)
+
+
+def empty_plane(spec: tr.Spec, limit: float, curve: bool) -> None:
+    """"Only my points" with none placed yet: the empty plane (or a curve's empty axes) to click on."""
+    dim = 1 if curve else 2
+    empty = tr.Data(np.zeros((0, dim)), np.zeros(0), np.zeros((0, dim)), np.zeros(0), np.zeros((0, 0)),
+                    np.zeros((0, 0)), limit)
+    adding = picking.controls(LINKS, spec.problem, spec.k, limit, curve, 0)
+    LINKS.show_note("pts", "")
+    st.markdown(":material/ads_click: **An empty plane.** Choose what a click adds above, then click where the "
+                "points should be; the network starts learning from your first point.")
+    if curve:
+        fig = picking.curve(picking.empty_curve(limit, H_MAP), empty, adding or "a point at the value you click")
+    else:
+        xs = np.linspace(-limit, limit, RES)
+        P = np.full((RES, RES), 0.5)
+        look = _look(spec, empty) if spec.problem != "regress" else dict(scale=tc.VALUE_SHADING, span=1.0)
+        base = tc.live_boundary(st.session_state.setdefault(tr.FIGURES, {}), "empty", ("empty", limit), xs, xs,
+                                P, empty, title="Your points", height=H_MAP, **look)
+        fig = picking.plane({}, "empty.hand", base, empty, adding or "a point")
+    charts.show(fig, live=True, key="trainer_pick_map" if adding else "trainer_empty_map",
+                on_click=picking.on_click("trainer_pick_map", LINKS) if adding else None)
+
+
+def _settle(view: tuple, own: tr.OwnData | None) -> None:
+    """After the top: remember what the sections below were drawn for, or rerun the page when they show
+    something that changed."""
+    if st.session_state.get(FULL):
         st.session_state[VIEW] = view
         st.session_state[BELOW] = _below(own)
     elif st.session_state.get(VIEW) != view:
         st.rerun(scope="app")  # the sections below show what changed: the whole page reruns
 
 
+def _hand_points(problem: str, k: int, limit: float, curve: bool) -> tuple:
+    """The points placed by hand, from the link (`pts`), checked for this page; a link whose points do
+    not fit (another problem type, a class out of range, outside the plane) is dropped with a note."""
+    raw = LINKS.value("pts") or ""
+    try:
+        P = decode_hand(raw, problem, k if problem == "classes" else None, limit, curve)
+    except ValueError as err:
+        LINKS.note("pts", f"Ignored the points placed by hand (`pts={raw[:40]}`): {err}; using none.", "")
+        LINKS.set("pts", "")
+        P = np.zeros((0, 2 if curve else 3))
+    return tuple(tuple(float(v) for v in row) for row in P)
+
+
 def _below(own: tr.OwnData | None) -> tuple:
     """The controls that the sections below the top depend on, as they stand before the top is drawn."""
     problem, _, first = _problem_and_sets()
     dataset = LINKS.value("dataset", default=first)
-    keys = ("k", "n", "noise", "train", "seed", "feat", "act")
+    keys = ("k", "n", "noise", "train", "seed", "feat", "act", "pts", "only")
     return (own.digest if own else None, problem, dataset,
             LINKS.value("cells") if dataset == "checkerboard" else None, *(LINKS.value(k) for k in keys))
 
 
 def _pct(v: float) -> str:
-    return fmt.pct(v) if np.isfinite(v) else "no test points"
+    return fmt.pct(v) if np.isfinite(v) else "none"   # no test points (only points placed by hand)
 
 
 def _title(spec: tr.Spec) -> str:
@@ -699,7 +780,8 @@ def _metric_row(c, m: dict, head: str) -> None:
         c.metric("Train R²", _r2(m["train_r2"]), width=125,
                  help="1 − (squared error) / (spread of the values): 1 is a perfect fit, 0 no better than "
                       "their mean.")
-        c.metric("Test R²", _r2(m["test_r2"]), width=125, help="On the points the network never trains on.")
+        c.metric("Test R²", _r2(m["test_r2"]), width=125,
+                 help="On the points the network never trains on (none: every point is a training point).")
         c.metric("Test mean absolute error", _r2(m["test_mae"]), width=125,
                  help="The average distance between the network's value and the point's, on the test points.")
         return
@@ -707,16 +789,18 @@ def _metric_row(c, m: dict, head: str) -> None:
              help="Mean cross-entropy on the training points (plus the L1 and L2 penalties).")
     c.metric("Train accuracy", _pct(m["train_acc"]), width=125)
     c.metric("Test accuracy", _pct(m["test_acc"]), width=125,
-             help="On the points the network never trains on.")
+             help="On the points the network never trains on (none: every point is a training point).")
 
 
 def _r2(v: float) -> str:
-    return fmt.fixed(v, 3) if np.isfinite(v) else "no test points"
+    return fmt.fixed(v, 3) if np.isfinite(v) else "none"
 
 
 def live(spec: tr.Spec, speed: int | None, discrete: bool = False) -> None:
     """The live part: the boundary maps first, then the numbers and the curves (a fragment that
     trains a chunk on every tick while playing)."""
+    if picking.moved():  # a click placed or removed a point: the data changed, the whole page follows
+        st.rerun(scope="app")
     run: tr.Run = st.session_state[tr.RUN]
     t = run.trainer
     figs = st.session_state.setdefault(tr.FIGURES, {})
@@ -743,19 +827,28 @@ def live(spec: tr.Spec, speed: int | None, discrete: bool = False) -> None:
     # Twin: the two maps side by side (stacked on a phone), the numbers under them. Alone: the map, and
     # the numbers and curves beside it. A curve fit: one chart with both curves, the numbers beside it.
     maps = st.columns(2, gap="medium")
-    with maps[0], st.container(height=H_MAP + 72 if curve else H_MAP + 12, border=False):
+    slot = maps[0].container(height=H_MAP + 72 if curve else H_MAP + 12, border=False)
+    with maps[0]:  # under the map: what a click on it adds (drawn first: the map needs to know)
+        LINKS.show_note("pts", LINKS.value("pts") or "")
+        adding = picking.controls(LINKS, spec.problem, spec.k, d.limit, curve, d.hand)
+    click = picking.on_click("trainer_pick_map", LINKS) if adding else None
+    with slot:
         if curve:
-            charts.show(_curve_chart(spec, run), key="trainer_curvefit")
+            charts.show(picking.curve(_curve_chart(spec, run), d, adding),
+                        key="trainer_pick_map" if adding else "trainer_curvefit", on_click=click)
         else:
             P = _plane(spec, t.params, spec.act, d, discrete)
-            charts.show(tc.live_boundary(figs, "boundary", run.sig, xs, ys, P, d, title=_title(spec),
-                                         height=H_MAP, **look), live=True, key="trainer_boundary")
+            base = tc.live_boundary(figs, "boundary", run.sig, xs, ys, P, d, title=_title(spec), height=H_MAP,
+                                    **look)
+            charts.show(picking.plane(figs, "boundary.hand", base, d, adding), live=True,
+                        key="trainer_pick_map" if adding else "trainer_boundary", on_click=click)
     side_by_side = run.twin is not None and not curve
     if side_by_side:
         with maps[1], st.container(height=H_MAP + 12, border=False):
             P0 = _plane(spec, run.twin.params, run.twin.cfg.act, d, discrete)
-            charts.show(tc.live_boundary(figs, "twin", run.sig, xs, ys, P0, d, title=_twin_title(spec),
-                                         height=H_MAP, **look), live=True, key="trainer_boundary_twin")
+            base = tc.live_boundary(figs, "twin", run.sig, xs, ys, P0, d, title=_twin_title(spec), height=H_MAP,
+                                    **look)
+            charts.show(picking.plane(figs, "twin.hand", base, d, None), live=True, key="trainer_boundary_twin")
         st.html(_legend(spec, d, discrete))
     with maps[1] if not side_by_side else st.container():
         c = st.container(horizontal=True)  # four across, or two by two beside a lone map and on a phone
@@ -1028,7 +1121,8 @@ if __name__ == "__main__":
     st.fragment(top)()
     st.session_state[FULL] = False
     spec = st.session_state["trainer_spec"]
-    slow = tr.SLOW_TICK if st.session_state.get(tr.PLAYING) else None
-    st.fragment(bend_switch)(spec)
-    st.fragment(inside, run_every=slow)(spec)
+    if spec is not None:  # None: "only my points" with none placed yet
+        slow = tr.SLOW_TICK if st.session_state.get(tr.PLAYING) else None
+        st.fragment(bend_switch)(spec)
+        st.fragment(inside, run_every=slow)(spec)
     going_further()

@@ -90,6 +90,10 @@ class Spec:
     k: int = 3                  # classes of the `classes` problem
     # The twin's differences (Trainer.twin's changes): hidden, act, opt, lr, l1, l2; "same" = as the network.
     twin_diff: dict = field(default_factory=lambda: {"hidden": ()})
+    # Points placed by hand (lib.points: rows of x1, x2, target, or x, value for a curve): they join the
+    # training points of a run that goes on. only: they are all the points (no dataset under them).
+    hand: tuple = ()
+    only: bool = False
 
     def twin_config(self) -> dict:
         """The twin's layers and hyperparameters, every "same" resolved to the network's own."""
@@ -110,6 +114,8 @@ class Spec:
 
     def data_sig(self) -> tuple:
         source = ("own", self.own.digest) if self.own else (self.dataset, self.n, self.noise, self.cells)
+        if self.only:
+            source = ("only my points",)
         return (self.problem, self.classes, *source, self.seed, self.train, self.feat)
 
     def sig(self) -> tuple:
@@ -135,17 +141,31 @@ class Data:
     Ftr: np.ndarray   # (n_train, n_features)
     Fte: np.ndarray   # (n_test, n_features)
     limit: float      # the square drawn is [-limit, limit]^2
+    hand: int = 0     # the last `hand` training points were placed by hand
 
 
 def data_for(spec: Spec) -> Data:
+    """The run's points: the dataset (built in or uploaded) split into train and test, and the points
+    placed by hand after the training points (all of them train: the student put them there to be
+    learnt). With `only`, the hand points alone, on the house square."""
     if spec.own is not None:
         X, y = spec.own.X, spec.own.y
     else:
         X, y = built_in(spec.dataset, spec.n, spec.noise, spec.seed, spec.cells, spec.problem, spec.k)
-    Xtr, ytr, Xte, yte = split(X, y, train_share=spec.train, seed=spec.seed,
-                               stratify=spec.problem != "regress")
+    limit = limit_for(X)
+    if spec.only:
+        X, y = X[:0], y[:0]
+        limit = limit_for(X)
+        Xtr, ytr, Xte, yte = X, y, X, y
+    else:
+        Xtr, ytr, Xte, yte = split(X, y, train_share=spec.train, seed=spec.seed,
+                                   stratify=spec.problem != "regress")
+    if spec.hand:
+        H = np.asarray(spec.hand, dtype=float)                                    # (m, d + 1)
+        Xtr = np.vstack([Xtr, H[:, :-1]])
+        ytr = np.concatenate([ytr, H[:, -1].astype(ytr.dtype)])
     names = list(spec.feat)
-    return Data(Xtr, ytr, Xte, yte, expand(Xtr, names), expand(Xte, names), limit_for(X))
+    return Data(Xtr, ytr, Xte, yte, expand(Xtr, names), expand(Xte, names), limit, hand=len(spec.hand))
 
 
 # --- the run ------------------------------------------------------------------------------------
@@ -158,6 +178,7 @@ class Run:
     hparams: dict = field(default_factory=dict)
     loaded: str = ""   # one line when the weights came from a link
     twin_cfg: dict = field(default_factory=dict)   # the twin's resolved configuration (Spec.twin_config)
+    hand: tuple = ()   # the hand points its data holds (Spec.hand)
 
 
 def _new_trainer(spec: Spec, data: Data, hidden=None) -> engine.Trainer:
@@ -169,8 +190,16 @@ def get_run(spec: Spec) -> Run:
     run: Run | None = st.session_state.get(RUN)
     if run is None or run.sig != spec.sig():
         data = data_for(spec)
-        run = Run(sig=spec.sig(), data=data, trainer=_new_trainer(spec, data), hparams=spec.hparams())
+        run = Run(sig=spec.sig(), data=data, trainer=_new_trainer(spec, data), hparams=spec.hparams(),
+                  hand=spec.hand)
         st.session_state[RUN] = run
+    elif run.hand != spec.hand:
+        # Points placed or removed by hand: the same network goes on learning from the new points.
+        run.data = data_for(spec)
+        for t in (run.trainer, run.twin):
+            if t is not None:
+                t.set_data(run.data.Ftr, run.data.ytr, run.data.Fte, run.data.yte)
+        run.hand = spec.hand
     elif run.hparams != spec.hparams():
         changes = {k: v for k, v in spec.hparams().items() if run.hparams.get(k) != v}
         run.trainer.set_hparams(**changes)

@@ -680,3 +680,46 @@ def test_changing_a_twin_setting_keeps_the_network_and_the_lockstep():
     run = at.session_state[tr.RUN]
     np.testing.assert_array_equal(run.trainer.flat, before)
     assert run.twin.sizes == [2, 2, 1] and run.twin.epoch == 10
+
+
+# --- points placed by hand --------------------------------------------------------------------------
+def test_points_in_the_link_join_the_training_points_ringed_and_go_on_without_a_reset():
+    at = open_page("trainer", {"twin": "false"})
+    n_train = len(at.session_state[tr.RUN].data.Xtr)
+    at = open_page("trainer", {"twin": "false", "pts": "3.36_-3.36_1~3.12_-3.36_1~-1_2_0"})
+    assert not at.exception
+    run = at.session_state[tr.RUN]
+    d = run.data
+    assert d.hand == 3 and len(d.Xtr) == n_train + 3
+    np.testing.assert_array_equal(d.Xtr[-3:], [[3.36, -3.36], [3.12, -3.36], [-1, 2]])
+    np.testing.assert_array_equal(d.ytr[-3:], [1, 1, 0])
+    assert len(run.trainer.Xtr) == n_train + 3                    # the engine trains on them
+    assert "3 of 150 points placed by hand" in _captions(at)
+    fig = next(f for f in figures(at) if f["layout"].get("uirevision") == "boundary")
+    rings = [t for t in fig["data"] if t.get("legendgroup") == "mine"]
+    assert len(rings) == 1 and rings[0]["marker"]["symbol"] == "circle-open"
+    # The share link carries them (a click on the map changes them: tests/e2e/test_trainer.py).
+    at.button(key="trainer_step_10").click().run()
+    assert any("pts=3.36_-3.36_1~3.12_-3.36_1~-1_2_0" in c.value for c in at.code)
+
+
+def test_a_link_with_points_for_another_problem_is_ignored_with_a_note():
+    at = open_page("trainer", {"pts": "1_2_4"})
+    assert not at.exception
+    assert "Ignored the points placed by hand" in _captions(at) and "class 4" in _captions(at)
+    assert at.session_state[tr.RUN].data.hand == 0
+    at = open_page("trainer", {"problem": "regress", "pts": "1_2_0.5"})    # plane points on a curve
+    assert not at.exception and "points for a curve have 2" in _captions(at)
+
+
+def test_only_my_points_opens_an_empty_plane_and_then_learns_only_them():
+    at = open_page("trainer", {"only": "true"})
+    assert not at.exception
+    assert any("An empty plane" in m.value for m in at.markdown)
+    assert tr.RUN not in at.session_state
+    at = open_page("trainer", {"only": "true", "pts": "-1_1_0~1_-1_1", "twin": "false"})
+    assert not at.exception
+    d = at.session_state[tr.RUN].data
+    assert len(d.Xtr) == 2 and len(d.Xte) == 0 and d.hand == 2
+    at.button(key="trainer_step_100").click().run()
+    assert _metrics(at)["Train accuracy"] == "100.0 %" and _metrics(at)["Test accuracy"] == "none"

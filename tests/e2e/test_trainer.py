@@ -293,3 +293,97 @@ def test_weights_from_a_file_load_and_a_bad_one_is_refused(open_page, tmp_path):
     _wait_epoch(page, 50)
     assert_clean(page)
     assert "Hidden 4,4 · Tanh" in main_text(page)
+
+
+# --- points placed by hand ----------------------------------------------------------------------
+PICK = ".st-key-trainer_pick_map"
+TO_SCREEN = """([sel, x, y]) => {
+    const gd = document.querySelector(sel + ' .js-plotly-plot');
+    const r = gd.getBoundingClientRect(), xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
+    return [r.left + xa._offset + xa.l2p(x), r.top + ya._offset + ya.l2p(y)];
+}"""
+
+
+def _placed(page) -> int:
+    m = re.search(r"(\d+) of 150 points placed by hand", main_text(page))
+    return int(m.group(1)) if m else -1
+
+
+def _click_map(page, x: float, y: float, want: int) -> None:
+    """Click the map at data coordinates (x, y) and wait until `want` points are placed by hand."""
+    page.locator(PICK).wait_for()
+    page.locator(PICK).scroll_into_view_if_needed()
+    page.wait_for_timeout(300)  # plotly lays the chart out after it mounts
+    px, py = page.evaluate(TO_SCREEN, [PICK, x, y])
+    page.mouse.click(px, py)
+    page.wait_for_function("(want) => document.querySelector(\"[data-testid='stMain']\").innerText"
+                           ".includes(want + ' of 150 points placed by hand')", arg=str(want), timeout=30_000)
+    wait_ready(page)
+
+
+def test_points_placed_by_hand_join_the_run_travel_in_the_link_and_go_again(open_page):
+    page = open_page("/trainer?twin=false")
+    _wait_epoch(page, 0)
+    _click(page, "+100")
+    _wait_epoch(page, 100)
+    assert _placed(page) == 0
+    page.locator(".st-key-trainer_pick").get_by_text("class 1 (green)").click()
+    wait_ready(page)
+    corner = [(3.36, -3.36), (3.12, -3.36), (3.36, -3.12), (3.12, -3.12), (2.88, -3.36)]
+    for i, (x, y) in enumerate(corner):
+        _click_map(page, x, y, i + 1)
+    assert_clean(page)
+    assert _epoch(page) == 100                       # the same network goes on: nothing was reset
+    assert "pts=3.36_-3.36_1~3.12_-3.36_1" in page.url
+    rings = page.locator(f"{PICK} g.scatterlayer .trace .point")
+    assert rings.count() >= 5
+    _click_map(page, 3.12, -3.12, 4)                 # a click on a ring removes that point
+    assert "3.12_-3.12_1" not in page.url and "2.88_-3.36_1" in page.url
+    screenshot(page, "trainer-by-hand")
+    _click(page, "+100")
+    _wait_epoch(page, 200)
+    # The link opens the same points (and its note-free page); a fresh visitor sees them ringed.
+    again = open_page("/trainer?" + page.url.split("?", 1)[1])
+    assert _placed(again) == 4 and "Ignored" not in main_text(again)
+    # Clear: no points by hand, the link forgets them.
+    _click(page, "Clear my points")
+    page.wait_for_function("() => !location.search.includes('pts=')")
+    assert _placed(page) == 0
+
+
+def test_only_my_points_starts_from_an_empty_plane(open_page):
+    page = open_page("/trainer?only=true&twin=false")
+    assert "An empty plane" in main_text(page)
+    assert_clean(page)
+    page.locator(".st-key-trainer_pick").get_by_text("class 0 (orange)").click()
+    wait_ready(page)
+    _click_map(page, -1.2, 1.2, 1)
+    page.locator(".st-key-trainer_pick").get_by_text("class 1 (green)").click()
+    wait_ready(page)
+    _click_map(page, 1.2, -1.2, 2)
+    assert "An empty plane" not in main_text(page) and "only=true" in page.url
+    _click(page, "+100")
+    _wait_epoch(page, 100)
+    assert metric(page, "Train accuracy") == "100.0 %"   # two points, one of each class: learnt
+    assert_clean(page)
+    screenshot(page, "trainer-only-mine")
+
+
+def test_points_in_a_link_that_do_not_fit_are_ignored_with_a_note(open_page):
+    page = open_page("/trainer?pts=1_2_7~0_0_1")
+    text = main_text(page)
+    assert "Ignored the points placed by hand" in text and "class 7, but there are only 2" in text
+    assert _placed(page) == 0 and "Traceback" not in text
+    page = open_page("/trainer?problem=classes&k=3&pts=1_1_2~-1_-1_0")
+    assert _placed(page) == 2 and "Ignored" not in main_text(page)
+
+
+def test_points_by_hand_on_a_curve_and_on_a_phone(open_page):
+    page = open_page("/trainer?problem=regress&twin=false", width="phone")
+    _wait_epoch(page, 0)
+    page.locator(".st-key-trainer_pick").get_by_text("add points").click()
+    wait_ready(page)
+    _click_map(page, 0.0, 0.0, 1)
+    assert re.search(r"pts=0_-?\d", page.url)           # x = 0 and the value where the click landed
+    assert_clean(page)
+    screenshot(page, "trainer-curve-by-hand")

@@ -16,6 +16,16 @@ def test_template_and_a_written_csv_read_back():
     np.testing.assert_array_equal(y2, y)
 
 
+@pytest.mark.parametrize("k", [3, 4, 5])
+def test_every_problem_has_a_template_it_reads_back(k):
+    X, y = read_points(template_csv("classes", k), problem="classes", k=k)
+    assert sorted(set(y)) == list(range(k)) and len(X) >= 40
+    X, v = read_points(template_csv("regress"), problem="regress")
+    assert X.shape == (40, 2) and np.allclose(v, (X[:, 0] + X[:, 1]) / 2, atol=2e-3)
+    with pytest.raises(ValueError, match="holds values"):
+        read_points(template_csv("regress"), problem="classify")
+
+
 def test_columns_in_any_order_and_case():
     X, y = read_points(b"Label, X2 ,x1\n0,2,1\n1,4,3\n")
     np.testing.assert_array_equal(X, [[1, 2], [3, 4]])
