@@ -13,6 +13,7 @@ from lib import bends
 from lib.activations import ACTIVATIONS
 from lib.layers import collapse, swiglu, two_layer
 from ui import charts, colors, fmt, state
+from ui.frozen import freezes
 from ui.source import show_source
 from ui.tex import bmatrix
 from ui.tex import num as tex_num
@@ -70,6 +71,7 @@ def _readable(fig: go.Figure) -> go.Figure:
 
 
 @st.cache_resource(max_entries=256, show_spinner=False)
+@freezes
 def _depth_figure(bend: str, w1: tuple, b1: tuple, w2: tuple, b2: tuple, x: float) -> go.Figure:
     act = ACTIVATIONS[bend]
     W1, B1, W2, B2 = (np.array(a) for a in (w1, b1, w2, b2))
@@ -95,6 +97,7 @@ def _depth_figure(bend: str, w1: tuple, b1: tuple, w2: tuple, b2: tuple, x: floa
 
 
 @st.cache_resource(max_entries=256, show_spinner=False)
+@freezes
 def _gallery_figure(shown: tuple, xmax: float, slopes: bool) -> go.Figure:
     x, curves = bends.curves(shown, xmax, slopes=slopes)
     series, dashed, tint = {}, [], {}
@@ -111,6 +114,7 @@ def _gallery_figure(shown: tuple, xmax: float, slopes: bool) -> go.Figure:
 
 
 @st.cache_resource(show_spinner=False)
+@freezes
 def _gelu_figure() -> tuple[go.Figure, bends.Gap]:
     g = bends.approximation_gap("gelu", "gelu_tanh")
     unit = fmt.power(10.0**g.decade).removeprefix("1 × ")
@@ -123,6 +127,7 @@ def _gelu_figure() -> tuple[go.Figure, bends.Gap]:
 
 
 @st.cache_resource(max_entries=512, show_spinner=False)
+@freezes
 def _swiglu_figure(wg: float, wu: float) -> go.Figure:
     x, gate, up, out = bends.swiglu_curves(wg, wu)
     names = ("SiLU(x·W_gate)", "x·W_up", "product (W_down = 1)")

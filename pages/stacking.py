@@ -30,6 +30,7 @@ from lib.storage import linear_torch, to_torch
 from ui import charts, colors, fmt, state
 from ui.diagram import cells_figure, network_figure
 from ui.expr import par, plus, py_matrix, py_vec, sig, tex, val, vec
+from ui.frozen import freezes
 from ui.slider_grid import cell_key, cells, slider_grid, slider_row, sub
 from ui.source import show_source
 
@@ -102,6 +103,7 @@ def _card_query() -> dict[str, str]:
 
 # --- 1. The mini network -----------------------------------------------------------------------
 @st.cache_resource(max_entries=32)
+@freezes
 def _mini_diagram(W1, W2, x, h1, y_hat):
     return network_figure([W1, W2], [[sub(f"x{i + 1}") for i in range(3)], HIDDEN, ["ŷ"]],
                           node_values=[x, h1, y_hat], names=["w", "w′"], height=300)
@@ -177,7 +179,6 @@ def mini() -> None:
                  rf"&= {tex(val(linear(mx, Wc, bc)[0]))}\end{{aligned}}")
         st.info("Without ReLU the two layers fold into **one** layer, x(WW′) + (bW′ + b′): three weights "
                 "and a bias. The second layer bought nothing.", icon=":material/layers_clear:")
-    show_source(mini_network, squared_error, squared_error_grad)
 
 
 # --- 2. Depth ----------------------------------------------------------------------------------
@@ -187,6 +188,7 @@ def _stack(scale: float, depth: int, width: int, seed: int) -> np.ndarray:
 
 
 @st.cache_resource(max_entries=32)
+@freezes
 def _depth_figure(scale: float, depth: int, width: int, seed: int):
     k = np.arange(depth + 1)         # (depth + 1,)
     mine, measured_name = f"{fmt.num(scale, 2)}^k (arithmetic)", f"random {width}-wide layers (measured)"
@@ -234,7 +236,6 @@ def depth_section() -> None:
         "per layer. Numbers that blow up "
         "or vanish make training unstable, and a real GPT stacks dozens of layers. That is what layer "
         "normalisation is built to control: it rescales each token's numbers after every block.")
-    show_source(compound, random_stack)
 
 
 # --- 3. Many tokens ----------------------------------------------------------------------------
@@ -274,6 +275,7 @@ def tokens_section() -> None:
 
 # --- 4. Storage --------------------------------------------------------------------------------
 @st.cache_resource(max_entries=32)
+@freezes
 def _cells(M, rows: tuple, cols: tuple):
     return cells_figure(M, row_labels=list(rows), col_labels=list(cols))
 
@@ -330,7 +332,9 @@ if __name__ == "__main__":
         "A network is layers in a row, each feeding the next. Between them sits a bend (ReLU): without it, "
         "two layers are only one. Move a number and follow it through.")
     mini()
+    show_source(mini_network, squared_error, squared_error_grad)  # outside the fragment: not re-sent
     depth_section()
+    show_source(compound, random_stack)
     st.header("Going further")
     st.page_link(RECIPE, label="Change the layer used below on the recipe card", icon=":material/grid_on:",
                  query_params=_card_query())

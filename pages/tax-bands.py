@@ -15,6 +15,7 @@ from lib import relufit, ring, tax
 from lib.layers import collapse
 from lib.regions import grid, line_in_box
 from ui import charts, fmt, ramps, schedule, state
+from ui.frozen import freezes
 from ui.source import show_source
 
 PRESETS = tax.PRESETS
@@ -59,6 +60,7 @@ LINKS = state.Links(
 
 # --- cached results: pure, keyed by their inputs; figures are never mutated after caching ----------
 @st.cache_resource(max_entries=64, show_spinner=False)
+@freezes
 def _tax_view(thresholds: tuple, rates: tuple, income: float, cur: str) -> dict:
     """Everything the tax section draws for one schedule and income: lib's numbers, then figures."""
     t, r = np.asarray(thresholds), np.asarray(rates)                 # (k,), (k,)
@@ -89,6 +91,7 @@ def _fits(target: str, mode: str) -> tuple:
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
+@freezes
 def _fit_figure(target: str, units: int, mode: str):
     fit = _fits(target, mode)[units - 1]
     every = slice(None, None, 4)  # the target drawn at 151 of the fit's 601 points: enough for the eye
@@ -97,6 +100,7 @@ def _fit_figure(target: str, units: int, mode: str):
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
+@freezes
 def _error_figure(target: str, mode: str):
     """The error for every number of ramps: it does not depend on the slider, so moving the slider
     leaves this chart as it is in the browser."""
@@ -123,6 +127,7 @@ def _best_line() -> float:
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
+@freezes
 def _ring_figures(W1: np.ndarray, b1: np.ndarray, W2: np.ndarray, b2: np.ndarray, relu_on: bool):
     net = ring.RingNet(W1, b1, W2, b2)
     X, y = _points()

@@ -17,6 +17,7 @@ import streamlit as st
 
 from lib import ffn
 from ui import charts, colors, fmt
+from ui.frozen import freezes
 
 # Cell states in the checker: right, wrong because an earlier table was, wrong in this step.
 OK, CARRIED, SLIP = 0, 1, 2
@@ -51,6 +52,7 @@ def show(fig: go.Figure, *, live: bool = False) -> None:
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)
+@freezes
 def matrix_figure(M, rows: tuple, cols: tuple, digits: int = 3) -> go.Figure:
     """A small matrix as signed cells (blue positive, vermillion negative) with its numbers written in."""
     M = np.atleast_2d(np.asarray(M, dtype=float))
@@ -111,6 +113,7 @@ def check_figure(check: ffn.Check, row_labels, col_labels) -> go.Figure:
 
 
 @st.cache_resource(show_spinner=False, max_entries=16)
+@freezes
 def bend_figure(pre, post, act: str) -> go.Figure:
     """The GELU curve with every hidden value of the example on it: on (z > 0) ink, off grey."""
     pre, post = np.ravel(pre), np.ravel(post)
@@ -131,6 +134,7 @@ def bend_figure(pre, post, act: str) -> go.Figure:
 
 
 @st.cache_resource(show_spinner=False, max_entries=16)
+@freezes
 def path_figure(pre_row, post_row, labels: tuple) -> go.Figure:
     """One token's hidden row before and after GELU, as grouped bars per hidden unit."""
     data = []
@@ -147,6 +151,7 @@ def path_figure(pre_row, post_row, labels: tuple) -> go.Figure:
 
 
 @st.cache_resource(show_spinner=False, max_entries=16)
+@freezes
 def histogram_figure(edges, counts, near_counts, cutoff: float, ratio: float) -> go.Figure:
     """Hidden values before GELU: kept (ink), pushed near zero (grey, "off"), and the cutoff."""
     edges = np.asarray(edges, dtype=float)
@@ -167,6 +172,7 @@ def histogram_figure(edges, counts, near_counts, cutoff: float, ratio: float) ->
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)
+@freezes
 def change_figure(changes, poked: int) -> go.Figure:
     """Max |change| of each token's output row after one token's input row was replaced."""
     changes = np.asarray(changes, dtype=float)

@@ -23,6 +23,7 @@ from lib.transformer import (
     totals,
 )
 from ui import colors, fmt
+from ui.frozen import freezes
 
 # Where the parameters live: one category colour each (ui.colors: never a sign or class colour).
 GROUP_COLORS = {"embedding": colors.INDIGO, "attention": colors.TEAL, "mlp": colors.WINE,
@@ -144,6 +145,7 @@ def table_view(cfg: TransformerConfig) -> None:
 
 
 @st.cache_resource(show_spinner=False, max_entries=64)
+@freezes
 def treemap_figure(cfg: TransformerConfig) -> go.Figure:
     """Where the parameters live: model > embeddings | blocks > attention | MLP | norms > groups."""
     t, _ = counted(cfg)
@@ -207,6 +209,7 @@ def presets_frame(custom: TransformerConfig | None = None) -> pd.DataFrame:
 
 
 @st.cache_resource(show_spinner=False, max_entries=16)
+@freezes
 def presets_figure(custom: TransformerConfig | None = None) -> go.Figure:
     """Each preset's parameters split by where they live, as shares of its own total."""
     p = presets_frame(custom)

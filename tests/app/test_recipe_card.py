@@ -233,3 +233,36 @@ def test_the_link_to_stacking_carries_the_card():
     at.slider(key="w11").set_value(1.0).run()
     link = next(el for el in at.get("page_link") if "stacking" in el.proto.page)
     assert "w11=1" in str(link.proto)
+
+
+def test_a_frozen_figure_sends_the_same_spec_without_the_copy():
+    """ui.frozen: st.plotly_chart gets the spec it got before (same JSON), and the bars chart, built
+    without validation, is a valid figure (plotly would raise on a typo)."""
+    import importlib.util
+    import json
+
+    import plotly.graph_objects as go
+    import plotly.io as pio
+    import plotly.tools
+
+    from lib.recipe import default_layer
+    from ui.diagram import network_figure
+    from ui.frozen import frozen
+
+    def sent(fig) -> dict:  # what Streamlit 1.67's st.plotly_chart serialises
+        d = plotly.tools.return_figure_from_figure_or_data(fig, True)
+        return json.loads(pio.to_json(d, validate=False))
+
+    x0, w0, _ = default_layer()
+    fig = network_figure([w0[:3, :2]], [list("abc"), list("yz")], node_values=[x0[:3], x0[:3] @ w0[:3, :2]])
+    before = sent(fig)
+    assert frozen(fig) is fig and sent(fig) == before and len(fig.data) == len(before["data"])
+    fig.to_dict()["layout"]["height"] = 1  # what a caller does to the dict handed out stays out of the next
+    assert sent(fig) == before
+
+    spec = importlib.util.spec_from_file_location("recipe_card_page", "pages/recipe-card.py")
+    page = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(page)
+    bars = page._bars(("Sunrise · x", "Sunrise · 2x"), (1.25, 2.5), (0.5, 0.5), "fruit", "yoghurt")
+    go.Figure(bars.to_dict())  # validated: raises on an unknown property
+    assert sent(bars)["layout"]["barmode"] == "relative" and len(sent(bars)["data"]) == 2
