@@ -80,9 +80,9 @@ def plane(cache: dict, key: str, base: go.Figure, data, adding: str | None) -> g
     """The live boundary `base` (ui.trainer_charts.live_boundary) with your points and, while adding,
     the picking grid: a copy built again only when `base` is rebuilt or the points or the mode change;
     on other ticks only its shading follows base's."""
-    want = (id(base), data.hand, hand_xy(data)[0].tobytes(), hand_xy(data)[1].tobytes(), adding)
+    want = (data.hand, hand_xy(data)[0].tobytes(), hand_xy(data)[1].tobytes(), adding)
     entry = cache.get(key)
-    if entry is not None and entry[0] == want:
+    if entry is not None and entry[0] == want and entry[2] is base:  # base kept: its id cannot be reused
         fig = entry[1]
         fig.data[0].z = base.data[0].z
         return fig
@@ -96,7 +96,7 @@ def plane(cache: dict, key: str, base: go.Figure, data, adding: str | None) -> g
         for t in fig.data[:-len(extra)]:
             if t.type == "scatter":
                 t.unselected = dict(marker=dict(opacity=1))
-    cache[key] = (want, fig)
+    cache[key] = (want, fig, base)
     return fig
 
 
