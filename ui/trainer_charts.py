@@ -68,6 +68,13 @@ def shading_for(problem: str, k: int = 2) -> list:
     return SHADING
 
 
+# A live figure's plotly template: none of its own. st.plotly_chart sends the default template
+# (Streamlit's: per trace type colour scales and placeholder colours its page swaps for the theme's)
+# inside every figure, 3.7 KB a redraw; the live figures set every colour themselves, and the page
+# applies the theme's fonts and axis colours to the layout either way.
+LIVE_TEMPLATE = {"layout": {}}
+
+
 def _f32(a) -> np.ndarray:
     return np.ascontiguousarray(a, dtype=np.float32)
 
@@ -211,6 +218,8 @@ def boundary_figure(xs, ys, P, data, *, title: str | None = None, live: bool = T
     )
     if title:
         layout["title"] = dict(text=title, x=0.0, xanchor="left", font=dict(size=16))
+    if live:
+        layout["template"] = LIVE_TEMPLATE
     return go.Figure(dict(data=traces, layout=layout), _validate=False)
 
 
@@ -315,6 +324,8 @@ def curves_figure(hist, twin=None, *, height: int = 440, live: bool = True,
                       font=dict(size=FONT),
                       legend=dict(orientation="h", yanchor="top", y=-0.12, x=0, font=dict(size=12)),
                       hovermode="x unified" if not live else False)
+    if live:
+        fig.layout.template = LIVE_TEMPLATE
     fig.update_xaxes(tickfont=dict(size=TICK_FONT), rangemode="tozero")
     fig.update_yaxes(rangemode="tozero", tickfont=dict(size=TICK_FONT), **at[1])
     if second == "acc":

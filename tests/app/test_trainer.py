@@ -316,8 +316,11 @@ def test_the_live_shading_travels_without_escaped_slashes():
     assert z.dtype == np.uint8 and z.max() == tc.LIVE_TOP and fig.data[0].zmax == tc.LIVE_TOP
     spec = pio.to_json(fig, validate=False)
     assert spec.count("\\u002f") == 0 and len(spec) < 20_000
-    # The static figure keeps float32 numbers in [0, 1].
-    assert tc.boundary_figure(xs, xs, sure, data, live=False).data[0].zmax == 1.0
+    # No plotly template of its own while live (Streamlit's default one is 3.7 KB a redraw).
+    assert "000001" not in spec and fig.layout.template.to_plotly_json() == {"layout": {}}
+    # The static figure keeps float32 numbers in [0, 1] and Streamlit's template.
+    still = tc.boundary_figure(xs, xs, sure, data, live=False)
+    assert still.data[0].zmax == 1.0 and still.layout.template.to_plotly_json() != {"layout": {}}
 
 
 def test_the_boundary_traces_are_the_shading_then_the_line():
