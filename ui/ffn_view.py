@@ -188,13 +188,17 @@ def change_figure(changes, poked: int) -> go.Figure:
 
 # --- the full-size block, cached -----------------------------------------------------------
 
-@st.cache_data(max_entries=4, show_spinner="Drawing 4.7 million random weights…")
+@st.cache_resource(max_entries=4, show_spinner="Drawing 4.7 million random weights…")
 def real_weights(seed: int, init: str):
-    """W1 (768, 3072) and W2 (3072, 768) for a seed and a weight scale."""
-    return ffn.random_block(seed=seed, init=init)
+    """W1 (768, 3072) and W2 (3072, 768) for a seed and a weight scale, shared and read-only:
+    st.cache_data would unpickle a 37 MB copy on every call (most of a cache miss below)."""
+    W1, W2 = ffn.random_block(seed=seed, init=init)
+    W1.setflags(write=False)
+    W2.setflags(write=False)
+    return W1, W2
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@st.cache_data(max_entries=64, show_spinner=False)  # every "near zero" value of one setting stays
 def real_bend(seed: int, init: str, act: str, ratio: float) -> dict:
     """lib.ffn.bend_summary of the full-size block for these settings."""
     W1, W2 = real_weights(seed, init)
