@@ -39,17 +39,17 @@ import json
 import os
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from bench.server import StreamlitServer  # noqa: E402  (after the checkout is on sys.path)
 
 DEFAULT_PAGES = ["recipe-card", "activations", "tax-bands", "gpt2-params", "gpt2-mlp", "trainer"]
 GOAL = 2.0
@@ -77,57 +77,9 @@ TAP_JS = """
 """
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    """`streamlit run <script>` on a free port; stopped by its pid."""
-
-    def __init__(self, script: str, logdir: Path, cwd: Path = ROOT):
-        self.port = _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log_path = logdir / f"{Path(script).stem}-{self.port}.log"
-        self.log = open(self.log_path, "w")  # noqa: SIM115 (closed in stop)
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", script,
-             "--server.headless", "true", "--server.port", str(self.port),
-             "--server.address", "127.0.0.1", "--server.fileWatcherType", "none",
-             "--server.runOnSave", "false", "--browser.gatherUsageStats", "false"],
-            cwd=cwd, stdout=self.log, stderr=subprocess.STDOUT,
-        )
-
-    def wait_healthy(self, timeout: float = 90) -> None:
-        deadline = time.time() + timeout
-        while time.time() < deadline:
-            with contextlib.suppress(OSError):
-                if urllib.request.urlopen(self.url + "/_stcore/health", timeout=2).read() == b"ok":
-                    return
-            if self.proc.poll() is not None:
-                break
-            time.sleep(0.3)
-        raise RuntimeError(f"streamlit did not start; see {self.log_path}")
-
-    def cpu_ms(self) -> float:
-        """CPU time of the server process so far, every thread (script runs, event loop), in ms.
-
-        /proc/<pid>/stat counts the threads that have ended too (each rerun runs on a new
-        ScriptRunner thread), in clock ticks of 10 ms: average over many moves.
-        """
-        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return 1000 * (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
-        self.log.close()
+def start_server(script: str, logdir: Path, cwd: Path = ROOT) -> StreamlitServer:
+    """`streamlit run <script>` on a free port (bench/server.py), its log named after the script."""
+    return StreamlitServer(script, logdir, prefix=Path(script).stem, cwd=cwd)
 
 
 class Tab:
@@ -135,7 +87,7 @@ class Tab:
 
     DONE = None  # filled with the two "finished" statuses on first use
 
-    def __init__(self, browser, url: str, server: Server):
+    def __init__(self, browser, url: str, server: StreamlitServer):
         from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
         self.server = server
@@ -451,12 +403,12 @@ def main() -> int:
     deadline = t_start + args.budget
     logdir = Path(tempfile.mkdtemp(prefix="latency-"))
     results: dict = {"pages": {}, "load_before": os.getloadavg()[:2], "app": str(args.app.resolve())}
-    servers = [Server("app.py", logdir, cwd=args.app.resolve()),
-               Server(str(ROOT / "bench" / "bare.py"), logdir)]
+    servers = [start_server("app.py", logdir, cwd=args.app.resolve()),
+               start_server(str(ROOT / "bench" / "bare.py"), logdir)]
     app, bare = servers
     try:
         for s in servers:
-            s.wait_healthy()
+            s.wait_healthy(90)
         with sync_playwright() as pw:
             browser = pw.chromium.launch(
                 executable_path=chromium,
@@ -511,7 +463,7 @@ def main() -> int:
     return 0
 
 
-def _start_py_spy(server: Server, out_dir: Path, page: str) -> subprocess.Popen:
+def _start_py_spy(server: StreamlitServer, out_dir: Path, page: str) -> subprocess.Popen:
     """py-spy on the server while one page is measured (its page load is not in it)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     spy = subprocess.Popen(

@@ -9,15 +9,13 @@ import contextlib
 import os
 import re
 import signal
-import socket
 import subprocess
-import sys
 import threading
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
+
+from bench.server import StreamlitServer, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
@@ -53,18 +51,6 @@ def run(coro, timeout: float = 120):
     return isolated(asyncio.run, asyncio.wait_for(coro, timeout))
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def health(url: str) -> bool:
-    with contextlib.suppress(OSError):
-        return urllib.request.urlopen(url + "/_stcore/health", timeout=2).read() == b"ok"
-    return False
-
-
 def alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -73,36 +59,6 @@ def alive(pid: int) -> bool:
     with contextlib.suppress(OSError):  # a zombie has exited
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
     return False
-
-
-class Single:
-    """One `streamlit run app.py`."""
-
-    def __init__(self):
-        ARTIFACTS.mkdir(exist_ok=True)
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = open(ARTIFACTS / f"deploy-server-{self.port}.log", "w")  # noqa: SIM115
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-             "--server.port", str(self.port), "--server.address", "127.0.0.1",
-             "--server.fileWatcherType", "none", "--server.runOnSave", "false",
-             "--browser.gatherUsageStats", "false"],
-            cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.time() + 60
-        while not health(self.url):
-            if self.proc.poll() is not None or time.time() > deadline:
-                self.stop()
-                raise RuntimeError(f"streamlit did not start; see {self.log.name}")
-            time.sleep(0.3)
-
-    def stop(self):
-        self.proc.terminate()
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-        self.log.close()
 
 
 class Serve:
@@ -154,7 +110,8 @@ class Serve:
 
 @pytest.fixture(scope="module")
 def single():
-    s = Single()
+    """One `streamlit run app.py` (bench/server.py), its log in artifacts/deploy-server-<port>.log."""
+    s = StreamlitServer("app.py", ARTIFACTS, prefix="deploy-server").wait_healthy(60)
     yield s
     s.stop()
 

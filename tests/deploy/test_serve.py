@@ -6,7 +6,8 @@ import subprocess
 import urllib.request
 
 from bench.protocol import Student
-from tests.deploy.conftest import ROOT, alive, health, run
+from bench.server import health
+from tests.deploy.conftest import ROOT, alive, run
 
 
 def get(url: str, cookie: str = "") -> tuple[str, str]:

@@ -6,17 +6,13 @@ artifacts/screenshots/<name>-<width>.png for a developer to look at.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
+
+from bench.server import StreamlitServer
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots"
@@ -25,45 +21,10 @@ WIDTHS = {"laptop": 1366, "phone": 420}
 pytestmark = pytest.mark.e2e
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    """One `streamlit run app.py` process."""
-
-    def __init__(self):
-        self.port = _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = open(ROOT / "artifacts" / f"server-{self.port}.log", "w")  # noqa: SIM115
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", "app.py",
-             "--server.headless", "true", "--server.port", str(self.port),
-             "--server.address", "127.0.0.1", "--server.fileWatcherType", "none",
-             "--server.runOnSave", "false", "--client.showErrorDetails", "full",
-             "--browser.gatherUsageStats", "false"],
-            cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
-        )
-        deadline = time.time() + 60
-        while time.time() < deadline:
-            with contextlib.suppress(OSError):
-                if urllib.request.urlopen(self.url + "/_stcore/health", timeout=2).read() == b"ok":
-                    return
-            if self.proc.poll() is not None:
-                break
-            time.sleep(0.3)
-        self.stop()
-        raise RuntimeError(f"streamlit did not start; see {self.log.name}")
-
-    def stop(self):
-        self.proc.terminate()
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-        self.log.close()
+def start_server() -> StreamlitServer:
+    """One `streamlit run app.py` (bench/server.py), tracebacks shown in full, its log in artifacts/."""
+    return StreamlitServer("app.py", ROOT / "artifacts", prefix="server",
+                           extra=("--client.showErrorDetails", "full")).wait_healthy(60)
 
 
 @pytest.fixture(scope="session")
@@ -93,8 +54,7 @@ def browser(chromium_path):
 
 @pytest.fixture(scope="session")
 def server():
-    (ROOT / "artifacts").mkdir(exist_ok=True)
-    s = Server()
+    s = start_server()
     yield s
     s.stop()
 
@@ -102,8 +62,7 @@ def server():
 @pytest.fixture
 def fresh_server():
     """A server of its own, for tests about what the first visit after a start shows."""
-    (ROOT / "artifacts").mkdir(exist_ok=True)
-    s = Server()
+    s = start_server()
     yield s
     s.stop()
 
