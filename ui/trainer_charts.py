@@ -21,7 +21,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ui import charts, colors, fmt
+from ui import colors, fmt
 
 TRAIN_DASH, TEST_DASH = "solid", "dot"
 MAIN_COLOR, TWIN_COLOR = colors.INDIGO, colors.TEAL
@@ -489,8 +489,21 @@ def _region_z(ids):
     return _f32(number % len(REGION_COLORS)), (number + 1).astype(np.int32)
 
 
+def _house_axis(**more) -> dict:
+    """ui.charts.figure's axis (zero line, powers of ten) with `more` on top, as one dict."""
+    return {"zeroline": True, "exponentformat": "power", **more}
+
+
+# ui.charts.figure's layout, written once as a dict (its legend and hover mode; margins and height
+# are each builder's own).
+HOUSE_LAYOUT = dict(title={}, legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="left", x=0.0),
+                    hovermode="closest", font=dict(size=FONT))
+
+
 def regions_figure(xs, ys, ids, *, limit: float, folds=(), data=None, height: int = 440) -> go.Figure:
     """Each linear region (one on/off pattern of the hidden units) in its own category colour.
+
+    Written as the figure's dict, built without validation (a test builds it validated).
 
     ids : ndarray of shape (res, res), int, one id per on/off pattern
     folds : fold segments (2, 2) or None of the first-layer units, drawn thin
@@ -500,27 +513,28 @@ def regions_figure(xs, ys, ids, *, limit: float, folds=(), data=None, height: in
     scale = []
     for i, colour in enumerate(REGION_COLORS):
         scale += [[i / k, colour], [(i + 1) / k, colour]]
-    fig = charts.figure(height=height)
-    fig.add_trace(go.Heatmap(
-        z=z, x0=float(xs[0]), dx=float(xs[1] - xs[0]), y0=float(ys[0]),
+    traces = [dict(
+        type="heatmap", z=z, x0=float(xs[0]), dx=float(xs[1] - xs[0]), y0=float(ys[0]),
         dy=float(ys[1] - ys[0]), colorscale=scale, zmin=-0.5, zmax=k - 0.5, showscale=False,
         customdata=number,
         hovertemplate="x₁ = %{x:.2f}, x₂ = %{y:.2f}<br>region %{customdata}<extra></extra>",
         opacity=0.6,
-    ))
+    )]
     for seg in folds:
         fx, fy = _fold_xy(seg)
-        fig.add_trace(go.Scatter(x=fx, y=fy, mode="lines", hoverinfo="skip", showlegend=False,
-                                 line=dict(color=colors.ON, width=1)))
+        traces.append(dict(type="scatter", x=fx, y=fy, mode="lines", hoverinfo="skip", showlegend=False,
+                           line=dict(color=colors.ON, width=1)))
     if data is not None:
-        fig.add_trace(go.Scatter(
-            x=_f32(data.Xtr[:, 0]), y=_f32(data.Xtr[:, 1]), mode="markers", hoverinfo="skip",
+        traces.append(dict(
+            type="scatter", x=_f32(data.Xtr[:, 0]), y=_f32(data.Xtr[:, 1]), mode="markers", hoverinfo="skip",
             marker=dict(color=[colors.CLASSES[c] for c in data.ytr], size=5, symbol="square",
                         line=dict(color="white", width=0.5)), showlegend=False))
-    _square(fig, limit, ticks=True)
-    fig.update_yaxes(scaleanchor="x", scaleratio=1)
-    fig.update_layout(margin=dict(l=8, r=8, t=8, b=8), font=dict(size=FONT))
-    return fig
+    axis = dict(range=[-limit, limit], showticklabels=True, showgrid=False, zeroline=False, fixedrange=True,
+                constrain="domain", tickfont=dict(size=TICK_FONT), nticks=5)
+    layout = dict(HOUSE_LAYOUT, height=height, margin=dict(l=8, r=8, t=8, b=8),
+                  xaxis=_house_axis(**axis),
+                  yaxis=_house_axis(**axis, constraintoward="top", scaleanchor="x", scaleratio=1))
+    return go.Figure(dict(data=traces, layout=layout), _validate=False)
 
 
 def live_regions(cache: dict, key: str, xs, ys, ids, *, limit: float, folds=(), data=None, sig=None):
@@ -545,10 +559,9 @@ def network_figure(params, in_labels, *, act_label: str, height: int = 360) -> g
     """The network as a diagram: a column of circles per layer, a line per weight.
 
     Line width grows with |w|, blue for positive, vermillion for negative (as on /recipe-card).
+    Written as the figure's dict, built without validation (a test builds it validated).
     params : list of (W (n_in, n_out), b (n_out,))
     """
-    from ui import fmt
-
     sizes = [params[0][0].shape[0]] + [W.shape[1] for W, _ in params]
     tallest = max(sizes)
     pos = []
@@ -556,34 +569,34 @@ def network_figure(params, in_labels, *, act_label: str, height: int = 360) -> g
         ys = (np.arange(size) - (size - 1) / 2) * (1.0 if tallest < 12 else 12 / tallest)
         pos.append(np.column_stack([np.full(size, float(li)), -ys]))  # (size, 2)
     big = max(float(np.abs(W).max()) for W, _ in params) or 1.0
-    fig = charts.figure(height=height)
     # Bin the lines by sign and thickness: a handful of path shapes however many weights there are.
     bins: dict[tuple[int, int], list[str]] = {}
     hx, hy, htext = [], [], []
     for li, (W, _) in enumerate(params):
-        for i in range(W.shape[0]):
-            for j in range(W.shape[1]):
-                w = float(W[i, j])
+        P0, P1 = pos[li].tolist(), pos[li + 1].tolist()
+        for i, row in enumerate(W.tolist()):
+            a = P0[i]
+            for j, w in enumerate(row):
                 width = 1 + round(4 * abs(w) / big)
-                a, b = pos[li][i], pos[li + 1][j]
+                b = P1[j]
                 bins.setdefault((int(w >= 0), width), []).append(
                     f"M{a[0]:.3f},{a[1]:.3f}L{b[0]:.3f},{b[1]:.3f}")
                 hx.append(0.5 * (a[0] + b[0]))
                 hy.append(0.5 * (a[1] + b[1]))
                 htext.append(f"w = {fmt.num(w)}")
-    for (positive, width), segments in sorted(bins.items()):
-        fig.add_shape(type="path", path="".join(segments), layer="below", opacity=0.75,
-                      line=dict(color=colors.POSITIVE if positive else colors.NEGATIVE, width=width))
-    fig.add_trace(go.Scatter(x=hx, y=hy, mode="markers", marker=dict(size=8, opacity=0),
-                             text=htext, hovertemplate="%{text}<extra></extra>", showlegend=False))
+    shapes = [dict(type="path", path="".join(segments), layer="below", opacity=0.75,
+                   line=dict(color=colors.POSITIVE if positive else colors.NEGATIVE, width=width))
+              for (positive, width), segments in sorted(bins.items())]
+    traces = [dict(type="scatter", x=hx, y=hy, mode="markers", marker=dict(size=8, opacity=0),
+                   text=htext, hovertemplate="%{text}<extra></extra>", showlegend=False)]
     labels = [list(in_labels)]
     for li in range(1, len(sizes) - 1):
         labels.append([f"h{li}.{j + 1}" if len(sizes) > 3 else f"h{j + 1}" for j in range(sizes[li])])
     labels.append(["P(1)"])
     for li, (p, names) in enumerate(zip(pos, labels, strict=True)):
         hidden = 0 < li < len(sizes) - 1
-        fig.add_trace(go.Scatter(
-            x=p[:, 0], y=p[:, 1], mode="markers+text" if len(names) <= 12 else "markers",
+        traces.append(dict(
+            type="scatter", x=p[:, 0], y=p[:, 1], mode="markers+text" if len(names) <= 12 else "markers",
             text=names, textposition="middle left" if li == 0 else "middle right",
             textfont=dict(size=13),
             marker=dict(size=22 if len(names) <= 12 else 10, color="white",
@@ -591,11 +604,12 @@ def network_figure(params, in_labels, *, act_label: str, height: int = 360) -> g
             hovertemplate="%{text}<extra></extra>", showlegend=False,
         ))
     names = ["inputs"] + [f"hidden {li} ({act_label})" for li in range(1, len(sizes) - 1)] + ["output"]
-    fig.update_xaxes(tickvals=list(range(len(sizes))), ticktext=names, range=[-0.6, len(sizes) - 0.4],
-                     showgrid=False, zeroline=False, side="top", tickfont=dict(size=13))
-    fig.update_yaxes(visible=False, showgrid=False, zeroline=False)
-    fig.update_layout(margin=dict(l=4, r=4, t=30, b=4), font=dict(size=FONT))
-    return fig
+    layout = dict(HOUSE_LAYOUT, height=height, margin=dict(l=4, r=4, t=30, b=4), shapes=shapes,
+                  xaxis=_house_axis(tickvals=list(range(len(sizes))), ticktext=names,
+                                    range=[-0.6, len(sizes) - 0.4], showgrid=False, zeroline=False,
+                                    side="top", tickfont=dict(size=13)),
+                  yaxis=_house_axis(visible=False, showgrid=False, zeroline=False))
+    return go.Figure(dict(data=traces, layout=layout), _validate=False)
 
 
 def line_across(seg):

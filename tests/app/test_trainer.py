@@ -335,6 +335,35 @@ def test_the_boundary_traces_are_the_shading_then_the_line():
     assert [s.fillcolor for s in fig.layout.shapes][:2] == list(tc.colors.CLASSES[:2])
 
 
+def test_every_trainer_figure_builds_with_validation_on():
+    """The builders skip plotly's validators (go.Figure(d, _validate=False)): a typo in one of their dicts
+    must still fail here, where each is built again validated."""
+    import plotly.graph_objects as go
+
+    from lib.maps import fold_lines, plane_inputs, unit_maps
+    from lib.regions import region_ids
+    from ui import trainer_charts as tc
+
+    X = np.array([[0.1, 0.2], [-0.3, 0.4], [0.5, -0.5]])
+    data = tr.Data(X[:2], np.array([0, 1]), X[2:], np.array([1]), None, None, 1.0)
+    t = Trainer(TrainConfig(hidden=(4,), seed=0), X, np.array([0, 1, 1]), X[:0], np.zeros(0))
+    xs, ys, F = plane_inputs(1.0, ("x1", "x2"), 20)
+    ids, _ = region_ids(t.params, F, "relu")
+    folds = fold_lines(t.params, 1.0)
+    H = unit_maps(t.params, ("x1", "x2"), 1.0, "relu", 0, 4)
+    built = [
+        tc.boundary_figure(xs, xs, np.zeros((20, 20)), data, line=(np.array([-1, 1]), np.array([0, 0]))),
+        tc.boundary_figure(xs, xs, np.zeros((20, 20)), data, live=False, title="t"),
+        tc.regions_figure(xs, ys, ids.reshape(20, 20), limit=1.0, folds=[f for f in folds if f is not None],
+                          data=data),
+        tc.network_figure(t.params, ["x₁", "x₂"], act_label="ReLU"),
+        tc.unit_maps_figure(xs, ys, H, titles=list("abcd"), limit=1.0, folds=folds),
+        tc.unit_maps_figure(xs, ys, H, titles=list("abcd"), limit=1.0, live=True),
+    ]
+    for fig in built:
+        go.Figure(fig.to_dict())   # validated: raises on an unknown property or a bad value
+
+
 def test_new_points_moves_to_the_next_seed_and_starts_again():
     at = open_page("trainer", {"twin": "false"})
     at.button(key="trainer_step_10").click().run()
