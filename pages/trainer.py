@@ -56,6 +56,7 @@ from lib.train import MAX_LINK_PARAMS
 from ui import charts, colors, fairshare, fmt, picking, state
 from ui import trainer as tr
 from ui import trainer_charts as tc
+from ui.frozen import frozen
 from ui.source import show_source
 
 ACTS = {k: a.label for k, a in ACTIVATIONS.items()}
@@ -993,11 +994,16 @@ def _bmatrix(M) -> str:
 
 
 def _cached(figs: dict, key: str, want, build):
-    """The figure stored under `key` if it was built for `want`, else a new one (kept in the session)."""
+    """The figure stored under `key` if it was built for `want`, else a new one (kept in the session).
+
+    A figure sent a second time unchanged is frozen (ui.frozen: st.plotly_chart then skips plotly's deep
+    copy of it); nothing changes these figures once built. The first send is not: most are sent once.
+    """
     entry = figs.get(key)
     if entry is None or entry[0] != want:
         figs[key] = entry = (want, build())
-    return entry[1]
+        return entry[1]
+    return frozen(entry[1])
 
 
 def inside(spec: tr.Spec) -> None:
@@ -1022,8 +1028,8 @@ def inside(spec: tr.Spec) -> None:
         "like tax bands, a sum of ramps."
     )
     # While playing the diagram keeps the weights of the last full redraw (the maps below stay live).
-    frozen = (run.sig, spec.act) if playing else (key, spec.act)
-    charts.show(_cached(figs, "network", frozen, lambda: tc.network_figure(
+    drawn_for = (run.sig, spec.act) if playing else (key, spec.act)
+    charts.show(_cached(figs, "network", drawn_for, lambda: tc.network_figure(
         t.params, in_labels, act_label=ACTS[spec.act],
         height=min(520, 140 + 26 * max(len(in_labels), *spec.hidden)))), key="trainer_network")
     st.caption("Line width grows with the size of the weight: blue positive, vermillion negative. Hover a line "

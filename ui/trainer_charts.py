@@ -15,7 +15,9 @@ a redraw is a few SVG nodes however many points there are. Every text is at leas
 
 from __future__ import annotations
 
+import threading
 import time
+from collections import OrderedDict
 
 import numpy as np
 import plotly.graph_objects as go
@@ -150,14 +152,9 @@ def value_band(y, span: float) -> np.ndarray:
     return np.digitize(np.asarray(y, dtype=float) / float(span), VALUE_BANDS)
 
 
-def points_shapes(Xtr, ytr, Xte, yte, *, limit: float, xref: str = "x", yref: str = "y", k: int = 2,
+def _points_shapes(Xtr, ytr, Xte, yte, *, limit: float, xref: str = "x", yref: str = "y", k: int = 2,
                   span: float | None = None) -> list[dict]:
-    """Each class of each split as one path shape: train points filled squares, test points hollow ones.
-
-    k classes 0..k-1 in CLASSES; with `span` (values), five bands of value in VALUE_MARKS.
-    Train shapes first, then test; a class without points has no shape.
-    Their legend is legend_html(), outside the figure (a shape's own legend symbol is not a square).
-    """
+    """points_shapes without its cache."""
     r = 0.022 * limit
     shapes = []
     for split, X, y in (("train", Xtr, ytr), ("test", Xte, yte)):
@@ -170,6 +167,42 @@ def points_shapes(Xtr, ytr, Xte, yte, *, limit: float, xref: str = "x", yref: st
                                                                 sides=4),
                                    xref=xref, yref=yref, layer="above", **_styles(c, split, color)))
     return shapes
+
+
+# points_shapes by the points' contents: the boundary, its twin and the two maps of the bend switch draw
+# the same points, in every session that opened the same link (writing the paths is most of the cost).
+_SHAPES: OrderedDict = OrderedDict()
+_SHAPES_LOCK = threading.Lock()
+_SHAPES_MAX = 64
+
+
+def _content(a) -> tuple:
+    a = np.asarray(a)
+    return a.dtype.str, a.shape, a.tobytes()
+
+
+def points_shapes(Xtr, ytr, Xte, yte, *, limit: float, xref: str = "x", yref: str = "y", k: int = 2,
+                  span: float | None = None) -> list[dict]:
+    """Each class of each split as one path shape: train points filled squares, test points hollow ones.
+
+    k classes 0..k-1 in CLASSES; with `span` (values), five bands of value in VALUE_MARKS.
+    Train shapes first, then test; a class without points has no shape.
+    Their legend is legend_html(), outside the figure (a shape's own legend symbol is not a square).
+    Made once per set of points (a small cache shared by the sessions); each call gets its own dicts.
+    """
+    key = (*_content(Xtr), *_content(ytr), *_content(Xte), *_content(yte), float(limit), xref, yref, k,
+           None if span is None else float(span))
+    with _SHAPES_LOCK:
+        shapes = _SHAPES.get(key)
+        if shapes is not None:
+            _SHAPES.move_to_end(key)
+    if shapes is None:
+        shapes = _points_shapes(Xtr, ytr, Xte, yte, limit=limit, xref=xref, yref=yref, k=k, span=span)
+        with _SHAPES_LOCK:
+            _SHAPES[key] = shapes
+            while len(_SHAPES) > _SHAPES_MAX:
+                _SHAPES.popitem(last=False)
+    return [{**shape, "line": dict(shape["line"])} for shape in shapes]
 
 
 def boundary_figure(xs, ys, P, data, *, title: str | None = None, live: bool = True,
