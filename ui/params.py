@@ -8,6 +8,9 @@ mutate what these return).
 
 from __future__ import annotations
 
+import dataclasses
+
+import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import pyarrow as pa
@@ -15,15 +18,15 @@ import streamlit as st
 
 from lib.transformer import (
     PRESET_NAMES,
-    PRESETS,
     TransformerConfig,
     matching_preset,
+    memory_bytes,
     memory_table,
     param_table,
     totals,
 )
 from ui import colors, fmt
-from ui.frozen import freezes
+from ui.frozen import frozen_spec
 
 # Where the parameters live: one category colour each (ui.colors: never a sign or class colour).
 GROUP_COLORS = {"embedding": colors.INDIGO, "attention": colors.TEAL, "mlp": colors.WINE,
@@ -69,47 +72,72 @@ def counted(cfg: TransformerConfig):
 
 
 @st.cache_resource(show_spinner=False, max_entries=64)
+def rows(cfg: TransformerConfig) -> tuple[dict, ...]:
+    """param_table's rows as plain dicts (read only): the views below walk them without pandas,
+    which costs 10-100x less per row on a configuration seen for the first time (every new slider
+    value is one)."""
+    t, _ = counted(cfg)
+    return tuple(t.to_dict("records"))
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
 def table_facts(cfg: TransformerConfig) -> dict:
     """What the page says about the table, worked out once per configuration: the total as a sum
     of its rows ('sum'), linear layers per block ('n_linear'), lm_head's shape ('head_shape')."""
-    t, tot = counted(cfg)
-    return {"sum": sum_markdown(t, cfg.n_layer, tot.per_block, tot.total),
-            "n_linear": int(((t["section"] == "block") & (t["kind"] == "linear")).sum()),
-            "head_shape": tuple(t.set_index("name").loc["lm_head", "shape"])}
+    rs = rows(cfg)
+    _, tot = counted(cfg)
+    return {"sum": sum_markdown(rs, cfg.n_layer, tot.per_block, tot.total),
+            "n_linear": sum(r["section"] == "block" and r["kind"] == "linear" for r in rs),
+            "head_shape": tuple(next(r["shape"] for r in rs if r["name"] == "lm_head"))}
 
 
-def sum_markdown(t: pd.DataFrame, n_layer: int, per_block: int, total: int) -> str:
-    """The total as a sum of the table's rows: wte + wpe + n_layer × (one block) + ln_f (+ lm_head)."""
+def sum_markdown(t, n_layer: int, per_block: int, total: int) -> str:
+    """The total as a sum of the table's rows: wte + wpe + n_layer × (one block) + ln_f (+ lm_head).
+
+    t : param_table's rows, as a DataFrame or as dicts (`rows`)
+    """
+    rs = t.to_dict("records") if isinstance(t, pd.DataFrame) else t
+
     def term(r) -> str:
-        return f"{fmt.count(r.params)} ({r.name})".replace("_", "\\_")  # no underscore pairs as italics
+        return f"{fmt.count(r['params'])} ({r['name']})".replace("_", "\\_")  # no underscore pairs as italics
 
-    terms = [term(r) for r in t.itertuples() if r.section == "embeddings" and r.params]
+    terms = [term(r) for r in rs if r["section"] == "embeddings" and r["params"]]
     terms.append(f"{n_layer} × {fmt.count(per_block)} (one block)")
-    terms += [term(r) for r in t.itertuples() if r.section == "final" and r.params]
+    terms += [term(r) for r in rs if r["section"] == "final" and r["params"]]
     return f"**{fmt.count(total)}** = " + " + ".join(terms)
 
 
+def _shares(values) -> list[float]:
+    """Fractions as percent with one decimal (numpy's rounding, as every share on the page), no −0.0."""
+    return (np.round(100 * np.asarray(values, dtype=float), 1) + 0.0).tolist()
+
+
 def arrow(df: pd.DataFrame) -> pa.Table:
-    """A DataFrame as the Arrow table st.dataframe sends: converted once, not on every rerun."""
-    return pa.Table.from_pandas(df, preserve_index=False)
+    """A DataFrame as the Arrow table st.dataframe sends: converted once, not on every rerun, and
+    without pandas' own schema note (a third of a small table's bytes, read by nobody here)."""
+    return pa.Table.from_pandas(df, preserve_index=False).replace_schema_metadata(None)
 
 
 @st.cache_resource(show_spinner=False, max_entries=64)
 def _table_frame(cfg: TransformerConfig) -> pa.Table:
-    t, _ = counted(cfg)
-    return arrow(pd.DataFrame({
-        "name": t["name"],
-        "W as in y = xW (in × out)": t["shape"].map(fmt.shape),
-        "nn.Linear stores (out × in)": t["shape_torch"].map(fmt.shape),
-        "one copy": t["per_copy"],
-        "copies": t["copies"],
-        "all copies": t["params"],
-        "share": (100 * t["share"]).round(1) + 0.0,  # one precision for every share on the page
-        "weights": t["weights"],
-        "biases": t["biases"],
-        "tensor": t["tensor"],
-        "what it does": t["role"],
-    }))
+    rs = rows(cfg)
+
+    def col(k):
+        return [r[k] for r in rs]
+
+    return pa.table({
+        "name": col("name"),
+        "W as in y = xW (in × out)": [fmt.shape(r["shape"]) for r in rs],
+        "nn.Linear stores (out × in)": [fmt.shape(r["shape_torch"]) for r in rs],
+        "one copy": pa.array(col("per_copy"), pa.int64()),
+        "copies": pa.array(col("copies"), pa.int64()),
+        "all copies": pa.array(col("params"), pa.int64()),
+        "share": pa.array(_shares(col("share")), pa.float64()),  # one precision for every share on the page
+        "weights": pa.array(col("weights"), pa.int64()),
+        "biases": pa.array(col("biases"), pa.int64()),
+        "tensor": col("tensor"),
+        "what it does": col("role"),
+    })
 
 
 def table_view(cfg: TransformerConfig) -> None:
@@ -145,12 +173,15 @@ def table_view(cfg: TransformerConfig) -> None:
 
 
 @st.cache_resource(show_spinner=False, max_entries=64)
-@freezes
 def treemap_figure(cfg: TransformerConfig) -> go.Figure:
     """Where the parameters live: model > embeddings | blocks > attention | MLP | norms > groups."""
-    t, _ = counted(cfg)
+    return frozen_spec(treemap_spec(cfg))
+
+
+def treemap_spec(cfg: TransformerConfig) -> dict:
+    """treemap_figure's figure as one dict (a test builds it validated)."""
+    rs = [r for r in rows(cfg) if r["params"] > 0]
     ids, labels, parents, values, fills = [], [], [], [], []
-    total = int(t["params"].sum())
 
     def add(i, label, parent, value, color):
         ids.append(i)
@@ -159,25 +190,26 @@ def treemap_figure(cfg: TransformerConfig) -> go.Figure:
         values.append(int(value))
         fills.append(color)
 
-    add("model", "the model", "", total, "rgba(0,0,0,0)")
-    own = t[t["params"] > 0]
+    add("model", "the model", "", sum(r["params"] for r in rows(cfg)), "rgba(0,0,0,0)")
     sections = {"embeddings": "embeddings", "block": f"{cfg.n_layer} blocks", "final": "after the blocks"}
     for sec, label in sections.items():
-        rows = own[own["section"] == sec]
-        if rows.empty:
+        here = [r for r in rs if r["section"] == sec]
+        if not here:
             continue
-        add(sec, label, "model", rows["params"].sum(), colors.OFF)
+        add(sec, label, "model", sum(r["params"] for r in here), colors.OFF)
         if sec == "block":
-            for g, grows in rows.groupby("group", sort=False):
-                add(f"block/{g}", GROUP_LABELS[g], sec, grows["params"].sum(), GROUP_COLORS[g])
-                for r in grows.itertuples():
-                    add(f"block/{g}/{r.name}", r.name, f"block/{g}", r.params, GROUP_COLORS[r.group])
+            for g in dict.fromkeys(r["group"] for r in here):  # groups in checkpoint order
+                grows = [r for r in here if r["group"] == g]
+                add(f"block/{g}", GROUP_LABELS[g], sec, sum(r["params"] for r in grows), GROUP_COLORS[g])
+                for r in grows:
+                    add(f"block/{g}/{r['name']}", r["name"], f"block/{g}", r["params"], GROUP_COLORS[g])
         else:
-            for r in rows.itertuples():
-                add(f"{sec}/{r.name}", r.name, sec, r.params, GROUP_COLORS[r.group])
+            for r in here:
+                add(f"{sec}/{r['name']}", r["name"], sec, r["params"], GROUP_COLORS[r["group"]])
     ink = [_TEXT_ON.get(c, colors.ON) for c in fills]
-    # One dict, validated once (go.Figure(dict) is several times cheaper than add_trace + update_*).
-    return go.Figure({
+    # One dict, sent without plotly's per-property validation (ui.frozen.frozen_spec): every new
+    # slider value is a new configuration, so this runs on nearly every move of a class.
+    return {
         "data": [{
             "type": "treemap", "ids": ids, "labels": labels, "parents": parents, "values": values,
             "branchvalues": "total",
@@ -192,38 +224,82 @@ def treemap_figure(cfg: TransformerConfig) -> go.Figure:
         # A box too small for 12 px text shows its name on hover only (plotly would shrink it).
         "layout": {"height": 440, "margin": {"l": 0, "r": 0, "t": 30, "b": 0}, "font": FONT,
                    "uniformtext": {"minsize": 12, "mode": "hide"}},
-    })
+    }
 
 
-@st.cache_resource(show_spinner=False, max_entries=16)
-def presets_frame(custom: TransformerConfig | None = None) -> pd.DataFrame:
-    """Every preset, and first the student's own configuration when it is not a preset (read only)."""
-    from lib.transformer import presets_table
+_PRESET_COLS = ["preset", "params", "d_model", "n_layer", "n_head", "n_kv_head", "d_ff", "vocab_size",
+                "n_positions", "mlp", "norm", "tie_embeddings", "per_block", "embedding_share",
+                "linear_share", "bf16_GB"]
 
-    p = presets_table({"your model": custom, **PRESETS} if custom else None)
+
+def _readable(p: pd.DataFrame) -> pd.DataFrame:
+    """presets_table's rows as the page shows them: display names, shares in percent with one
+    decimal (as every share on the page), GB with two."""
+    p = p.copy()
     p["preset"] = [PRESET_NAMES.get(k, k) for k in p["preset"]]
     for c in ("embedding_share", "linear_share"):
-        p[c] = (100 * p[c]).round(1) + 0.0  # percent, one decimal, as every share on the page
+        p[c] = (100 * p[c]).round(1) + 0.0
     p["bf16_GB"] = p["bf16_GB"].round(2) + 0.0
     return p
 
 
-@st.cache_resource(show_spinner=False, max_entries=16)
-@freezes
+@st.cache_resource(show_spinner=False, max_entries=1)
+def _presets_only() -> tuple[pd.DataFrame, pa.Table]:
+    """Every preset's row, worked out once per process (the lesson adds the student's own above)."""
+    from lib.transformer import presets_table
+
+    p = _readable(presets_table())
+    return p, arrow(p[_PRESET_COLS])
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def custom_row(custom: TransformerConfig) -> dict:
+    """presets_table's row of one configuration, as the page shows it (see `_readable`), from the
+    totals the page already holds: presets_table itself would count the model again. A unit test
+    keeps the two equal."""
+    _, t = counted(custom)
+    return dict(preset="your model", **dataclasses.asdict(custom), params=t.total, per_block=t.per_block,
+                embeddings=t.embeddings, attention=t.attention, mlp_params=t.mlp, norms=t.norms,
+                head=t.head, embedding_share=_shares([t.embeddings / t.total])[0],
+                linear_share=_shares([t.linear_share])[0],
+                bf16_GB=float(np.round(memory_bytes(t.total, "bf16") / 1e9, 2)) + 0.0)
+
+
+def presets_frame(custom: TransformerConfig | None = None) -> pd.DataFrame:
+    """Every preset, and first the student's own configuration when it is not a preset (read only)."""
+    p, _ = _presets_only()
+    if custom is None:
+        return p
+    return pd.concat([pd.DataFrame([custom_row(custom)]).astype(p.dtypes.to_dict()), p], ignore_index=True)
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
 def presets_figure(custom: TransformerConfig | None = None) -> go.Figure:
     """Each preset's parameters split by where they live, as shares of its own total."""
-    p = presets_frame(custom)
+    return frozen_spec(presets_spec(custom))
+
+
+def presets_spec(custom: TransformerConfig | None = None) -> dict:
+    """presets_figure's figure as one dict (a test builds it validated)."""
+    p, _ = _presets_only()
+    row = custom_row(custom) if custom is not None else None
+
+    def column(c) -> list:
+        return ([row[c]] if row else []) + p[c].tolist()
+
+    names, total = column("preset"), np.array(column("params"))
     data = []
     for g, col in [("embedding", "embeddings"), ("attention", "attention"), ("mlp", "mlp_params"),
                    ("norm", "norms"), ("head", "head")]:
+        n = np.array(column(col))  # int64, as the frame's column
         data.append({
-            "type": "bar", "y": list(p["preset"]), "x": (p[col] / p["params"]).to_numpy(),
+            "type": "bar", "y": names, "x": n / total,
             "name": GROUP_LABELS[g], "orientation": "h", "marker": {"color": GROUP_COLORS[g]},
-            "customdata": p[col].to_numpy(),
+            "customdata": n,
             "hovertemplate": "%{y}: %{customdata:,} in " + GROUP_LABELS[g] + " (%{x:.1%})<extra></extra>",
         })
-    return go.Figure({"data": data, "layout": {
-        "barmode": "stack", "height": 130 + 40 * len(p), "font": FONT,
+    return {"data": data, "layout": {
+        "barmode": "stack", "height": 130 + 40 * len(names), "font": FONT,
         "margin": {"l": 10, "r": 10, "t": 10, "b": 10},
         "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.0, "xanchor": "left", "x": 0.0,
                    "traceorder": "normal", "font": {"size": 13}},
@@ -231,7 +307,7 @@ def presets_figure(custom: TransformerConfig | None = None) -> go.Figure:
                   "range": [0, 1.03], "tickvals": [0, 0.2, 0.4, 0.6, 0.8, 1.0], "zeroline": False,
                   "tickfont": {"size": 13}},
         "yaxis": {"autorange": "reversed", "zeroline": False, "tickfont": {"size": 13}},
-    }})
+    }}
 
 
 def presets_view(custom: TransformerConfig | None = None) -> None:
@@ -239,12 +315,14 @@ def presets_view(custom: TransformerConfig | None = None) -> None:
     st.dataframe(_presets_arrow(custom), hide_index=True, width="stretch", column_config=_PRESET_COLUMNS)
 
 
-@st.cache_resource(show_spinner=False, max_entries=16)
+@st.cache_resource(show_spinner=False, max_entries=64)
 def _presets_arrow(custom: TransformerConfig | None = None) -> pa.Table:
-    p = presets_frame(custom)
-    return arrow(p[["preset", "params", "d_model", "n_layer", "n_head", "n_kv_head", "d_ff", "vocab_size",
-                    "n_positions", "mlp", "norm", "tie_embeddings", "per_block", "embedding_share",
-                    "linear_share", "bf16_GB"]])
+    _, table = _presets_only()
+    if custom is None:
+        return table
+    row = custom_row(custom)
+    return pa.concat_tables([pa.Table.from_pylist([{c: row[c] for c in _PRESET_COLS}], schema=table.schema),
+                             table])
 
 
 _N = "%,d"
@@ -271,7 +349,9 @@ _PRESET_COLUMNS = {
 
 @st.cache_resource(show_spinner=False, max_entries=64)
 def _memory_arrow(total: int) -> pa.Table:
-    return arrow(fmt.frame(memory_table(total), 2))
+    m = memory_table(total)
+    return pa.table({c: np.round(m[c].to_numpy(), 2) + 0.0 if m[c].dtype.kind == "f" else m[c].to_numpy()
+                     for c in m.columns})  # fmt.frame's rounding, without a pandas round trip
 
 
 def memory_view(total: int) -> None:

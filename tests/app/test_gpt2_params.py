@@ -231,3 +231,21 @@ def test_one_precision_per_share_and_the_blocks_visibly_add_up():
     for df in at.dataframe:  # no e-notation, no negative zero in any table's data
         shown = df.value.to_string()
         assert "e-0" not in shown and "e+" not in shown and "-0.0" not in shown
+
+
+@pytest.mark.parametrize("cfg", [PRESETS["gpt2"], PRESETS["llama-3-8b"], replace(PRESETS["gpt2"], n_layer=6),
+                                 replace(PRESETS["qwen2.5-0.5b"], tie_embeddings=False, qkv_bias=False)])
+def test_the_unvalidated_figures_validate_and_the_custom_row_is_presets_table_s(cfg):
+    """ui.params builds its figures without plotly's validation and the custom row from the page's
+    totals: here plotly validates every figure dict, and lib's presets_table gives the same row."""
+    import plotly.graph_objects as go
+
+    from lib.transformer import presets_table
+    from ui import params
+
+    go.Figure(params.treemap_spec(cfg))  # raises on a typo in a property name
+    go.Figure(params.presets_spec(cfg))
+    go.Figure(params.presets_spec(None))
+    lib_row = params._readable(presets_table({"your model": cfg})).iloc[0].to_dict()
+    assert params.custom_row(cfg) == lib_row
+    assert params.presets_frame(cfg).dtypes.equals(params.presets_frame(None).dtypes)
