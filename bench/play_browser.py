@@ -10,6 +10,7 @@ moves with the machine's load; redraws per second do.
 
     python bench/play_browser.py --url http://127.0.0.1:8801
     python bench/play_browser.py --url http://127.0.0.1:8801 --query twin=false --width 420
+    python bench/play_browser.py --url http://127.0.0.1:8801 --relay 8811 --pid 12345   # + server cores
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import os
 import shutil
 import threading
 import time
+from pathlib import Path
 from urllib.parse import urlsplit
 
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -73,8 +75,16 @@ class Meter:
         await asyncio.gather(pipe(reader, up_w, False), pipe(up_r, writer, True))
 
 
+def server_cpu_s(pid: int | None) -> float:
+    """User + system CPU seconds of the server process so far (every thread; 10 ms ticks)."""
+    if not pid:
+        return 0.0
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def measure(url: str, query: str, width: int, settle: float, duration: float,
-            relay: int | None = None) -> dict:
+            relay: int | None = None, pid: int | None = None) -> dict:
     from playwright.sync_api import sync_playwright
 
     if urlsplit(url).hostname not in ("127.0.0.1", "localhost"):
@@ -102,16 +112,17 @@ def measure(url: str, query: str, width: int, settle: float, duration: float,
             m = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
             return 1000 * m.get("ThreadTime", 0.0), 1000 * m.get("TaskDuration", 0.0)
 
-        (c0, w0), t0, b0 = cpu(), time.perf_counter(), meter.down if meter else 0
+        (c0, w0), t0, b0, s0 = cpu(), time.perf_counter(), meter.down if meter else 0, server_cpu_s(pid)
         page.wait_for_timeout(1000 * duration)
-        (c1, w1), t1, b1 = cpu(), time.perf_counter(), meter.down if meter else 0
+        (c1, w1), t1, b1, s1 = cpu(), time.perf_counter(), meter.down if meter else 0, server_cpu_s(pid)
         redraws = page.evaluate("window.__redraws")
         browser.close()
     window = t1 - t0
     return {"redraws_per_s": redraws / window, "cpu_ms_per_redraw": (c1 - c0) / max(redraws, 1),
             "busy_ms_per_redraw": (w1 - w0) / max(redraws, 1), "cpu_share": (c1 - c0) / 1000 / window,
             "redraws": redraws, "window_s": window, "load": os.getloadavg()[0],
-            "server_sent_kb_per_s": (b1 - b0) / 1000 / window if meter else None}
+            "server_sent_kb_per_s": (b1 - b0) / 1000 / window if meter else None,
+            "server_cores": (s1 - s0) / window if pid else None}
 
 
 def main() -> None:
@@ -124,12 +135,15 @@ def main() -> None:
     ap.add_argument("--relay", type=int, default=None,
                     help="a free 127.0.0.1 port: the page goes through a relay there that counts the bytes "
                          "the server sends (after websocket compression, if both sides agree on it)")
+    ap.add_argument("--pid", type=int, default=None,
+                    help="the server pid: its CPU (all threads, /proc) over the counted window, in cores")
     args = ap.parse_args()
-    r = measure(args.url, args.query, args.width, args.settle, args.duration, args.relay)
+    r = measure(args.url, args.query, args.width, args.settle, args.duration, args.relay, args.pid)
     print(f"/trainer?{args.query} at {args.width} px: {r['redraws_per_s']:.1f} redraws/s, page main thread "
           f"{r['cpu_ms_per_redraw']:.1f} ms CPU ({r['busy_ms_per_redraw']:.1f} ms busy) per redraw, "
           f"{100 * r['cpu_share']:.0f} % of a core; load {r['load']:.2f}"
-          + (f"; server sent {r['server_sent_kb_per_s']:.0f} KB/s" if args.relay else ""))
+          + (f"; server sent {r['server_sent_kb_per_s']:.0f} KB/s" if args.relay else "")
+          + (f"; server used {r['server_cores']:.2f} cores" if args.pid else ""))
 
 
 if __name__ == "__main__":

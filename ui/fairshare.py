@@ -7,9 +7,16 @@ ledger (module level, thread-safe) of the sessions that are playing. Each playin
 
 - All players together may use PLAY_SHARE of a core (less when the process is busy), one player at
   most SOLO_SHARE: the rest always stays with the students moving sliders.
-- A tick's cost is measured (CPU time of the script thread, drawing included), so the interval
-  between a session's ticks is what its share buys: cost / share, never below MIN_INTERVAL and
-  never above MAX_INTERVAL (slower, never frozen).
+- A tick's cost is its whole cost to the process: the CPU time of its run's script thread (from
+  the run's start: the fragment's setup, training and drawing) times the process's overhead factor,
+  the process CPU per second of playing ticks' script CPU, measured while only players run. The
+  rest is what the event loop spends receiving the tick's request and compressing and sending what
+  it drew, and the run's own end (about 30 % on top, measured). The interval between a session's
+  ticks is what its share buys: cost / share, never below MIN_INTERVAL and never above
+  MAX_INTERVAL (slower, never frozen); what is left in the share is the tick's training budget.
+- A playing tick yields to the runs of students who are not playing (a slider move): while one is
+  in progress the tick waits for it, up to YIELD_INTERVAL since its previous tick, and trains only
+  MIN_BUDGET. Players slow down to about 1 / YIELD_INTERVAL redraws a second, never below.
 - The browser asks for the next tick only after the previous one finished, so waiting at the
   start of a tick (a sleep: no CPU, no GIL held) lowers that session's tick rate.
 
@@ -36,6 +43,8 @@ import threading
 import time
 from dataclasses import dataclass
 
+from streamlit.runtime.scriptrunner_utils.script_run_context_attr import SCRIPT_RUN_CONTEXT_ATTR_NAME
+
 TIMER = 0.05         # the fragment's run_every: the browser's timer; the ledger's wait paces the ticks
 PLAY_SHARE = 0.6      # share of one core all playing sessions of a process may use together
 BUSY_PLAY_SHARE = 0.3  # ... when the process is busy (other students' runs are queueing)
@@ -47,14 +56,31 @@ MAX_BUDGET = 0.03     # seconds of training per tick when alone (the page's BUDG
 STALE = 3.0           # seconds without a tick after which a session no longer counts as playing
 BUSY_CORES = 0.85     # process CPU (cores) over the last BUSY_WINDOW seconds that counts as busy
 BUSY_WINDOW = 2.0
+OVERHEAD_WINDOW = 3.0  # seconds over which the process's overhead factor is measured
+OVERHEAD = 1.3         # process CPU per second of a tick's script CPU until measured (1 player, measured)
+MAX_OVERHEAD = 2.5
+YIELD_INTERVAL = 0.22  # while others' runs are in progress a tick waits for them, up to this since its last
+YIELD_STEP = 0.01      # seconds between two looks at whether they have finished
+
+
+def running_sessions() -> set[str]:
+    """Sessions with a script run in progress now (their script threads carry the run's context)."""
+    out = set()
+    for t in threading.enumerate():
+        ctx = getattr(t, SCRIPT_RUN_CONTEXT_ATTR_NAME, None)
+        sid = getattr(ctx, "session_id", None)
+        if sid is not None:
+            out.add(sid)
+    return out
 
 
 @dataclass
 class _Entry:
     seen: float            # monotonic time of this session's last tick start
-    cost: float = 0.02     # measured CPU seconds of a tick besides training (drawing), smoothed
+    cost: float = 0.02     # measured process CPU seconds of a tick besides training (drawing, sending)
     last_start: float = 0.0
-    cpu_start: float = 0.0  # thread CPU time when the current tick started working
+    prev_start: float = 0.0   # when the previous tick really started working (after its waits)
+    cpu_start: float | None = None  # the script thread's CPU time when the current tick's run began
     budget: float | None = None  # the current tick's training budget, None at a fixed speed
 
 
@@ -67,6 +93,7 @@ class Plan:
     interval: float     # seconds from one of its ticks to the next
     budget: float       # seconds of training in this tick at speed "max" (a cap at a fixed speed)
     busy: bool          # the process is busy: everyone gets less
+    yielding: bool = False  # others' runs are in progress: this tick waits for them and trains less
 
     @property
     def others(self) -> int:
@@ -84,7 +111,11 @@ class Plan:
             who = f"Sharing the server with {self.others} other{'s' if self.others > 1 else ''} playing"
         else:
             who = "Training on the server"
-        busy = " (the server is busy: everyone trains a little slower)" if self.busy else ""
+        busy = ""
+        if self.yielding:
+            busy = " (other students' pages are updating first: training a little slower)"
+        elif self.busy:
+            busy = " (the server is busy: everyone trains a little slower)"
         return f"{who}: {rate}{busy}."
 
 
@@ -93,6 +124,34 @@ class _Ledger:
         self.lock = threading.Lock()
         self.entries: dict[str, _Entry] = {}
         self.cpu_marks: list[tuple[float, float]] = []   # (monotonic time, process CPU seconds)
+        # (monotonic time, process CPU, playing ticks' script CPU so far): the overhead factor
+        self.overhead_marks: list[tuple[float, float, float]] = []
+        self.overhead = OVERHEAD
+        self.tick_cpu = 0.0          # script CPU of every playing tick finished so far
+        self.mixed_until = 0.0       # others ran: no overhead measured from a window before this
+        # Script thread ident -> (that thread, its CPU time when its last playing tick finished): a
+        # thread that runs several ticks in a row counts each from the end of the one before.
+        self.thread_marks: dict[int, tuple[threading.Thread, float]] = {}
+
+    def measure_overhead(self, now: float, cpu: float | None = None) -> float:
+        """Process CPU per second of playing ticks' script CPU over the last OVERHEAD_WINDOW seconds.
+
+        Only windows in which no one but players ran count (`mixed_until`): a slider move's CPU is
+        not a tick's. `cpu` is the process's CPU time (time.process_time(), every thread).
+        """
+        cpu = time.process_time() if cpu is None else cpu
+        mark = (now, cpu, self.tick_cpu)
+        marks = [m for m in self.overhead_marks if now - m[0] <= OVERHEAD_WINDOW] + [mark]
+        self.overhead_marks = marks
+        first = marks[0]
+        process, ticks = mark[1] - first[1], mark[2] - first[2]
+        if first[0] >= self.mixed_until and now - first[0] >= 1.0 and ticks > 0.05:
+            self.overhead = min(MAX_OVERHEAD, max(1.0, process / ticks))
+        return self.overhead
+
+    def saw_others(self, now: float) -> None:
+        """Runs of sessions that are not playing were in progress: this window measures no overhead."""
+        self.mixed_until = now
 
     def _prune(self, now: float) -> None:
         for key in [k for k, e in self.entries.items() if now - e.seen > STALE]:
@@ -105,37 +164,70 @@ class _Ledger:
         span = marks[-1][0] - marks[0][0]
         return span >= 0.5 and (marks[-1][1] - marks[0][1]) / span > BUSY_CORES
 
-    def plan(self, key: str, now: float) -> tuple[Plan, float]:
-        """The session's plan and how long it should wait before working."""
+    def plan(self, key: str, now: float, others_running: bool = False) -> tuple[Plan, float]:
+        """The session's plan and how long it should wait before working.
+
+        `others_running`: a session that is not playing has a run in progress (a slider move).
+        """
         with self.lock:
             self._prune(now)
             entry = self.entries.get(key) or _Entry(seen=now)
             self.entries[key] = entry
             busy = self.busy(now)
+            if others_running:
+                self.saw_others(now)
+            k = self.measure_overhead(now)
             n = len(self.entries)
-            total = BUSY_PLAY_SHARE if busy else PLAY_SHARE
+            total = BUSY_PLAY_SHARE if busy or others_running else PLAY_SHARE
             share = min(SOLO_SHARE, total / n)
-            # The fastest tick rate that leaves at least MIN_BUDGET of training in each tick.
-            interval = min(MAX_INTERVAL, max(MIN_INTERVAL, (entry.cost + MIN_BUDGET) / share))
-            budget = min(MAX_BUDGET, max(MIN_BUDGET, share * interval - entry.cost))
+            # The fastest tick rate that leaves at least MIN_BUDGET of training in each tick; a second
+            # of training costs the process k seconds too (entry.cost is in process seconds already).
+            interval = min(MAX_INTERVAL, max(MIN_INTERVAL, (entry.cost + k * MIN_BUDGET) / share))
+            budget = min(MAX_BUDGET, max(MIN_BUDGET, (share * interval - entry.cost) / k))
+            if others_running:
+                budget = MIN_BUDGET
             wait = 0.0
             if entry.last_start:
                 wait = max(0.0, entry.last_start + interval - now)
             entry.seen = now + wait
             entry.last_start = now + wait
-            return Plan(players=n, share=share, interval=interval, budget=budget, busy=busy), wait
+            return Plan(players=n, share=share, interval=interval, budget=budget, busy=busy,
+                        yielding=others_running), wait
+
+    def others_running(self, running: set[str]) -> bool:
+        """Some session in `running` is not playing: a student moving a slider waits for the GIL."""
+        with self.lock:
+            return bool(running - self.entries.keys())
+
+    def yield_until(self, key: str, now: float) -> float:
+        """How long the session's tick may still wait for others' runs (YIELD_INTERVAL since its last)."""
+        with self.lock:
+            entry = self.entries.get(key)
+            if entry is None:
+                return 0.0
+            return max(0.0, entry.prev_start + YIELD_INTERVAL - now) if entry.prev_start else 0.0
+
+    def started(self, key: str, now: float) -> None:
+        """The tick really starts working now (after its waits)."""
+        with self.lock:
+            entry = self.entries.get(key)
+            if entry is not None:
+                entry.seen = entry.last_start = entry.prev_start = now
 
     def measured(self, key: str, cpu: float, budget: float | None) -> None:
-        """A tick took `cpu` seconds of CPU; at speed max up to `budget` of it was training.
+        """A tick's run took `cpu` seconds of its thread's CPU; at speed max `budget` of it was training.
+
+        The rest (drawing; the twin's catch-up) costs the process `overhead` times as much.
 
         At a fixed speed the epochs are the student's choice, so their whole cost is the tick's:
         a heavy speed slows that student's ticks, never anyone else's.
         """
         with self.lock:
+            self.tick_cpu += cpu
             entry = self.entries.get(key)
             if entry is not None:
                 other = cpu - min(cpu, budget) if budget is not None else cpu
-                entry.cost = 0.7 * entry.cost + 0.3 * other
+                entry.cost = 0.7 * entry.cost + 0.3 * other * self.overhead
 
     def leave(self, key: str) -> None:
         with self.lock:
@@ -150,11 +242,22 @@ class _Ledger:
 LEDGER = _Ledger()
 
 
-def plan(key: str, *, sleep=time.sleep) -> Plan:
-    """Register a playing tick of session `key`, wait for its turn, and return its plan."""
-    p, wait = LEDGER.plan(key, time.monotonic())
+def plan(key: str, *, sleep=time.sleep, running=running_sessions) -> Plan:
+    """Register a playing tick of session `key`, wait for its turn, and return its plan.
+
+    While a session that is not playing has a run in progress (`running()`: the sessions running a
+    script now), the tick trains MIN_BUDGET and waits for those runs to end, up to YIELD_INTERVAL
+    after its previous tick: the students moving sliders go first, the players stay above
+    1 / YIELD_INTERVAL redraws a second.
+    """
+    others = LEDGER.others_running(running() - {key})
+    p, wait = LEDGER.plan(key, time.monotonic(), others)
     if wait > 0:
         sleep(wait)
+    if others:
+        while LEDGER.yield_until(key, time.monotonic()) > 0 and LEDGER.others_running(running() - {key}):
+            sleep(YIELD_STEP)
+    LEDGER.started(key, time.monotonic())
     return p
 
 
@@ -164,22 +267,34 @@ def start(key: str, speed: int | None = None, *, sleep=time.sleep) -> Plan:
     `speed` is the page's epochs per redraw (None = max, which trains `plan.budget` seconds).
     """
     p = plan(key, sleep=sleep)
+    me = threading.current_thread()
     with LEDGER.lock:
         entry = LEDGER.entries.get(key)
         if entry is not None:
-            entry.cpu_start = time.thread_time()
+            # Streamlit runs a rerun on a new script thread, whose CPU clock starts at 0: the tick's
+            # cost counts from the start of its run (the fragment's setup before start() too).
+            mark = LEDGER.thread_marks.get(me.ident)
+            entry.cpu_start = mark[1] if mark is not None and mark[0] is me else 0.0
             entry.budget = p.budget if speed is None else None
     return p
 
 
-def finish(key: str) -> None:
-    """The tick's drawing is done: its CPU time (this thread's) sets the session's next interval."""
+def finish(key: str, *, running=running_sessions) -> None:
+    """The tick's drawing is done: its run's CPU time sets the session's next interval."""
+    me, now = threading.current_thread(), time.thread_time()
+    if LEDGER.others_running(running() - {key}):
+        with LEDGER.lock:
+            LEDGER.saw_others(time.monotonic())
     with LEDGER.lock:
         entry = LEDGER.entries.get(key)
-        if entry is None or not entry.cpu_start:
+        if entry is None or entry.cpu_start is None:
             return
-        cpu, budget = time.thread_time() - entry.cpu_start, entry.budget
-        entry.cpu_start = 0.0
+        cpu, budget = max(0.0, now - entry.cpu_start), entry.budget
+        entry.cpu_start = None
+        marks = LEDGER.thread_marks
+        for ident in [i for i, (t, _) in marks.items() if not t.is_alive()]:
+            del marks[ident]
+        marks[me.ident] = (me, now)
     LEDGER.measured(key, cpu, budget)
 
 

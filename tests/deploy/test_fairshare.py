@@ -8,11 +8,15 @@ import pytest
 
 from ui import fairshare as fs
 
+MEASURE_OVERHEAD = fs._Ledger.measure_overhead
+
 
 @pytest.fixture(autouse=True)
 def empty_ledger(monkeypatch):
     monkeypatch.setattr(fs, "LEDGER", fs._Ledger())
     monkeypatch.setattr(fs._Ledger, "busy", lambda self, now: False)
+    # The overhead factor stays what a test sets (this test process's CPU is no server's).
+    monkeypatch.setattr(fs._Ledger, "measure_overhead", lambda self, now, cpu=None: self.overhead)
 
 
 def test_alone_a_player_gets_the_solo_share_and_fast_ticks():
@@ -46,7 +50,8 @@ def test_measured_drawing_cost_slows_the_ticks():
     for _ in range(30):
         fs.LEDGER.measured("a", cpu=0.1, budget=0.01)   # 90 ms of drawing per tick
     p = fs.plan("a", sleep=lambda s: None)
-    assert p.interval == pytest.approx((0.09 + fs.MIN_BUDGET) / fs.SOLO_SHARE, rel=0.01)
+    cost = 0.09 * fs.OVERHEAD  # the event loop's sending on top of the script thread's drawing
+    assert p.interval == pytest.approx((cost + fs.MIN_BUDGET) / fs.SOLO_SHARE, rel=0.01)
     assert p.budget == pytest.approx(fs.MIN_BUDGET, rel=0.01)
     for _ in range(30):
         fs.LEDGER.measured("a", cpu=0.5, budget=0.01)   # drawing alone is over the share
@@ -75,3 +80,55 @@ def test_the_ledger_is_thread_safe():
     for t in threads:
         t.join()
     assert fs.players() == 8
+
+
+def test_the_overhead_is_the_process_cpu_per_second_of_ticks_measured_while_only_players_run():
+    led = fs.LEDGER
+    assert MEASURE_OVERHEAD(led, 0.0, cpu=10.0) == fs.OVERHEAD       # one mark: nothing measured yet
+    led.tick_cpu += 0.8                                              # ticks' script threads: 0.8 s
+    assert MEASURE_OVERHEAD(led, 2.0, cpu=11.0) == pytest.approx(1.25)  # the process: 1.0 s
+    # A slider move ran meanwhile: windows that hold it measure nothing, the last factor stays.
+    led.saw_others(2.5)
+    led.tick_cpu += 0.4
+    assert MEASURE_OVERHEAD(led, 3.0, cpu=12.0) == pytest.approx(1.25)
+    led.tick_cpu += 0.8
+    assert MEASURE_OVERHEAD(led, 6.0, cpu=13.2) == pytest.approx(1.2 / 0.8)  # window from 3.0: clean
+
+
+def test_a_lone_player_costs_its_share_of_the_whole_process():
+    fs.LEDGER.overhead = 1.4       # measured: the event loop adds 40 % to what scripts draw
+    draw = 0.012                   # the script thread's drawing per tick
+    for _ in range(40):
+        p = fs.plan("a", sleep=lambda s: None)
+        fs.LEDGER.measured("a", cpu=draw + p.budget, budget=p.budget)
+    p = fs.plan("a", sleep=lambda s: None)
+    process_cpu_per_s = 1.4 * (p.budget + draw) / p.interval
+    assert process_cpu_per_s == pytest.approx(fs.SOLO_SHARE, rel=0.02)
+    assert p.redraws_per_s >= 10
+
+
+def test_a_tick_yields_to_a_slider_run_in_progress(monkeypatch):
+    sleeps, clock = [], [100.0]
+    monkeypatch.setattr(fs.time, "monotonic", lambda: clock[0])
+
+    def sleep(s):
+        sleeps.append(s)
+        clock[0] += s
+
+    fs.plan("a", sleep=sleep, running=lambda: {"a"})    # its own run is no one else's
+    assert not sleeps
+    clock[0] += 0.01
+    p = fs.plan("a", sleep=sleep, running=lambda: {"a", "mover"})
+    assert p.yielding and p.budget == fs.MIN_BUDGET and p.share <= fs.BUSY_PLAY_SHARE
+    assert "pages are updating first" in p.describe(500.0)
+    # It waited for its interval, then for the mover, but not past YIELD_INTERVAL since its last tick.
+    assert 100.0 + fs.YIELD_INTERVAL - 1e-9 <= clock[0] <= 100.0 + fs.YIELD_INTERVAL + fs.YIELD_STEP
+    # The mover's run ends: the next tick waits only for its interval.
+    runs = iter([{"mover"}, {"mover"}, set()] + [set()] * 100)
+    start = clock[0]
+    fs.plan("a", sleep=sleep, running=lambda: next(runs))
+    assert clock[0] - start <= fs.YIELD_INTERVAL
+    # Another player running is not a reason to yield.
+    fs.plan("b", sleep=sleep, running=lambda: set())
+    q = fs.plan("a", sleep=sleep, running=lambda: {"a", "b"})
+    assert not q.yielding
