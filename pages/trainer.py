@@ -929,11 +929,12 @@ def bend_switch(spec: tr.Spec) -> None:
     with left:
         charts.show(_cached(figs, "bend_before", (key, spec.act), lambda: tc.boundary_figure(
             xs, ys, probability_map(t.params, spec.feat, d.limit, spec.act, RES), d,
-            title=f"As trained: {ACTS[spec.act]}", live=False, height=420)), key="trainer_bend_before")
+            title=f"As trained: {ACTS[spec.act]}", live=False, height=420), shared=run.hand),
+            key="trainer_bend_before")
     with right:
         charts.show(_cached(figs, "bend_after", (key, bend), lambda: tc.boundary_figure(
             xs, ys, probability_map(t.params, spec.feat, d.limit, bend, RES), d,
-            title=f"Same weights: {ACTS[bend]}", live=False, height=420, line=line)),
+            title=f"Same weights: {ACTS[bend]}", live=False, height=420, line=line), shared=run.hand),
             key="trainer_bend_after")
     if bend == "identity":
         names = [FEATURES[f].label for f in spec.feat]
@@ -964,11 +965,11 @@ def _bend_switch_other(spec: tr.Spec, run: tr.Run, bend: str, figs: dict, xs, ys
         with col:
             if _is_curve(run):
                 fig = _cached(figs, name, (key, act, "curve"), lambda act=act, title=title: _curve_chart(
-                    spec, run, act=act, title=title, twin=False))
+                    spec, run, act=act, title=title, twin=False), shared=run.hand)
             else:
                 fig = _cached(figs, name, (key, act, spec.problem), lambda act=act, title=title: tc.boundary_figure(
                     xs, ys, _plane(spec, run.trainer.params, act, d, False), d, title=title, live=False,
-                    height=420, **_look(spec, d)))
+                    height=420, **_look(spec, d)), shared=run.hand)
             charts.show(fig, key=f"trainer_{name}")
     if bend == "identity":
         what = "a straight line" if _is_curve(run) else "a tilted plane"
@@ -993,17 +994,28 @@ def _bmatrix(M) -> str:
     return r"\begin{bmatrix}" + r" \\ ".join(rows) + r"\end{bmatrix}"
 
 
-def _cached(figs: dict, key: str, want, build):
+def _cached(figs: dict, key: str, want, build, shared: tuple | None = None):
     """The figure stored under `key` if it was built for `want`, else a new one (kept in the session).
 
     A figure sent a second time unchanged is frozen (ui.frozen: st.plotly_chart then skips plotly's deep
     copy of it); nothing changes these figures once built. The first send is not: most are sent once.
+    shared : when `want` holds the weights themselves (ui.trainer.weights_key), what else the picture
+        depends on (the points placed by hand): the figure then comes from a cache the sessions share,
+        so a class on one link builds each epoch-0 picture once.
     """
     entry = figs.get(key)
     if entry is None or entry[0] != want:
-        figs[key] = entry = (want, build())
-        return entry[1]
+        fig = _shared_figure((key, want, shared), build) if shared is not None else build()
+        figs[key] = entry = (want, fig)
+        return fig
     return frozen(entry[1])
+
+
+@st.cache_resource(max_entries=128, show_spinner=False)
+def _shared_figure(want, _build):
+    """A picture of trained weights that is pure in `want`, frozen and never changed afterwards: sessions
+    share it (st.cache_resource hands out the object itself)."""
+    return frozen(_build())
 
 
 def inside(spec: tr.Spec) -> None:
@@ -1031,7 +1043,8 @@ def inside(spec: tr.Spec) -> None:
     drawn_for = (run.sig, spec.act) if playing else (key, spec.act)
     charts.show(_cached(figs, "network", drawn_for, lambda: tc.network_figure(
         t.params, in_labels, act_label=ACTS[spec.act],
-        height=min(520, 140 + 26 * max(len(in_labels), *spec.hidden)))), key="trainer_network")
+        height=min(520, 140 + 26 * max(len(in_labels), *spec.hidden))),
+        shared=None if playing else ()), key="trainer_network")
     st.caption("Line width grows with the size of the weight: blue positive, vermillion negative. Hover a line "
                "for its value.")
     if curve:
