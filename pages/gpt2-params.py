@@ -9,8 +9,6 @@ from lib.transformer import (
     PRESETS,
     TransformerConfig,
     matching_preset,
-    memory_table,
-    mlp_collapse,
     param_table,
     validate,
     weight_groups,
@@ -120,9 +118,9 @@ def describe(cfg: TransformerConfig, preset: str) -> str:
             + (f" (that is **{PRESET_NAMES[same]}**)" if same else ""))
 
 
-def section_model(preset, base, cfg, problems, shown) -> None:
+def section_model(preset, base, cfg, problems, shown, v: ui.View) -> None:
     """The idea first: the model, its total, and the picture of where the parameters live."""
-    _, tot = ui.counted(shown)
+    tot = v.totals
     left, right = st.columns([2, 3], gap="large")
     with left:
         LINKS.widget("preset", on_change=load_preset)
@@ -139,7 +137,7 @@ def section_model(preset, base, cfg, problems, shown) -> None:
     with right:
         st.markdown("**Where the parameters live**: area is parameter count. Click a box to zoom in, "
                     "the bar at the top to zoom out.")
-        st.plotly_chart(ui.treemap_figure(shown), width="stretch", config={"displaylogo": False})
+        st.plotly_chart(v.treemap, width="stretch", config={"displaylogo": False})
     rest = tot.total - tot.blocks - tot.embeddings
     for col, (label, n, why) in zip(st.columns(3), [
             (f"In all {shown.n_layer} blocks", tot.blocks, None),
@@ -177,12 +175,12 @@ def section_architecture(base, problems) -> None:
                 st.caption(f":red[:material/error: **{LINKS[key].label}**: {said[attr]}.]")
 
 
-def section_table(shown) -> None:
+def section_table(shown, v: ui.View) -> None:
     st.header("Where every number lives")
-    facts = ui.table_facts(shown)
-    st.markdown("Every row of the table, added up: " + facts["sum"])
+    facts = v.facts
     gpt_names = shown.mlp == "gelu"
-    st.markdown(
+    st.markdown(  # two paragraphs, one element (each element sent costs the server a wake-up)
+        "Every row of the table, added up: " + facts["sum"] + "\n\n"
         "One row per weight group, named as in the checkpoint. Rows whose tensor has `{i}` in its name "
         "exist once in every block, so *all copies* is one copy times the number of blocks. The two shape "
         "columns are the same matrix stored two ways. The maths writes **y = xW** with W of shape "
@@ -193,7 +191,7 @@ def section_table(shown) -> None:
            "as GPT-2's `Conv1D` layers store it. This checkpoint uses PyTorch's `nn.Linear`, which stores "
            "the transpose, (out × in), and computes x Wᵀ.")
     )
-    ui.table_view(shown)
+    ui.table_view(shown, v.table)
     if shown.tie_embeddings:
         st.caption(
             f":material/link: The output layer (lm_head) needs a {fmt.shape(facts['head_shape'])} matrix. "
@@ -201,76 +199,84 @@ def section_table(shown) -> None:
             "costs nothing: Hugging Face counts a shared tensor once.")
 
 
-def section_facts(shown) -> None:
+def section_facts(shown, v: ui.View) -> None:
     st.header("Two facts, checked")
-    _, tot = ui.counted(shown)
-    n_linear = ui.table_facts(shown)["n_linear"]
+    tot = v.totals
+    n_linear = v.facts["n_linear"]
     share = tot.linear_share
     verdict = "more than two thirds" if share > 2 / 3 else "less than two thirds"
-    st.markdown(
+    linear = (
         f"**Linear layers dominate.** The {n_linear} linear layers of each block (attention and MLP), "
         f"{shown.n_layer} times over, hold **{fmt.count(tot.linear)}** parameters: **{fmt.pct(share)}** of the "
         f"model, {verdict}. With the blocks' norms ({fmt.count(tot.block_norms)}) they make up the "
         f"{fmt.count(tot.blocks)} in the blocks; the rest is mostly the embedding table."
     )
-    two, one = mlp_collapse(shown)
+    two, one = v.collapse
     d, ff = fmt.count(shown.d_model), fmt.count(shown.d_ff)
     if shown.mlp == "gelu":
-        st.markdown(
+        bend = (
             f"**The bend is what the MLP's width buys.** Each block's MLP has two matrices, "
             f"{d} × {ff} and {ff} × {d}: **{fmt.count(two)}** weights. Without the GELU between them they "
             f"would multiply into one {d} × {d} matrix, **{fmt.count(one)}** weights, "
             f"{fmt.num(two / one, 1)} times fewer, and the {ff}-wide middle would add nothing (see *Bends* for the proof)."
         )
     else:
-        st.markdown(
+        bend = (
             f"**SwiGLU does not collapse.** This MLP has three matrices ({fmt.count(two)} weights per block). "
             "Take the SiLU away and the gate branch still *multiplies* the up branch: the product of two "
             "linear maps of x is quadratic in x, not linear, so unlike GPT-2's MLP it does not shrink to one "
             f"{d} × {d} matrix ({fmt.count(one)} weights)."
         )
+    st.markdown(linear + "\n\n" + bend)  # two paragraphs, one element
 
 
-def section_memory(shown) -> None:
+def section_memory(shown, v: ui.View) -> None:
     st.subheader("Memory to hold the weights")
-    _, tot = ui.counted(shown)
-    mem = memory_table(tot.total)
-    bf16 = mem.set_index("dtype").loc["bf16"]
+    tot = v.totals
+    bf16_gb = v.memory.column("GB")[v.memory.column("dtype").to_pylist().index("bf16")].as_py()
     st.markdown(
         f"Each parameter is one stored number. In **bf16**, the usual format for running a model, "
-        f"they take **{fmt.fixed(bf16['GB'], 2)} GB**. Quantising to 8 or 4 bits shrinks them further, at "
+        f"they take **{fmt.fixed(bf16_gb, 2)} GB**. Quantising to 8 or 4 bits shrinks them further, at "
         "some cost in accuracy. This is the weights alone: running the model also needs memory for "
         "activations and the attention cache, and training needs gradients and optimiser state on top."
     )
-    ui.memory_view(tot.total)
+    ui.memory_view(tot.total, v.memory)
 
 
-def section_presets(shown) -> None:
+def section_presets(shown, v: ui.View) -> None:
     st.subheader("All models side by side")
-    custom = None if matching_preset(shown) else shown
+    custom = v.custom
     st.markdown(
         "The same sums for every preset"
         + (", with *your model* (the configuration above) on top" if custom else "")
         + ". The bigger the model, the smaller the share of its embedding table: the vocabulary grows "
         "slowly while the blocks grow with d_model², times the number of blocks."
     )
-    ui.presets_view(custom)
+    ui.presets_view(custom, v.presets)
     st.markdown("**Where each model's parameters live**, as shares of its own total. Hover a bar for the count.")
-    st.plotly_chart(ui.presets_figure(custom), width="stretch", config={"displaylogo": False})
+    st.plotly_chart(v.presets_figure, width="stretch", config={"displaylogo": False})
 
 
-if __name__ == "__main__":
+@st.fragment
+def lesson() -> None:
+    """Every section that follows the configuration, as one fragment: a field moved reruns it,
+    not the code below it, which never changes."""
     preset, base, cfg, problems, shown = configuration()
+    v = ui.view(shown)
     title = ui.name(shown, preset)
     st.title(f"{title[0].upper() + title[1:]}: where every parameter lives")
     st.markdown("Each weight matrix, bias and norm of the model, by the name it has in the published "
                 "checkpoint, counted exactly as Hugging Face counts them. Pick a model, or change its "
                 "architecture below.")
-    section_model(preset, base, cfg, problems, shown)
+    section_model(preset, base, cfg, problems, shown, v)
     section_architecture(base, problems)
-    section_table(shown)
-    section_facts(shown)
+    section_table(shown, v)
+    section_facts(shown, v)
     st.header("Going further")
-    section_memory(shown)
-    section_presets(shown)
+    section_memory(shown, v)
+    section_presets(shown, v)
+
+
+if __name__ == "__main__":
+    lesson()
     show_source(weight_groups, param_table)

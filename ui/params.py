@@ -18,10 +18,12 @@ import streamlit as st
 
 from lib.transformer import (
     PRESET_NAMES,
+    Totals,
     TransformerConfig,
     matching_preset,
     memory_bytes,
     memory_table,
+    mlp_collapse,
     param_table,
     totals,
 )
@@ -69,6 +71,30 @@ def differences(cfg: TransformerConfig, base: TransformerConfig, keys: dict[str,
 def counted(cfg: TransformerConfig):
     """param_table and totals of one configuration (pure: cached by its value, shared: read only)."""
     return param_table(cfg), totals(cfg)
+
+
+@dataclasses.dataclass(frozen=True)
+class View:
+    """Everything /gpt2-params shows of one configuration, made once (one cache lookup a rerun)."""
+
+    totals: Totals
+    facts: dict          # table_facts
+    table: pa.Table      # the parameter table as sent
+    treemap: go.Figure
+    memory: pa.Table     # memory_table of the total, as sent
+    custom: TransformerConfig | None  # the configuration when it is not a preset (joins the presets)
+    presets: pa.Table
+    presets_figure: go.Figure
+    collapse: tuple[int, int]  # lib.transformer.mlp_collapse
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def view(cfg: TransformerConfig) -> View:
+    """The page's numbers, tables and figures of one configuration (shared: read only)."""
+    _, tot = counted(cfg)
+    custom = None if matching_preset(cfg) else cfg
+    return View(tot, table_facts(cfg), _table_frame(cfg), treemap_figure(cfg), _memory_arrow(tot.total),
+                custom, _presets_arrow(custom), presets_figure(custom), mlp_collapse(cfg))
 
 
 @st.cache_resource(show_spinner=False, max_entries=64)
@@ -140,36 +166,39 @@ def _table_frame(cfg: TransformerConfig) -> pa.Table:
     })
 
 
-def table_view(cfg: TransformerConfig) -> None:
+def table_view(cfg: TransformerConfig, table: pa.Table | None = None) -> None:
     """param_table's rows as a readable dataframe: names, both shapes, counts, share."""
-    view = _table_frame(cfg)
-    n = "%,d"
+    view = _table_frame(cfg) if table is None else table
     st.dataframe(
         view, hide_index=True, width="stretch", row_height=36,
         height=38 + 36 * view.num_rows,  # every row visible: nothing to scroll to on a projector
-        column_config={
-            "name": st.column_config.TextColumn("name", pinned=True, width="medium",
-                                                help="The group's name in the checkpoint."),
-            "tensor": st.column_config.TextColumn(
-                "checkpoint tensor", help="Prefix of the tensor names in the checkpoint; {i} is the block."),
-            "what it does": st.column_config.TextColumn("what it does", width="large"),
-            "W as in y = xW (in × out)": st.column_config.TextColumn(
-                "shape, x W (in × out)", help="As the maths and GPT-2's Conv1D checkpoint store it."),
-            "nn.Linear stores (out × in)": st.column_config.TextColumn(
-                "shape, nn.Linear (out × in)",
-                help="As PyTorch's nn.Linear and Llama's checkpoint store it."),
-            "weights": st.column_config.NumberColumn("weights", format=n, help="In one copy."),
-            "biases": st.column_config.NumberColumn("biases", format=n, help="In one copy."),
-            "one copy": st.column_config.NumberColumn("one copy", format=n, help="Weights + biases."),
-            "copies": st.column_config.NumberColumn("copies", format="× %d",
-                                                    help="One per block for block rows."),
-            "all copies": st.column_config.NumberColumn("all copies", format=n,
-                                                        help="One copy × copies: adds up to the total."),
-            "share": st.column_config.ProgressColumn(
-                "share", format="%.1f %%", min_value=0.0, max_value=100.0,
-                help="Of all the model's parameters.", width="small"),
-        },
+        column_config=_TABLE_COLUMNS,
     )
+
+
+_N = "%,d"
+_TABLE_COLUMNS = {
+    "name": st.column_config.TextColumn("name", pinned=True, width="medium",
+                                        help="The group's name in the checkpoint."),
+    "tensor": st.column_config.TextColumn(
+        "checkpoint tensor", help="Prefix of the tensor names in the checkpoint; {i} is the block."),
+    "what it does": st.column_config.TextColumn("what it does", width="large"),
+    "W as in y = xW (in × out)": st.column_config.TextColumn(
+        "shape, x W (in × out)", help="As the maths and GPT-2's Conv1D checkpoint store it."),
+    "nn.Linear stores (out × in)": st.column_config.TextColumn(
+        "shape, nn.Linear (out × in)",
+        help="As PyTorch's nn.Linear and Llama's checkpoint store it."),
+    "weights": st.column_config.NumberColumn("weights", format=_N, help="In one copy."),
+    "biases": st.column_config.NumberColumn("biases", format=_N, help="In one copy."),
+    "one copy": st.column_config.NumberColumn("one copy", format=_N, help="Weights + biases."),
+    "copies": st.column_config.NumberColumn("copies", format="× %d",
+                                            help="One per block for block rows."),
+    "all copies": st.column_config.NumberColumn("all copies", format=_N,
+                                                help="One copy × copies: adds up to the total."),
+    "share": st.column_config.ProgressColumn(
+        "share", format="%.1f %%", min_value=0.0, max_value=100.0,
+        help="Of all the model's parameters.", width="small"),
+}
 
 
 @st.cache_resource(show_spinner=False, max_entries=64)
@@ -310,9 +339,10 @@ def presets_spec(custom: TransformerConfig | None = None) -> dict:
     }}
 
 
-def presets_view(custom: TransformerConfig | None = None) -> None:
+def presets_view(custom: TransformerConfig | None = None, table: pa.Table | None = None) -> None:
     """presets_table as a readable dataframe."""
-    st.dataframe(_presets_arrow(custom), hide_index=True, width="stretch", column_config=_PRESET_COLUMNS)
+    st.dataframe(_presets_arrow(custom) if table is None else table, hide_index=True, width="stretch",
+                 column_config=_PRESET_COLUMNS)
 
 
 @st.cache_resource(show_spinner=False, max_entries=64)
@@ -325,7 +355,6 @@ def _presets_arrow(custom: TransformerConfig | None = None) -> pa.Table:
                              table])
 
 
-_N = "%,d"
 _PRESET_COLUMNS = {
     "preset": st.column_config.TextColumn("model", pinned=True),
     "params": st.column_config.NumberColumn("parameters", format=_N),
@@ -354,15 +383,16 @@ def _memory_arrow(total: int) -> pa.Table:
                      for c in m.columns})  # fmt.frame's rounding, without a pandas round trip
 
 
-def memory_view(total: int) -> None:
+def memory_view(total: int, table: pa.Table | None = None) -> None:
     """memory_table of `total` parameters as a readable dataframe."""
-    st.dataframe(
-        _memory_arrow(total), hide_index=True, width="stretch",
-        column_config={
-            "dtype": st.column_config.TextColumn("stored as"),
-            "bits": st.column_config.NumberColumn("bits per number", format="%d"),
-            "bytes": st.column_config.NumberColumn("bytes", format="%,d"),
-            "GB": st.column_config.NumberColumn("GB (10⁹ bytes)", format="%.2f"),
-            "GiB": st.column_config.NumberColumn("GiB (2³⁰ bytes)", format="%.2f"),
-        },
-    )
+    st.dataframe(_memory_arrow(total) if table is None else table, hide_index=True, width="stretch",
+                 column_config=_MEMORY_COLUMNS)
+
+
+_MEMORY_COLUMNS = {
+    "dtype": st.column_config.TextColumn("stored as"),
+    "bits": st.column_config.NumberColumn("bits per number", format="%d"),
+    "bytes": st.column_config.NumberColumn("bytes", format="%,d"),
+    "GB": st.column_config.NumberColumn("GB (10⁹ bytes)", format="%.2f"),
+    "GiB": st.column_config.NumberColumn("GiB (2³⁰ bytes)", format="%.2f"),
+}
