@@ -5,20 +5,18 @@ The second half of the old page (many tokens, storage, the mini network, depth) 
 is forwarded there with its whole query, so the link still opens what it showed.
 """
 
-from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
-import plotly.io as pio
+import pyarrow as pa
 import streamlit as st
 
 from lib.layers import linear, param_count
 from lib.recipe import MAX_SIZE, default_layer, init_layer, scaled_parts
-from ui import charts, colors, fmt, state
-from ui.diagram import cells_figure, network_figure
+from ui import card, charts, fmt, state
+from ui.card import Layer
+from ui.card import bars as _bars  # noqa: F401  (tests build it validated through the page)
 from ui.expr import dot_text, val
-from ui.frozen import freezes
 from ui.slider_grid import (
     apply_grid,
     cell_editor,
@@ -58,44 +56,13 @@ LINKS = state.Links(
 )
 
 
-@dataclass(frozen=True)
-class Layer:
-    """The card in force on this run, and the words it is told in."""
-
-    x: np.ndarray   # (nin,)
-    W: np.ndarray   # (nin, nout)
-    b: np.ndarray   # (nout,)
-    story: bool
-    ins: list       # nin input names
-    outs: list      # nout output names
-
-    @property
-    def y(self) -> np.ndarray:
-        return linear(self.x, self.W, self.b)  # (nout,)
-
-    @property
-    def fruit(self) -> str:
-        return "fruit" if self.story else "input"
-
-    @property
-    def smoothie(self) -> str:
-        return "smoothie" if self.story else "output"
-
-    @property
-    def bias(self) -> str:
-        return "yoghurt" if self.story else "bias b"
-
-
 def _forward_moved_links() -> None:
     """Keys of the old page's second half open /stacking, with the link's whole query."""
-    moved = _moved_keys()
+    if not st.query_params:
+        return
+    moved = card.moved_keys(frozenset(LINKS.links), STACKING)
     if any(k in moved for k in st.query_params):
         st.switch_page(STACKING, query_params={k: st.query_params.get_all(k) for k in st.query_params})
-
-
-@st.cache_resource
-def _moved_keys() -> frozenset:
-    return frozenset(state.page_links(STACKING).links) - frozenset(LINKS.links)
 
 
 def _grids(story: bool, nin: int, nout: int, ins: list, outs: list) -> list[dict]:
@@ -184,22 +151,9 @@ def _grid(layer: Layer) -> None:
     nin, nout = layer.W.shape
     for grid in _grids(layer.story, nin, nout, layer.ins, layer.outs):
         cell_editor(LINKS, **grid)
-    y = pd.DataFrame([layer.y], index=["= output y"], columns=layer.outs)
-    st.dataframe(fmt.frame(y, 3), width="stretch",
+    y = pd.DataFrame([np.round(layer.y, 3) + 0.0], index=["= output y"], columns=layer.outs)  # as fmt.frame
+    st.dataframe(y, width="stretch",
                  column_config={c: st.column_config.NumberColumn(c, format="plain") for c in layer.outs})
-
-
-@st.cache_resource(max_entries=32)
-@freezes
-def _diagram(W, x, y, ins: tuple, outs: tuple):
-    return network_figure([W], [list(ins), list(outs)], node_values=[x, y],
-                          height=int(70 + 58 * max(*W.shape, 2)))
-
-
-@st.cache_resource(max_entries=32)
-@freezes
-def _cells(W, ins: tuple, outs: tuple):
-    return cells_figure(W, row_labels=list(ins), col_labels=list(outs))
 
 
 def recipe_card(layer: Layer) -> None:
@@ -239,13 +193,13 @@ def recipe_card(layer: Layer) -> None:
     ins, outs = tuple(layer.ins), tuple(layer.outs)
     net, cells_at = (right[0], right[1]) if big else (right, right)
     with net:
-        charts.show(_diagram(layer.W, layer.x, layer.y, ins, outs), key="rc_diagram")
+        charts.show(card.diagram(layer.W, layer.x, layer.y, ins, outs), key="rc_diagram")
         st.markdown(f"The same numbers as a network: each {layer.fruit} a circle on the left, each neuron a "
                     "circle on the right with its output inside. Every line is **one weight**, one cell of "
                     "W: blue positive, vermillion negative, thicker for bigger. Hover a line: it names its "
                     "cell.")
     with cells_at:
-        charts.show(_cells(layer.W, ins, outs), key="rc_wcells")
+        charts.show(card.cells(layer.W, ins, outs), key="rc_wcells")
         st.caption(f"W as cells, {fmt.shape(nin, nout)}: one row per {layer.fruit}, one column per "
                    f"{layer.smoothie}, in the same colours.")
 
@@ -272,25 +226,6 @@ def arithmetic(layer: Layer) -> None:
 
 
 # --- 3. Linearity ------------------------------------------------------------------------------
-@st.cache_resource(max_entries=32)
-@freezes
-def _bars(order: tuple, part: tuple, bias: tuple, fruit: str, bias_name: str) -> go.Figure:
-    # One dict, built without plotly's per-property validation (as ui.diagram does): the house
-    # layout of ui.charts.figure written out, and two stacked bars. A unit test builds it validated.
-    bars = [dict(type="bar", x=list(order), y=list(part), name=f"{fruit} part xW", marker=dict(color=colors.INDIGO),
-                 hovertemplate=f"%{{x}}<br>{fruit} part %{{y:.3f}}<extra></extra>"),
-            dict(type="bar", x=list(order), y=list(bias), name=f"{bias_name} (b)", marker=dict(color=colors.SAND),
-                 hovertemplate="%{x}<br>bias %{y:.3f}<extra></extra>")]
-    layout = dict(
-        margin=dict(l=10, r=10, t=10, b=10), height=340, hovermode="closest", font=dict(size=14),
-        legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="left", x=0.0, font=dict(size=14)),
-        xaxis=dict(zeroline=True, exponentformat="power", tickfont=dict(size=13)),
-        yaxis=dict(title=dict(text="output"), zeroline=True, exponentformat="power"),
-        barmode="relative", title={}, template=pio.templates[pio.templates.default],
-    )
-    return go.Figure(dict(data=bars, layout=layout), _validate=False)
-
-
 @st.fragment
 def linearity(layer: Layer) -> None:
     x, W, b = layer.x, layer.W, layer.b
@@ -307,18 +242,22 @@ def linearity(layer: Layer) -> None:
     order = [g for n in layer.outs for g in (f"{n} · x", f"{n} · {k}x")]
     parts = [v for j in range(nout) for v in (part1[j], partk[j])]
     biases = [bias[j] for j in range(nout) for _ in (0, 1)]
-    charts.show(_bars(tuple(order), tuple(np.round(parts, 6)), tuple(np.round(biases, 6)), layer.fruit,
+    charts.show(card.bars(tuple(order), tuple(np.round(parts, 6)), tuple(np.round(biases, 6)), layer.fruit,
                       layer.bias), key="rc_linearity")
-    table = pd.DataFrame({
-        "output": layer.outs,
-        f"{layer.fruit} part xW": part1,
-        f"{layer.fruit} part with {k}x": partk,
-        "bias b": bias,
-        "y with x": y1,
-        f"y with {k}x": yk,
+    def r3(v):  # fmt.frame's rounding
+        return np.round(v, 3) + 0.0
+
+    # An Arrow table, as st.dataframe sends it: no pandas frame built and converted on every move.
+    table = pa.table({
+        "output": list(layer.outs),
+        f"{layer.fruit} part xW": r3(part1),
+        f"{layer.fruit} part with {k}x": r3(partk),
+        "bias b": r3(bias),
+        "y with x": r3(y1),
+        f"y with {k}x": r3(yk),
     })
-    st.dataframe(fmt.frame(table, 3), hide_index=True, width="stretch",
-                 column_config={c: st.column_config.NumberColumn(c, format="plain") for c in table.columns[1:]})
+    st.dataframe(table, hide_index=True, width="stretch",
+                 column_config={c: st.column_config.NumberColumn(c, format="plain") for c in table.column_names[1:]})
     st.caption(f"Indigo: the {layer.fruit} part, exactly {k} times as big; sand: the {layer.bias}, which "
                "stays put, so y is not. With no bias, a layer would scale all the way through.")
 
@@ -331,6 +270,17 @@ def going_further(layer: Layer) -> None:
                  icon=":material/stacks:", query_params=card_query(layer))
 
 
+@st.fragment
+def lesson() -> None:
+    """Every section reads the card, so they rerun together, as one fragment (the title above does
+    not); the linearity section's own slider reruns that section alone (a fragment inside)."""
+    layer = the_layer()
+    recipe_card(layer)
+    arithmetic(layer)
+    linearity(layer)
+    going_further(layer)
+
+
 if __name__ == "__main__":
     _forward_moved_links()
     st.title("A layer is a matrix")
@@ -338,8 +288,4 @@ if __name__ == "__main__":
         "A layer of a neural network takes a row of numbers **x** and returns a new row **y = xW + b**: "
         "each output is one *neuron*, a column of the weight matrix **W** dotted with the input, plus "
         "its own bias. Move any number on the card: the network beside it follows.")
-    layer = the_layer()
-    recipe_card(layer)
-    arithmetic(layer)
-    linearity(layer)
-    going_further(layer)
+    lesson()

@@ -194,7 +194,7 @@ def cell_editor(links: state.Links, name: str, keys: Sequence[Sequence[str]], *,
         bases[name] = base
     step = links[keys[0][0]].step
     st.data_editor(
-        fmt.frame(pd.DataFrame(base, index=list(rows), columns=list(columns)), 2),
+        pd.DataFrame(np.round(base, 2) + 0.0, index=list(rows), columns=list(columns)),  # as fmt.frame
         key=f"{name}_editor", num_rows="fixed", width="stretch", height=height or "auto",
         column_config={c: st.column_config.NumberColumn(c, format="plain", step=step) for c in columns},
     )
