@@ -171,10 +171,10 @@ class _Ledger:
         """
         with self.lock:
             self._prune(now)
-            entry = self.entries.get(key) or _Entry(seen=now)
-            self.entries[key] = entry
+            joined = key not in self.entries
+            entry = self.entries.setdefault(key, _Entry(seen=now))
             busy = self.busy(now)
-            if others_running:
+            if others_running or joined:  # a new player's Play click just ran its whole page: no tick's cost
                 self.saw_others(now)
             k = self.measure_overhead(now)
             n = len(self.entries)
