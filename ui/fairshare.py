@@ -261,12 +261,12 @@ def plan(key: str, *, sleep=time.sleep, running=running_sessions) -> Plan:
     return p
 
 
-def start(key: str, speed: int | None = None, *, sleep=time.sleep) -> Plan:
+def start(key: str, speed: int | None = None, *, sleep=time.sleep, running=running_sessions) -> Plan:
     """A playing tick begins: wait for this session's turn; its Plan says how long to train.
 
     `speed` is the page's epochs per redraw (None = max, which trains `plan.budget` seconds).
     """
-    p = plan(key, sleep=sleep)
+    p = plan(key, sleep=sleep, running=running)
     me = threading.current_thread()
     with LEDGER.lock:
         entry = LEDGER.entries.get(key)

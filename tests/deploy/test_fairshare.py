@@ -132,3 +132,22 @@ def test_a_tick_yields_to_a_slider_run_in_progress(monkeypatch):
     fs.plan("b", sleep=sleep, running=lambda: set())
     q = fs.plan("a", sleep=sleep, running=lambda: {"a", "b"})
     assert not q.yielding
+
+
+def test_a_tick_counts_its_run_from_the_start_of_its_script_thread(monkeypatch):
+    costs = []
+    monkeypatch.setattr(fs.LEDGER, "measured", lambda key, cpu, budget: costs.append(cpu))
+
+    def run():  # a new script thread per run, as Streamlit's: its setup before start() counts too
+        t0 = fs.time.thread_time()
+        while fs.time.thread_time() - t0 < 0.02:
+            pass
+        fs.start("a", sleep=lambda s: None, running=set)
+        fs.finish("a", running=set)
+        fs.start("a", sleep=lambda s: None, running=set)  # a second tick on the same thread:
+        fs.finish("a", running=set)                       # counted from the end of the first
+
+    t = threading.Thread(target=run)
+    t.start()
+    t.join()
+    assert costs[0] >= 0.02 and costs[1] < 0.01
