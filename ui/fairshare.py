@@ -14,6 +14,8 @@ ledger (module level, thread-safe) of the sessions that are playing. Each playin
   it drew, and the run's own end (about 30 % on top, measured). The interval between a session's
   ticks is what its share buys: cost / share, never below MIN_INTERVAL and never above
   MAX_INTERVAL (slower, never frozen); what is left in the share is the tick's training budget.
+  A browser that asks for ticks more slowly than that (its drawing is the limit) gets the budget
+  of its real gap between ticks, up to MAX_BUDGET: its share, spent on fewer, larger ticks.
 - A playing tick yields to the runs of students who are not playing (a slider move): while one is
   in progress the tick waits for it, up to YIELD_INTERVAL since its previous tick, and trains only
   MIN_BUDGET. Players slow down to about 1 / YIELD_INTERVAL redraws a second, never below.
@@ -183,7 +185,12 @@ class _Ledger:
             # The fastest tick rate that leaves at least MIN_BUDGET of training in each tick; a second
             # of training costs the process k seconds too (entry.cost is in process seconds already).
             interval = min(MAX_INTERVAL, max(MIN_INTERVAL, (entry.cost + k * MIN_BUDGET) / share))
-            budget = min(MAX_BUDGET, max(MIN_BUDGET, (share * interval - entry.cost) / k))
+            # A browser that asks later than that (busy drawing) leaves its share unused: the tick
+            # trains what the real gap since its previous one buys, so speed max stays as fast as is fair.
+            gap = interval
+            if entry.prev_start:
+                gap = min(MAX_INTERVAL, max(interval, now - entry.prev_start))
+            budget = min(MAX_BUDGET, max(MIN_BUDGET, (share * gap - entry.cost) / k))
             if others_running:
                 budget = MIN_BUDGET
             wait = 0.0

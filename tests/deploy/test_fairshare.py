@@ -151,3 +151,19 @@ def test_a_tick_counts_its_run_from_the_start_of_its_script_thread(monkeypatch):
     t.start()
     t.join()
     assert costs[0] >= 0.02 and costs[1] < 0.01
+
+
+def test_a_browser_that_asks_late_gets_the_budget_of_its_real_gap(monkeypatch):
+    clock = [50.0]
+    monkeypatch.setattr(fs.time, "monotonic", lambda: clock[0])
+    fs.LEDGER.overhead = 1.25
+    fs.plan("a", sleep=lambda s: None)
+    for _ in range(30):
+        fs.LEDGER.measured("a", cpu=0.02, budget=0.003)
+    clock[0] += 0.1
+    quick = fs.plan("a", sleep=lambda s: None)
+    clock[0] += 0.35                                   # the page took 350 ms to draw and ask again
+    late = fs.plan("a", sleep=lambda s: None)
+    assert late.budget > 3 * quick.budget and late.budget <= fs.MAX_BUDGET
+    cost = 0.017 * 1.25
+    assert late.budget == pytest.approx(min(fs.MAX_BUDGET, (fs.SOLO_SHARE * 0.35 - cost) / 1.25), rel=0.05)
