@@ -362,6 +362,8 @@ def test_every_trainer_figure_builds_with_validation_on():
     ]
     for fig in built:
         go.Figure(fig.to_dict())   # validated: raises on an unknown property or a bad value
+        # What st.plotly_chart sends (to_dict without plotly's deep copy) is plotly's own to_dict.
+        assert json.dumps(fig.to_dict(), sort_keys=True) == json.dumps(go.Figure.to_dict(fig), sort_keys=True)
 
 
 def test_new_points_moves_to_the_next_seed_and_starts_again():
