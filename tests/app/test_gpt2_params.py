@@ -249,3 +249,27 @@ def test_the_unvalidated_figures_validate_and_the_custom_row_is_presets_table_s(
     lib_row = params._readable(presets_table({"your model": cfg})).iloc[0].to_dict()
     assert params.custom_row(cfg) == lib_row
     assert params.presets_frame(cfg).dtypes.equals(params.presets_frame(None).dtypes)
+
+
+def test_frozen_spec_sends_what_a_frozen_validated_figure_sends():
+    """ui.frozen.frozen_spec: the same JSON as frozen(go.Figure(d)), NumPy arrays and template included."""
+    import json
+
+    import numpy as np
+    import plotly.graph_objects as go
+    import plotly.io as pio
+    import plotly.tools
+
+    from ui.frozen import frozen, frozen_spec
+
+    def spec():
+        return {"data": [{"type": "bar", "y": ["a", "b"], "x": np.array([0.25, 0.75]),
+                          "customdata": np.array([3, 9]), "marker": {"color": "#332288"}}],
+                "layout": {"height": 200, "xaxis": {"range": [0, 1.0]}}}
+
+    def sent(fig) -> dict:  # what Streamlit 1.67's st.plotly_chart serialises
+        d = plotly.tools.return_figure_from_figure_or_data(fig, True)
+        return json.loads(pio.to_json(d, validate=False))
+
+    assert sent(frozen_spec(spec())) == sent(frozen(go.Figure(spec())))
+    assert sent(frozen_spec(spec()))["layout"]["template"] == sent(go.Figure())["layout"]["template"]
