@@ -861,7 +861,8 @@ def live(spec: tr.Spec, speed: int | None, discrete: bool = False) -> None:
                 st.caption(f"{who}: Train R² {_r2(m0['train_r2'])} · test {_r2(m0['test_r2'])}")
             else:
                 st.caption(f"{who}: Train accuracy {_pct(m0['train_acc'])} · test {_pct(m0['test_acc'])}")
-        curves = tr.finite_history(t)
+        # A frame only when there are curves to draw (at epoch 0 pandas would cost a millisecond or two).
+        curves = tr.finite_history(t) if len(t.history["epoch"]) >= 2 else ()
         if len(curves) < 2:
             what = "R²" if spec.head == "linear" else "accuracy"
             st.markdown(f":material/show_chart: The loss and {what} curves start with the first epoch: "
