@@ -23,7 +23,9 @@ from copy import deepcopy
 
 import numpy as np
 import plotly.graph_objects as go
+import plotly.io as pio
 from _plotly_utils.utils import is_homogeneous_array, to_typed_array_spec
+from plotly.basedatatypes import BasePlotlyType
 from plotly.subplots import make_subplots
 
 from ui import colors, fmt
@@ -144,6 +146,17 @@ def _sent(fig: go.Figure) -> go.Figure:
     """The same figure, sent through _Sent.to_dict."""
     fig.__class__ = _Sent
     return fig
+
+
+def _made(d: dict) -> go.Figure:
+    """_Sent(d, _validate=False), with the default template handed over as the registered object: left
+    out, plotly looks it up by name after building the layout, about a millisecond more a figure (the
+    figure and its JSON are the same; the figure holds its own copy either way)."""
+    layout = d["layout"]
+    default = pio.templates.default
+    if "template" not in layout and default is not None:
+        layout["template"] = default if isinstance(default, BasePlotlyType) else pio.templates[default]
+    return _Sent(d, _validate=False)
 
 
 # The top byte of a live shading. Not 255: plotly.io.to_json (what st.plotly_chart sends) writes every
@@ -331,7 +344,7 @@ def boundary_figure(xs, ys, P, data, *, title: str | None = None, live: bool = T
         layout["title"] = dict(text=title, x=0.0, xanchor="left", font=dict(size=16))
     if live:
         layout["template"] = LIVE_TEMPLATE
-    return _Sent(dict(data=traces, layout=layout), _validate=False)
+    return _made(dict(data=traces, layout=layout))
 
 
 def _bar(stops: list, width: int = 110) -> str:
@@ -566,8 +579,7 @@ def unit_maps_figure(xs, ys, H, *, titles, limit: float, folds=None, cols: int =
                           xanchor="center", yanchor="bottom", showarrow=False, font=dict(size=13)))
     layout = dict(height=rows * cell + 30, margin=dict(l=4, r=4, t=40, b=4), showlegend=False,
                   font=dict(size=FONT), annotations=notes, **axes)
-    return _Sent(dict(data=[{k: v for k, v in t.items() if v is not None} for t in data], layout=layout),
-                     _validate=False)
+    return _made(dict(data=[{k: v for k, v in t.items() if v is not None} for t in data], layout=layout))
 
 
 def live_unit_maps(cache: dict, key: str, xs, ys, H, *, titles, limit: float, folds=None, cols: int = 4,
@@ -633,7 +645,7 @@ def regions_figure(xs, ys, ids, *, limit: float, folds=(), data=None, height: in
     layout = dict(HOUSE_LAYOUT, height=height, margin=dict(l=8, r=8, t=8, b=8),
                   xaxis=_house_axis(**axis),
                   yaxis=_house_axis(**axis, constraintoward="top", scaleanchor="x", scaleratio=1))
-    return _Sent(dict(data=traces, layout=layout), _validate=False)
+    return _made(dict(data=traces, layout=layout))
 
 
 def live_regions(cache: dict, key: str, xs, ys, ids, *, limit: float, folds=(), data=None, sig=None):
@@ -708,7 +720,7 @@ def network_figure(params, in_labels, *, act_label: str, height: int = 360) -> g
                                     range=[-0.6, len(sizes) - 0.4], showgrid=False, zeroline=False,
                                     side="top", tickfont=dict(size=13)),
                   yaxis=_house_axis(visible=False, showgrid=False, zeroline=False))
-    return _Sent(dict(data=traces, layout=layout), _validate=False)
+    return _made(dict(data=traces, layout=layout))
 
 
 def line_across(seg):
