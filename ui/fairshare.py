@@ -15,7 +15,8 @@ ledger (module level, thread-safe) of the sessions that are playing. Each playin
   ticks is what its share buys: cost / share, never below MIN_INTERVAL and never above
   MAX_INTERVAL (slower, never frozen); what is left in the share is the tick's training budget.
   A browser that asks for ticks more slowly than that (its drawing is the limit) gets the budget
-  of its real gap between ticks, up to MAX_BUDGET: its share, spent on fewer, larger ticks.
+  of its real gap between ticks, up to MAX_BUDGET or LATE_FRACTION of the gap: its share, spent on
+  fewer, larger ticks, each delaying the next redraw by at most a tenth.
 - A playing tick yields to the runs of students who are not playing (a slider move): while one is
   in progress the tick waits for it, up to YIELD_INTERVAL since its previous tick, and trains only
   MIN_BUDGET. Players slow down to about 1 / YIELD_INTERVAL redraws a second, never below.
@@ -54,7 +55,8 @@ SOLO_SHARE = 0.25     # at most this share of a core for one player, even alone
 MIN_INTERVAL = 0.09   # seconds between a session's ticks: at most 11 redraws a second (10 with jitter)
 MAX_INTERVAL = 1.0    # at least one redraw a second, however many play
 MIN_BUDGET = 0.003    # seconds of training per tick, whatever the sharing
-MAX_BUDGET = 0.012    # seconds of training per tick at most: a longer tick delays every redraw of a slow page
+MAX_BUDGET = 0.012    # seconds of training per tick at most while the page keeps up with the tick rate
+LATE_FRACTION = 0.1   # ... and at most this fraction of the real gap when it does not (redraws lose <= 10 %)
 STALE = 3.0           # seconds without a tick after which a session no longer counts as playing
 BUSY_CORES = 0.85     # process CPU (cores) over the last BUSY_WINDOW seconds that counts as busy
 BUSY_WINDOW = 2.0
@@ -190,7 +192,8 @@ class _Ledger:
             gap = interval
             if entry.prev_start:
                 gap = min(MAX_INTERVAL, max(interval, now - entry.prev_start))
-            budget = min(MAX_BUDGET, max(MIN_BUDGET, (share * gap - entry.cost) / k))
+            cap = max(MAX_BUDGET, LATE_FRACTION * gap)
+            budget = min(cap, max(MIN_BUDGET, (share * gap - entry.cost) / k))
             if others_running:
                 budget = MIN_BUDGET
             wait = 0.0
