@@ -1,10 +1,18 @@
 """Layer Lab: the table of contents. Every lesson lives in pages/, listed in ui/nav.py."""
 
+import os
+
 import streamlit as st
 
+from ui import runs
 from ui.fairshare import busy_note
 from ui.nav import HOME, LESSONS
 from ui.replica import restart_note
+
+# A new move waits for the run in progress (past capacity: slower, never frozen; see ui/runs.py).
+# LAYERLAB_CUT_RUNS=1 keeps Streamlit's default (a new move cuts the run short), for measuring.
+if os.environ.get("LAYERLAB_CUT_RUNS") != "1":
+    runs.install()
 
 # No page_title here: it would override every page's own tab title.
 st.set_page_config(page_icon=":material/layers:", layout="wide")
