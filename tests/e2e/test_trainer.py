@@ -9,31 +9,15 @@ from __future__ import annotations
 import re
 import time
 
+from bench.play_browser import COUNT_REDRAWS
 from tests.e2e.conftest import assert_clean, main_text, metric, screenshot, wait_ready
 
 BOUNDARY = ".st-key-trainer_boundary"
 TWIN = ".st-key-trainer_boundary_twin"
 BEND_AFTER = ".st-key-trainer_bend_after"
 
-# Streamlit remounts a plotly chart whose figure changed, so count new heatmap pictures (a new
-# <image> node or a new picture in it), not events on one chart node.
-COUNT_REDRAWS = """sel => {
-    window.__redraws = 0;
-    let last = null, lastHref = null;
-    const check = () => {
-        const img = document.querySelector(sel + ' g.hm image');
-        if (!img) return;
-        const href = img.getAttribute('href');
-        if (img !== last || href !== lastHref) {
-            if (last !== null) window.__redraws += 1;
-            last = img; lastHref = href;
-        }
-    };
-    check();
-    new MutationObserver(check).observe(document.querySelector('[data-testid="stMain"]'),
-        {subtree: true, childList: true, attributes: true, attributeFilter: ['href']});
-    return true;
-}"""
+# Streamlit remounts a plotly chart whose figure changed, so redraws are counted as new heatmap
+# pictures (a new <image> node or a new picture in it), not events on one chart node: COUNT_REDRAWS.
 
 
 def _epoch(page) -> int:
