@@ -40,7 +40,7 @@ def _burst(url: str, moves: int = 6):
 
 @pytest.mark.parametrize("cut", [False, True], ids=["queued", "streamlit-default"])
 def test_quick_moves_wait_for_the_run_in_progress(cut):
-    env = dict(os.environ, LAYERLAB_CUT_RUNS="1" if cut else "0")
+    env = dict(os.environ, LAYERLAB_FINISH_RUNS="0" if cut else "1")
     server = StreamlitServer("app.py", ARTIFACTS, prefix=f"runs-{'cut' if cut else 'queued'}", env=env)
     try:
         server.wait_healthy(60)
