@@ -7,7 +7,7 @@ import io
 import numpy as np
 import pandas as pd
 
-from lib.datasets import validate_points
+from lib.datasets import CLASSES_DEFAULT, VALUE_LIMIT, validate_points
 
 MAX_BYTES = 100_000   # a CSV of 2,000 points is about 40 KB
 MAX_POINTS = 2000
@@ -170,7 +170,6 @@ def check_hand(P, problem: str = "classify", k: int | None = None, limit: float 
             return f"a point lies outside the curve's range, which runs from {_num(-limit)} to {_num(limit)}"
     elif np.abs(X).max() > limit:
         return f"a point lies outside the plane, which runs from {_num(-limit)} to {_num(limit)}"
-    from lib.datasets import CLASSES_DEFAULT, VALUE_LIMIT
     if problem == "regress":
         if np.abs(y).max() > VALUE_LIMIT:
             return f"a value lies outside {_num(-VALUE_LIMIT)} to {_num(VALUE_LIMIT)}"

@@ -80,7 +80,8 @@ def plane(cache: dict, key: str, base: go.Figure, data, adding: str | None) -> g
     """The live boundary `base` (ui.trainer_charts.live_boundary) with your points and, while adding,
     the picking grid: a copy built again only when `base` is rebuilt or the points or the mode change;
     on other ticks only its shading follows base's."""
-    want = (data.hand, hand_xy(data)[0].tobytes(), hand_xy(data)[1].tobytes(), adding)
+    mx, my = hand_xy(data)
+    want = (data.hand, mx.tobytes(), my.tobytes(), adding)
     entry = cache.get(key)
     if entry is not None and entry[0] == want and entry[2] is base:  # base kept: its id cannot be reused
         fig = entry[1]
