@@ -9,6 +9,7 @@ playing; the sections below tick too, at a lower rate (ui.trainer.SLOW_TICK).
 """
 
 import contextlib
+import functools
 import json
 import math
 from dataclasses import replace
@@ -56,7 +57,6 @@ from lib.train import MAX_LINK_PARAMS
 from ui import charts, colors, fairshare, fmt, picking, state
 from ui import trainer as tr
 from ui import trainer_charts as tc
-from ui.frozen import frozen
 from ui.source import show_source
 
 ACTS = {k: a.label for k, a in ACTIVATIONS.items()}
@@ -704,10 +704,11 @@ def _hand_points(problem: str, k: int, limit: float, curve: bool) -> tuple:
 
 
 def _below(own: tr.OwnData | None) -> tuple:
-    """The controls that the sections below the top depend on, as they stand before the top is drawn."""
+    """The controls that the sections below the top depend on, as they stand before the top is drawn (the
+    layers too: a new network is a new run, so the top would ask for the whole page after drawing itself)."""
     problem, _, first = _problem_and_sets()
     dataset = LINKS.value("dataset", default=first)
-    keys = ("k", "n", "noise", "train", "seed", "feat", "act", "pts", "only")
+    keys = ("k", "n", "noise", "train", "seed", "feat", "hidden", "act", "pts", "only")
     return (own.digest if own else None, problem, dataset,
             LINKS.value("cells") if dataset == "checkerboard" else None, *(LINKS.value(k) for k in keys))
 
@@ -736,13 +737,32 @@ def _span(d: tr.Data) -> float:
     return value_span(np.concatenate([d.ytr, d.yte]))
 
 
-def _plane(spec: tr.Spec, params, act: str, d: tr.Data, discrete: bool) -> np.ndarray:
-    """The shading's numbers in [0, 1] over the square for this problem type (res, res)."""
+def _raw_map(spec: tr.Spec, t, act: str, d: tr.Data) -> np.ndarray:
+    """What network `t` predicts over the square with bend `act` (lib.maps: P(class 1), the classes'
+    probabilities or the values), kept for the weights it was made from: the live map, its twin and the
+    bend's pictures below read the same few maps, so each is computed once."""
+    store = st.session_state.setdefault(tr.FIGURES, {}).setdefault("maps", {})
+    want = (spec.problem, spec.feat, d.limit, act, tuple(t.sizes), t.flat.tobytes())
+    if want not in store:
+        if len(store) >= 6:
+            store.pop(next(iter(store)))
+        if spec.problem == "classes":
+            store[want] = class_map(t.params, spec.feat, d.limit, act, RES)
+        elif spec.problem == "regress":
+            store[want] = value_map(t.params, spec.feat, d.limit, act, RES)
+        else:
+            store[want] = probability_map(t.params, spec.feat, d.limit, act, RES)
+    return store[want]
+
+
+def _plane(spec: tr.Spec, t, act: str, d: tr.Data, discrete: bool) -> np.ndarray:
+    """The shading's numbers in [0, 1] over the square for this problem type (res, res), for network `t`."""
+    raw = _raw_map(spec, t, act, d)
     if spec.problem == "classes":
-        return class_shade(class_map(params, spec.feat, d.limit, act, RES), discrete)
+        return class_shade(raw, discrete)
     if spec.problem == "regress":
-        return value_shade(value_map(params, spec.feat, d.limit, act, RES), _span(d))
-    return _shade(probability_map(params, spec.feat, d.limit, act, RES), discrete)
+        return value_shade(raw, _span(d))
+    return _shade(raw, discrete)
 
 
 def _look(spec: tr.Spec, d: tr.Data) -> dict:
@@ -838,7 +858,7 @@ def live(spec: tr.Spec, speed: int | None, discrete: bool = False) -> None:
             charts.show(picking.curve(_curve_chart(spec, run), d, adding),
                         key="trainer_pick_map" if adding else "trainer_curvefit", on_click=click)
         else:
-            P = _plane(spec, t.params, spec.act, d, discrete)
+            P = _plane(spec, t, spec.act, d, discrete)
             base = tc.live_boundary(figs, "boundary", run.sig, xs, ys, P, d, title=_title(spec), height=H_MAP,
                                     **look)
             charts.show(picking.plane(figs, "boundary.hand", base, d, adding), live=True,
@@ -846,7 +866,7 @@ def live(spec: tr.Spec, speed: int | None, discrete: bool = False) -> None:
     side_by_side = run.twin is not None and not curve
     if side_by_side:
         with maps[1], st.container(height=H_MAP + 12, border=False):
-            P0 = _plane(spec, run.twin.params, run.twin.cfg.act, d, discrete)
+            P0 = _plane(spec, run.twin, run.twin.cfg.act, d, discrete)
             base = tc.live_boundary(figs, "twin", run.sig, xs, ys, P0, d, title=_twin_title(spec), height=H_MAP,
                                     **look)
             charts.show(picking.plane(figs, "twin.hand", base, d, None), live=True, key="trainer_boundary_twin")
@@ -929,12 +949,12 @@ def bend_switch(spec: tr.Spec) -> None:
     left, right = st.columns(2)
     with left:
         charts.show(_cached(figs, "bend_before", (key, spec.act), lambda: tc.boundary_figure(
-            xs, ys, probability_map(t.params, spec.feat, d.limit, spec.act, RES), d,
+            xs, ys, _raw_map(spec, t, spec.act, d), d,
             title=f"As trained: {ACTS[spec.act]}", live=False, height=420), shared=run.hand),
             key="trainer_bend_before")
     with right:
         charts.show(_cached(figs, "bend_after", (key, bend), lambda: tc.boundary_figure(
-            xs, ys, probability_map(t.params, spec.feat, d.limit, bend, RES), d,
+            xs, ys, _raw_map(spec, t, bend, d), d,
             title=f"Same weights: {ACTS[bend]}", live=False, height=420, line=line), shared=run.hand),
             key="trainer_bend_after")
     if bend == "identity":
@@ -969,7 +989,7 @@ def _bend_switch_other(spec: tr.Spec, run: tr.Run, bend: str, figs: dict, xs, ys
                     spec, run, act=act, title=title, twin=False), shared=run.hand)
             else:
                 fig = _cached(figs, name, (key, act, spec.problem), lambda act=act, title=title: tc.boundary_figure(
-                    xs, ys, _plane(spec, run.trainer.params, act, d, False), d, title=title, live=False,
+                    xs, ys, _plane(spec, run.trainer, act, d, False), d, title=title, live=False,
                     height=420, **_look(spec, d)), shared=run.hand)
             charts.show(fig, key=f"trainer_{name}")
     if bend == "identity":
@@ -1009,14 +1029,14 @@ def _cached(figs: dict, key: str, want, build, shared: tuple | None = None):
         fig = _shared_figure((key, want, shared), build) if shared is not None else build()
         figs[key] = entry = (want, fig)
         return fig
-    return frozen(entry[1])
+    return tc.sendable(entry[1])
 
 
 @st.cache_resource(max_entries=128, show_spinner=False)
 def _shared_figure(want, _build):
     """A picture of trained weights that is pure in `want`, frozen and never changed afterwards: sessions
     share it (st.cache_resource hands out the object itself)."""
-    return frozen(_build())
+    return tc.sendable(_build())
 
 
 def inside(spec: tr.Spec) -> None:
@@ -1030,7 +1050,6 @@ def inside(spec: tr.Spec) -> None:
     run: tr.Run = st.session_state[tr.RUN]
     t, d = run.trainer, run.data
     figs = st.session_state.setdefault(tr.FIGURES, {})
-    key = tr.weights_key(run)
     playing = bool(st.session_state.get(tr.PLAYING))
     in_labels = [FEATURES[f].label for f in spec.feat]
     curve = _is_curve(run)
@@ -1040,8 +1059,9 @@ def inside(spec: tr.Spec) -> None:
         "rising on the other. The output adds the last layer's units, each times its weight: "
         "like tax bands, a sum of ramps."
     )
+    net = tr.net_key(run)
     # While playing the diagram keeps the weights of the last full redraw (the maps below stay live).
-    drawn_for = (run.sig, spec.act) if playing else (key, spec.act)
+    drawn_for = (run.sig, spec.act) if playing else (net, spec.act)
     charts.show(_cached(figs, "network", drawn_for, lambda: tc.network_figure(
         t.params, in_labels, act_label=ACTS[spec.act],
         height=min(520, 140 + 26 * max(len(in_labels), *spec.hidden))),
@@ -1055,35 +1075,28 @@ def inside(spec: tr.Spec) -> None:
         return
     xs, ys, F = plane_inputs(d.limit, spec.feat, UNIT_RES)
     plain_inputs = list(spec.feat) == ["x1", "x2"]
-    folds = fold_lines(t.params, d.limit) if plain_inputs else None
+    folds = tr.memo(figs, "folds", net, lambda: fold_lines(t.params, d.limit)) if plain_inputs else None
     layers_shown = [0] if len(spec.hidden) == 1 else [0, len(spec.hidden) - 1]
     for li in layers_shown:
         units = min(spec.hidden[li], 16)
-        H = unit_maps(t.params, spec.feat, d.limit, spec.act, li, units)      # (units, 60, 60)
-        last = li == len(spec.hidden) - 1
-        one_out = t.params[-1][0].shape[1] == 1
-        W_out = t.params[li + 1][0] if last and one_out else None             # (units, 1) into the output
-        titles = []
-        for j in range(units):
-            name = f"h{j + 1}" if len(spec.hidden) == 1 else f"h{li + 1}.{j + 1}"
-            titles.append(f"{name} · out {fmt.signed(W_out[j, 0])}" if W_out is not None else name)
         st.subheader(("First hidden layer" if li == 0 else "Last hidden layer")
                      + (" (the first 16 units)" if spec.hidden[li] > 16 else ""))
-        charts.show(tc.live_unit_maps(figs, f"units_{li}", xs, ys, H, titles=titles, limit=d.limit,
-                                      folds=folds[:units] if li == 0 and folds else None,
-                                      cols=4 if units <= 8 else 6, live=playing), key=f"trainer_units_{li}")
+        # The same weights draw the same maps: a move of the points' sliders keeps them as they were.
+        fig = tr.memo(figs, f"units_{li}", (net, spec.act, li, units, plain_inputs, playing),
+                      lambda li=li, units=units: _unit_maps(spec, t, d, li, units, xs, ys, folds, playing))
+        charts.show(fig, key=f"trainer_units_{li}")
     below = " (ReLU never is: its maps are blue or near white)" if spec.act == "relu" else ""
     st.caption(f"Each map: the unit's output after the bend, blue above 0 and vermillion below{below}. "
                "The output's sum is every last-layer map times its out weight (\"out\"), plus a bias.")
 
     st.subheader("Linear regions")
-    ids, count = region_ids(t.params, F, spec.act)
+    ids, count = tr.memo(figs, "region_ids", (net, spec.act), lambda: region_ids(t.params, F, spec.act))
     r1, r2 = st.columns([3, 2])
     with r1:
         charts.show(tc.live_regions(figs, "regions", xs, ys, ids.reshape(len(ys), len(xs)), limit=d.limit,
                                     folds=[s for s in folds if s is not None] if folds else [],
                                     data=d if spec.problem != "regress" else None,
-                                    sig=run.sig),
+                                    sig=(run.sig, run.hand)),
                     key="trainer_regions")
     with r2:
         st.metric("Linear regions over the square", fmt.count(count),
@@ -1096,6 +1109,21 @@ def inside(spec: tr.Spec) -> None:
                "are only nearly linear; the colours still show which units are above 0.")
         )
     mistakes(run)
+
+
+def _unit_maps(spec: tr.Spec, t, d: tr.Data, li: int, units: int, xs, ys, folds, live: bool):
+    """The first `units` maps of hidden layer `li`, titled with their out weights when they feed the output."""
+    H = unit_maps(t.params, spec.feat, d.limit, spec.act, li, units)          # (units, 60, 60)
+    last = li == len(spec.hidden) - 1
+    one_out = t.params[-1][0].shape[1] == 1
+    W_out = t.params[li + 1][0] if last and one_out else None                 # (units, 1) into the output
+    titles = []
+    for j in range(units):
+        name = f"h{j + 1}" if len(spec.hidden) == 1 else f"h{li + 1}.{j + 1}"
+        titles.append(f"{name} · out {fmt.signed(W_out[j, 0])}" if W_out is not None else name)
+    return tc.unit_maps_figure(xs, ys, H, titles=titles, limit=d.limit,
+                               folds=folds[:units] if li == 0 and folds else None,
+                               cols=4 if units <= 8 else 6, live=live)
 
 
 def mistakes(run: tr.Run) -> None:
@@ -1116,12 +1144,33 @@ def mistakes(run: tr.Run) -> None:
                 continue
             guess = t.predict(F).argmax(axis=1) if k > 2 else t.predict(F) > 0.5
             C = confusion(y, guess, k)                                         # (k, k)
-            frame = pd.DataFrame(C, index=[f"true class {c} ({colors.CLASS_NAMES[c]})" for c in range(k)],
-                                 columns=[f"taken for class {c}" for c in range(k)])
             st.markdown(f"**{name}**: {fmt.count(np.trace(C))} of {fmt.count(C.sum())} right")
-            st.dataframe(frame, width="content")
+            st.dataframe(_confusion_table(C), width="content")
     st.caption("Each row is the points of one class; the columns say what the network took them for. "
                "The diagonal is what it gets right.")
+
+
+@functools.lru_cache(maxsize=16)
+def _confusion_schema(k: int):
+    """The Arrow schema (pandas metadata included) of a k x k confusion matrix's frame, and its row labels."""
+    import pyarrow as pa
+
+    frame = pd.DataFrame(np.zeros((k, k), dtype=int),
+                         index=[f"true class {c} ({colors.CLASS_NAMES[c]})" for c in range(k)],
+                         columns=[f"taken for class {c}" for c in range(k)])
+    table = pa.Table.from_pandas(frame)
+    return table.schema, table.column(k)
+
+
+def _confusion_table(C: np.ndarray):
+    """A confusion matrix as the Arrow table st.dataframe would make from its pandas frame (index
+    included): the same bytes on the wire, without pandas' conversion (a few milliseconds a table)."""
+    import pyarrow as pa
+
+    k = len(C)
+    schema, labels = _confusion_schema(k)
+    counts = np.asarray(C, dtype=np.int64)
+    return pa.Table.from_arrays([*(pa.array(counts[:, j]) for j in range(k)), labels], schema=schema)
 
 
 def going_further() -> None:

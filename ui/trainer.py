@@ -258,6 +258,23 @@ def weights_key(run: Run) -> tuple:
     return run.sig, run.trainer.epoch, run.trainer.flat.tobytes()
 
 
+def net_key(run: Run, trainer: engine.Trainer | None = None) -> tuple:
+    """What a picture of the network alone depends on (not of its points): its layers, inputs, square and
+    weights now. The same after a move of n, noise, training share or cells (the seed's starting weights
+    do not depend on the points), so such a move rebuilds none of the pictures drawn from it."""
+    t = run.trainer if trainer is None else trainer
+    problem, classes = run.sig[0], run.sig[1]
+    return problem, classes, t.sizes, run.sig[-2], run.data.limit, t.flat.tobytes()
+
+
+def memo(store: dict, key: str, want, build):
+    """`build()`, kept in `store` (a session's dict) under `key` while `want` stays the same."""
+    entry = store.get(key)
+    if entry is None or entry[0] != want:
+        entry = store[key] = (want, build())
+    return entry[1]
+
+
 def finite_history(t: engine.Trainer) -> pd.DataFrame:
     """The trainer's history as a frame (its `keys`: epoch, train_loss, test_loss and train_acc,
     test_acc, or train_r2, test_r2, train_mae, test_mae for values).

@@ -29,6 +29,7 @@ from plotly.basedatatypes import BasePlotlyType
 from plotly.subplots import make_subplots
 
 from ui import colors, fmt
+from ui.frozen import frozen
 
 TRAIN_DASH, TEST_DASH = "solid", "dot"
 MAIN_COLOR, TWIN_COLOR = colors.INDIGO, colors.TEAL
@@ -157,6 +158,121 @@ def _made(d: dict) -> go.Figure:
     if "template" not in layout and default is not None:
         layout["template"] = default if isinstance(default, BasePlotlyType) else pio.templates[default]
     return _Sent(d, _validate=False)
+
+
+def _template_json(template) -> dict:
+    """A registered template as the dict go.Figure.to_dict sends for it (made once per template)."""
+    key = id(template)
+    entry = _TEMPLATE_JSON.get(key)
+    if entry is None or entry[0] is not template:
+        entry = _TEMPLATE_JSON[key] = (template, _ready(template.to_plotly_json()))
+    return entry[1]
+
+
+_TEMPLATE_JSON: dict = {}
+
+
+class _TraceView:
+    """One trace of a _Light figure as ui.charts.show and the tests read it (fig.data[i].z, .type): its
+    own numbers, read-only; attributes it does not set read as None, as on a plotly trace."""
+
+    __slots__ = ("_props",)
+
+    def __init__(self, props: dict):
+        self._props = props
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return self._props.get(name)
+
+
+class _Light(go.Figure):
+    """A figure kept as the dict it was written as, never built into plotly objects unless read.
+
+    Building go.Figure(d, _validate=False) still makes one plotly object per trace and deep-copies
+    every property: 4-7 ms for the eight unit maps, where the sent dict takes under half a
+    millisecond. to_dict() (what st.plotly_chart sends) is go.Figure.to_dict's dict, made once from
+    the written one. `data` reads the written traces (ui.charts.show checks their numbers); any other
+    plotly attribute (layout, update_*, go.Figure.to_dict) builds the figure first, then behaves as
+    any go.Figure. Only for figures nobody changes after building: the ones below the live part.
+    """
+
+    def __init__(self, d: dict):  # no go.Figure.__init__: that is the cost avoided
+        object.__setattr__(self, "_written", d)
+        object.__setattr__(self, "_sent_dict", None)
+
+    def _build(self) -> None:
+        d = self.__dict__.pop("_written")
+        self.__dict__["_sent_dict"] = None
+        go.Figure.__init__(self, d, _validate=False)
+
+    def set_trace(self, i: int, **props) -> None:
+        """New values for some properties of trace i (a live figure's new numbers), unvalidated."""
+        written = self.__dict__.get("_written")
+        if written is None:
+            self.data[i].update(**props)
+            return
+        trace = written["data"][i] = {**written["data"][i], **props}
+        sent = self.__dict__.get("_sent_dict")
+        if sent is not None:
+            data = list(sent["data"])
+            data[i] = _ready(trace)
+            self.__dict__["_sent_dict"] = {"data": data, "layout": sent["layout"]}
+
+    def __getattr__(self, name):
+        # Only called when ordinary lookup fails: a plotly attribute of a figure not yet built.
+        if name.startswith("__") or "_written" not in self.__dict__:
+            raise AttributeError(name)
+        self._build()
+        return getattr(self, name)
+
+    @property
+    def data(self):
+        written = self.__dict__.get("_written")
+        if written is None:
+            return go.Figure.data.fget(self)
+        return tuple(_TraceView(t) for t in written["data"])
+
+    @data.setter
+    def data(self, value):
+        if "_written" in self.__dict__:
+            self._build()
+        go.Figure.data.fset(self, value)
+
+    def to_dict(self) -> dict:
+        sent = self.__dict__.get("_sent_dict")
+        if sent is None:
+            written = self.__dict__.get("_written")
+            if written is None:
+                return {"data": _ready(self._data), "layout": _ready(self._layout)}
+            layout = dict(written["layout"])
+            template = layout.pop("template", None)
+            sent = {"data": _ready(written["data"]), "layout": _ready(layout)}
+            if template is not None:
+                sent["layout"]["template"] = (_template_json(template) if isinstance(template, BasePlotlyType)
+                                              else _ready(template))
+            self.__dict__["_sent_dict"] = sent
+        # Shallow copies, as ui.frozen does: nothing downstream changes the dicts inside.
+        return {"data": list(sent["data"]), "layout": dict(sent["layout"])}
+
+
+def sendable(fig: go.Figure) -> go.Figure:
+    """A finished figure ready to be sent again and again: a _Light one as it is (its sent dict is made
+    once), any other frozen (ui.frozen)."""
+    if isinstance(fig, _Light):
+        fig.to_dict()  # the sent dict, now: a figure shared by sessions is then only read
+        return fig
+    return frozen(fig)
+
+
+def _light(d: dict) -> go.Figure:
+    """_made's figure as a _Light one: the same JSON, without building plotly objects."""
+    layout = d["layout"]
+    default = pio.templates.default
+    if "template" not in layout and default is not None:
+        layout["template"] = default if isinstance(default, BasePlotlyType) else pio.templates[default]
+    return _Light(d)
 
 
 # The top byte of a live shading. Not 255: plotly.io.to_json (what st.plotly_chart sends) writes every
@@ -346,7 +462,7 @@ def boundary_figure(xs, ys, P, data, *, title: str | None = None, live: bool = T
         layout["title"] = dict(text=title, x=0.0, xanchor="left", font=dict(size=16))
     if live:
         layout["template"] = LIVE_TEMPLATE
-    return _made(dict(data=traces, layout=layout))
+    return _light(dict(data=traces, layout=layout))
 
 
 def _bar(stops: list, width: int = 110) -> str:
@@ -476,7 +592,7 @@ def live_boundary(cache: dict, key: str, sig, xs, ys, P, data, *, title: str, he
         cache[key] = (want, fig)
         return fig
     fig = entry[1]
-    fig.data[0].z = _u8(P)
+    fig.set_trace(0, z=_u8(P))
     return fig
 
 
@@ -581,17 +697,7 @@ def unit_maps_figure(xs, ys, H, *, titles, limit: float, folds=None, cols: int =
                           xanchor="center", yanchor="bottom", showarrow=False, font=dict(size=13)))
     layout = dict(height=rows * cell + 30, margin=dict(l=4, r=4, t=40, b=4), showlegend=False,
                   font=dict(size=FONT), annotations=notes, **axes)
-    return _made(dict(data=[{k: v for k, v in t.items() if v is not None} for t in data], layout=layout))
-
-
-def live_unit_maps(cache: dict, key: str, xs, ys, H, *, titles, limit: float, folds=None, cols: int = 4,
-                   live: bool = False):
-    """unit_maps_figure, built again from its dict on every call: for eight maps that takes about three
-    quarters of the time that assigning new numbers to the built figure took (plotly validates each
-    assignment). Kept under `key` in the session's figures, as the other live figures are."""
-    fig = unit_maps_figure(xs, ys, H, titles=titles, limit=limit, folds=folds, cols=cols, live=live)
-    cache[key] = ((H.shape, cols, folds is not None, limit, live), fig)
-    return fig
+    return _light(dict(data=[{k: v for k, v in t.items() if v is not None} for t in data], layout=layout))
 
 
 def _region_z(ids):
@@ -647,25 +753,20 @@ def regions_figure(xs, ys, ids, *, limit: float, folds=(), data=None, height: in
     layout = dict(HOUSE_LAYOUT, height=height, margin=dict(l=8, r=8, t=8, b=8),
                   xaxis=_house_axis(**axis),
                   yaxis=_house_axis(**axis, constraintoward="top", scaleanchor="x", scaleratio=1))
-    return _made(dict(data=traces, layout=layout))
+    return _light(dict(data=traces, layout=layout))
 
 
 def live_regions(cache: dict, key: str, xs, ys, ids, *, limit: float, folds=(), data=None, sig=None):
-    """regions_figure, built once per run and fold count; then the regions and folds only."""
-    shape = (sig, len(folds), limit)
+    """regions_figure, kept while the run (`sig`), the regions and the folds stay the same; else built
+    again from its dict (a _Light figure: a fraction of a millisecond, less than assigning new numbers
+    to a built plotly figure)."""
+    want = (sig, limit, ids.tobytes(), tuple(None if f is None else f.tobytes() for f in folds))
     entry = cache.get(key)
-    if entry is None or entry[0] != shape:
+    if entry is None or entry[0] != want:
         fig = regions_figure(xs, ys, ids, limit=limit, folds=folds, data=data)
-        cache[key] = (shape, fig)
+        cache[key] = (want, fig)
         return fig
-    fig = entry[1]
-    z, number = _region_z(ids)
-    with fig.batch_update():
-        fig.data[0].update(z=z, customdata=number)
-        for i, seg in enumerate(folds):
-            fx, fy = _fold_xy(seg)
-            fig.data[1 + i].update(x=fx, y=fy)
-    return fig
+    return entry[1]
 
 
 def network_figure(params, in_labels, *, act_label: str, height: int = 360) -> go.Figure:
@@ -722,7 +823,7 @@ def network_figure(params, in_labels, *, act_label: str, height: int = 360) -> g
                                     range=[-0.6, len(sizes) - 0.4], showgrid=False, zeroline=False,
                                     side="top", tickfont=dict(size=13)),
                   yaxis=_house_axis(visible=False, showgrid=False, zeroline=False))
-    return _made(dict(data=traces, layout=layout))
+    return _light(dict(data=traces, layout=layout))
 
 
 def line_across(seg):
