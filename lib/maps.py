@@ -7,6 +7,8 @@ so a map expands the grid's points the same way the training points were expande
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from lib.datasets import DOMAIN
@@ -31,7 +33,7 @@ def limit_for(X) -> float:
 
 
 def plane_inputs(limit: float, names, res: int = RES):
-    """The grid's points as the network's inputs.
+    """The grid's points as the network's inputs (made once per square, inputs and size: read-only).
 
     Returns
     -------
@@ -39,8 +41,16 @@ def plane_inputs(limit: float, names, res: int = RES):
     ys : ndarray of shape (res,)
     F : ndarray of shape (res * res, len(names))
     """
+    return _plane_inputs(float(limit), tuple(names), int(res))
+
+
+@functools.lru_cache(maxsize=32)
+def _plane_inputs(limit: float, names: tuple, res: int):
     xs, ys, XY = grid(limit, res)
-    return xs, ys, expand(XY, list(names))                                     # F: (res * res, d)
+    F = expand(XY, list(names))                                                # (res * res, d)
+    for a in (xs, ys, F):
+        a.flags.writeable = False
+    return xs, ys, F
 
 
 def probability_map(params, names, limit: float, act: str, res: int = RES) -> np.ndarray:

@@ -9,14 +9,12 @@ playing; the sections below tick too, at a lower rate (ui.trainer.SLOW_TICK).
 """
 
 import contextlib
-import functools
 import json
 import math
 from dataclasses import replace
 from urllib.parse import urlencode
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
 from lib.activations import ACTIVATIONS
@@ -54,7 +52,7 @@ from lib.points import (
 )
 from lib.regions import line_in_box, region_ids
 from lib.train import MAX_LINK_PARAMS
-from ui import charts, colors, fairshare, fmt, picking, state
+from ui import charts, fairshare, fmt, picking, state
 from ui import trainer as tr
 from ui import trainer_charts as tc
 from ui.source import show_source
@@ -941,7 +939,7 @@ def bend_switch(spec: tr.Spec) -> None:
         _bend_switch_other(spec, run, bend, figs, xs, ys)
         return
     plain_inputs = list(spec.feat) == ["x1", "x2"]
-    W, b, gap = collapse(t.params, spec.feat, d.limit)                        # (n_in, 1), (1,)
+    W, b, gap = tr.memo(figs, "collapse", tr.net_key(run), lambda: collapse(t.params, spec.feat, d.limit))
     line = None
     if plain_inputs and bend == "identity":
         line = tc.line_across(line_in_box(W[:, 0], float(b[0]), d.limit))
@@ -1145,32 +1143,9 @@ def mistakes(run: tr.Run) -> None:
             guess = t.predict(F).argmax(axis=1) if k > 2 else t.predict(F) > 0.5
             C = confusion(y, guess, k)                                         # (k, k)
             st.markdown(f"**{name}**: {fmt.count(np.trace(C))} of {fmt.count(C.sum())} right")
-            st.dataframe(_confusion_table(C), width="content")
+            st.dataframe(tc.confusion_table(C), width="content")
     st.caption("Each row is the points of one class; the columns say what the network took them for. "
                "The diagonal is what it gets right.")
-
-
-@functools.lru_cache(maxsize=16)
-def _confusion_schema(k: int):
-    """The Arrow schema (pandas metadata included) of a k x k confusion matrix's frame, and its row labels."""
-    import pyarrow as pa
-
-    frame = pd.DataFrame(np.zeros((k, k), dtype=int),
-                         index=[f"true class {c} ({colors.CLASS_NAMES[c]})" for c in range(k)],
-                         columns=[f"taken for class {c}" for c in range(k)])
-    table = pa.Table.from_pandas(frame)
-    return table.schema, table.column(k)
-
-
-def _confusion_table(C: np.ndarray):
-    """A confusion matrix as the Arrow table st.dataframe would make from its pandas frame (index
-    included): the same bytes on the wire, without pandas' conversion (a few milliseconds a table)."""
-    import pyarrow as pa
-
-    k = len(C)
-    schema, labels = _confusion_schema(k)
-    counts = np.asarray(C, dtype=np.int64)
-    return pa.Table.from_arrays([*(pa.array(counts[:, j]) for j in range(k)), labels], schema=schema)
 
 
 def going_further() -> None:

@@ -16,6 +16,7 @@ a redraw is a few SVG nodes however many points there are. Every text is at leas
 from __future__ import annotations
 
 import base64
+import functools
 import threading
 import time
 from collections import OrderedDict
@@ -871,3 +872,31 @@ def curve_figure(x, fits, data, *, parts=None, bias: float = 0.0, title: str | N
     fig.update_yaxes(tickfont=dict(size=TICK_FONT), zeroline=True, zerolinecolor="#bbbbbb", fixedrange=True)
     fig.update_annotations(font_size=14, xanchor="left", x=0.0)
     return _sent(fig)
+
+
+# --- tables ----------------------------------------------------------------------------------------
+@functools.lru_cache(maxsize=16)
+def _confusion_schema(k: int):
+    """The Arrow schema (pandas metadata included) of a k x k confusion matrix's frame, and its row labels.
+
+    Here, not in the page: a page file runs afresh on every rerun, and its module-level caches with it."""
+    import pandas as pd
+    import pyarrow as pa
+
+    frame = pd.DataFrame(np.zeros((k, k), dtype=np.int64),
+                         index=[f"true class {c} ({colors.CLASS_NAMES[c]})" for c in range(k)],
+                         columns=[f"taken for class {c}" for c in range(k)])
+    table = pa.Table.from_pandas(frame)
+    return table.schema, table.column(k)
+
+
+def confusion_table(C):
+    """A confusion matrix (k, k) as the Arrow table st.dataframe would make from its pandas frame (rows
+    "true class i (name)", columns "taken for class j"): the same bytes on the wire, without pandas'
+    conversion on every rerun."""
+    import pyarrow as pa
+
+    counts = np.asarray(C, dtype=np.int64)
+    k = len(counts)
+    schema, labels = _confusion_schema(k)
+    return pa.Table.from_arrays([*(pa.array(counts[:, j]) for j in range(k)), labels], schema=schema)
