@@ -879,20 +879,23 @@ def live(spec: tr.Spec, speed: int | None, discrete: bool = False) -> None:
                 st.caption(f"{who}: Train R² {_r2(m0['train_r2'])} · test {_r2(m0['test_r2'])}")
             else:
                 st.caption(f"{who}: Train accuracy {_pct(m0['train_acc'])} · test {_pct(m0['test_acc'])}")
+        hold = tr.CURVES_HOLD if playing else 0.0  # a step or reset shows at once
+        name = _twin_title(spec)
+        name = name[0].lower() + name[1:] if name == "No hidden layer" else name.lower()
+        shape = (name, run.twin is not None, spec.head, H_CURVES)
+        held = tc.held_curves(figs, "curves", hold, shape)
         # A frame only when there are curves to draw (at epoch 0 pandas would cost a millisecond or two).
-        curves = tr.finite_history(t) if len(t.history["epoch"]) >= 2 else ()
-        if len(curves) < 2:
+        curves = () if held is not None else (tr.finite_history(t) if len(t.history["epoch"]) >= 2 else ())
+        if held is None and len(curves) < 2:
             what = "R²" if spec.head == "linear" else "accuracy"
             st.markdown(f":material/show_chart: The loss and {what} curves start with the first epoch: "
                         "press **Play** or **Step**.")
         else:
-            hold = tr.CURVES_HOLD if playing else 0.0  # a step or reset shows at once
-            twin = tr.finite_history(run.twin) if run.twin is not None else None
+            twin = tr.finite_history(run.twin) if run.twin is not None and held is None else None
             with st.container(height=H_CURVES + 12, border=False):
-                name = _twin_title(spec)
-                name = name[0].lower() + name[1:] if name == "No hidden layer" else name.lower()
-                charts.show(tc.live_curves(figs, "curves", curves, twin, height=H_CURVES, hold=hold,
-                                           twin_name=name), live=True, key="trainer_curves")
+                fig = held if held is not None else tc.live_curves(
+                    figs, "curves", curves, twin, height=H_CURVES, hold=hold, twin_name=name, shape=shape)
+                charts.show(fig, live=True, key="trainer_curves")
     if not side_by_side and not curve:
         st.html(_legend(spec, d, discrete))
     rate = st.session_state.setdefault("trainer_clock", tr.Clock()).tick(m["epoch"])

@@ -33,7 +33,10 @@ FIGURES = "trainer_figures"   # the live figures of this session, updated in pla
 # second, 0.03 s is 600 epochs.
 SLOW_TICK = 2.0     # seconds between redraws of the unit maps and the region map while playing
 BUDGET = 0.03       # seconds of training per redraw at speed "max"
-CURVES_HOLD = 0.3   # while playing, the curves take new numbers at most this often (seconds)
+# While playing, the curves take new numbers at most this often (seconds): in Chromium a changed chart
+# costs the page about as much as a changed map, and the curves are history (the numbers beside them,
+# which match the maps, change on every redraw).
+CURVES_HOLD = 1.0
 
 
 # --- data ---------------------------------------------------------------------------------------

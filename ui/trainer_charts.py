@@ -597,30 +597,42 @@ def live_boundary(cache: dict, key: str, sig, xs, ys, P, data, *, title: str, he
     return fig
 
 
+def held_curves(cache: dict, key: str, hold: float, shape) -> go.Figure | None:
+    """The curves figure kept under `key`, if it was drawn for `shape` less than `hold` seconds ago: the
+    page then shows it again without making the history's frame at all."""
+    entry = cache.get(key)
+    if hold <= 0 or entry is None or cache.get(key + ".shape") != shape:
+        return None
+    return entry[1] if time.perf_counter() - cache.get(key + ".t", 0.0) < hold else None
+
+
 def live_curves(cache: dict, key: str, hist, twin=None, *, height: int = 440, hold: float = 0.0,
-                twin_name: str = "no hidden layer"):
+                twin_name: str = "no hidden layer", shape=None):
     """curves_figure, rebuilt only when its set of lines or its shape changes; else new numbers.
 
     hold : seconds to keep showing the same numbers. An unchanged figure is an unchanged element,
-        which the browser does not redraw at all: while playing, the curves move a few times a
-        second and the boundary takes the rest of the browser's time.
+        which the browser does not redraw at all: while playing, the curves move about once a second
+        and the maps take the rest of the browser's time.
+    shape : what held_curves compares (the page's twin, head and height): stored with the figure.
+    The figure is a _Light one made from curves_figure's dict once per set of lines; new numbers are
+    assigned to its traces without plotly's validation.
     """
     lines = _curve_arrays(hist, twin, twin_name)
     sig = (height, _second(hist), *((name, row, split) for name, row, split, *_ in lines))
     entry = cache.get(key)
-    if entry is None or entry[0] != sig:
-        fig = curves_figure(hist, twin, height=height, twin_name=twin_name)
-        cache[key] = (sig, fig)
-        cache[key + ".t"] = time.perf_counter()
-        return fig
-    fig = entry[1]
     now = time.perf_counter()
-    if now - cache.get(key + ".t", 0.0) < hold:
-        return fig
+    cache[key + ".shape"] = shape
+    if entry is None or entry[0] != sig:
+        fig = _Light(curves_figure(hist, twin, height=height, twin_name=twin_name).to_dict())
+        cache[key] = (sig, fig)
+    else:
+        fig = entry[1]
+        if now - cache.get(key + ".t", 0.0) < hold:
+            return fig
     cache[key + ".t"] = now
-    with fig.batch_update():
-        for trace, (*_, x, y) in zip(fig.data, lines, strict=True):
-            trace.x, trace.y = x, y
+    # The numbers as arrays (not the sent dict's base64), so ui.charts.show can check them.
+    for i, (*_, x, y) in enumerate(lines):
+        fig.set_trace(i, x=x, y=y)
     return fig
 
 
