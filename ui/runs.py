@@ -24,7 +24,9 @@ from __future__ import annotations
 
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.runtime import app_session as _session
+from streamlit.runtime.scriptrunner import script_runner as _runner
 from streamlit.runtime.scriptrunner_utils import script_requests as _requests
+from streamlit.runtime.scriptrunner_utils import script_run_context as _context
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 _MARK = "_layer_lab_runs_finish"
@@ -38,12 +40,17 @@ def install() -> bool:
     """
     cls = getattr(_requests, "ScriptRequests", None)
     rerun = getattr(getattr(_requests, "ScriptRequestType", None), "RERUN", None)
-    if cls is None or rerun is None or not hasattr(cls, "on_scriptrunner_yield"):
+    runner = getattr(_runner, "ScriptRunner", None)
+    ctx_cls = getattr(_context, "ScriptRunContext", None)
+    if (cls is None or rerun is None or not hasattr(cls, "on_scriptrunner_yield")
+            or not hasattr(runner, "_on_script_finished") or not hasattr(ctx_cls, "enqueue")
+            or not hasattr(ctx_cls, "reset")):
         return False
     if getattr(cls, _MARK, False):
         return True
     yield_ = cls.on_scriptrunner_yield
     request = cls.request_rerun
+    batch = getattr(cls, "request_rerun_batch", None)
     ready = cls.on_scriptrunner_ready
 
     def request_rerun(self, new_data):
@@ -52,6 +59,12 @@ def install() -> bool:
         if get_script_run_ctx(suppress_warning=True) is not None:
             self._layer_lab_urgent = True
         return request(self, new_data)
+
+    def request_rerun_batch(self, rerun_batch):
+        # The reruns widget callbacks asked for (st.rerun in a callback): the script's own, urgent too.
+        if get_script_run_ctx(suppress_warning=True) is not None:
+            self._layer_lab_urgent = True
+        return batch(self, rerun_batch)
 
     def on_scriptrunner_yield(self):
         if getattr(self, "_state", None) == rerun and not getattr(self, "_layer_lab_urgent", False):
@@ -64,11 +77,87 @@ def install() -> bool:
         return ready(self)
 
     cls.request_rerun = request_rerun
+    if batch is not None:
+        cls.request_rerun_batch = request_rerun_batch
     cls.on_scriptrunner_yield = on_scriptrunner_yield
     cls.on_scriptrunner_ready = on_scriptrunner_ready
+    _keep_browser_cache(runner, ctx_cls)
     _keep_finished_runs()
     setattr(cls, _MARK, True)
     return True
+
+
+# --- the browser's message cache ------------------------------------------------------------------
+# The browser keeps large messages (a plotly figure) in a cache and lists what it holds with every
+# rerun request; the run then sends a short reference instead of a message the browser holds. At
+# every run it sees finish (not one cut short) it drops what went unused for
+# `global.maxCachedMessageAge` (2) runs, counting only the fragment that ran for a fragment's run.
+# Streamlit cuts the run in progress when a move arrives, so in between the browser counts nothing.
+# Here the run in progress finishes, and its finish can reach the browser after the request's list
+# was made: the browser drops an entry its list still named, the next run refers to it, and the page
+# dies ("Cached ForwardMsg MISS", a fatal error: the tab stays disconnected and its buttons disabled;
+# seen as the trainer's Pause button held over 30 s). So the run that follows a finished one refers
+# only to what that finished run sent itself (the browser holds it, one run old at most), and to
+# entries of fragments that run did not touch (a fragment's run ages only its own).
+_USED = "_layer_lab_used"        # on the ScriptRequests of a runner: hashes its current run sent
+_FRAG = "_layer_lab_fragment"    # ... and hash -> fragment id ("" outside fragments), its last 4,000
+_AGED = "_layer_lab_aged"        # ... (fragment ids or None for the whole app, hashes) of the run
+                                 #     that just finished
+
+
+def _keep_browser_cache(runner, ctx_cls) -> None:
+    enqueue, reset, finished = ctx_cls.enqueue, ctx_cls.reset, runner._on_script_finished
+    success = {_runner.ScriptRunnerEvent.SCRIPT_STOPPED_WITH_SUCCESS,
+               _runner.ScriptRunnerEvent.FRAGMENT_STOPPED_WITH_SUCCESS}
+
+    def enqueue_(self, msg):
+        enqueue(self, msg)   # fills msg.hash and msg.metadata.cacheable, then sends it or its reference
+        requests = self.script_requests
+        if requests is not None and msg.metadata.cacheable and msg.hash:
+            getattr(requests, _USED, set()).add(msg.hash)
+            fragments = requests.__dict__.setdefault(_FRAG, {})
+            if len(fragments) > 4000:
+                fragments.clear()
+            fragments[msg.hash] = msg.delta.fragment_id if msg.HasField("delta") else ""
+
+    def reset_(self, *args, **kwargs):
+        reset(self, *args, **kwargs)
+        requests = self.script_requests
+        if requests is None:
+            return
+        aged = requests.__dict__.pop(_AGED, None)
+        if aged is not None:
+            self.cached_message_hashes = still_cached(self.cached_message_hashes, *aged,
+                                                      getattr(requests, _FRAG, {}))
+        setattr(requests, _USED, set())
+
+    def _on_script_finished(self, ctx, event, premature_stop, run_descriptor):
+        requests = getattr(ctx, "script_requests", None)
+        if requests is not None:
+            if event in success:
+                fragments = ctx.fragment_ids_this_run
+                setattr(requests, _AGED, (tuple(fragments) if fragments else None,
+                                          frozenset(getattr(requests, _USED, ()))))
+            else:
+                requests.__dict__.pop(_AGED, None)   # a cut run: the browser counts nothing
+        return finished(self, ctx, event, premature_stop, run_descriptor)
+
+    ctx_cls.enqueue, ctx_cls.reset, runner._on_script_finished = enqueue_, reset_, _on_script_finished
+
+
+def still_cached(listed, fragments, sent, fragment_of) -> frozenset:
+    """What the browser surely still holds of `listed` (the hashes its request named) once it has seen
+    a run of `fragments` (None: the whole app) finish, that run having sent or referred to `sent`.
+
+    The browser drops, at that finish, entries of those fragments (all entries, for a whole-app run)
+    unused for two runs; entries the run sent are fresh, and a fragment's run leaves other fragments'
+    entries and those outside every fragment alone. An entry of unknown fragment counts as aged.
+    """
+    if fragments is None:
+        return frozenset(h for h in listed if h in sent)
+    aged = set(fragments)
+    return frozenset(h for h in listed
+                     if h in sent or (h in fragment_of and fragment_of[h] not in aged))
 
 
 _DONE = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY}
