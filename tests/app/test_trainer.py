@@ -366,6 +366,54 @@ def test_every_trainer_figure_builds_with_validation_on():
         assert json.dumps(fig.to_dict(), sort_keys=True) == json.dumps(go.Figure.to_dict(fig), sort_keys=True)
 
 
+def test_light_figures_send_what_plotly_sends_and_take_new_numbers():
+    """ui.trainer_charts' _Light figures are never built into plotly objects on the page's path: what they
+    send must still be plotly's own to_dict of the same figure, before and after a live update."""
+    import plotly.graph_objects as go
+
+    from ui import trainer_charts as tc
+
+    xs = np.linspace(-1, 1, 20)
+    X = np.array([[0.1, 0.2], [-0.3, 0.4], [0.5, -0.5]])
+    data = tr.Data(X[:2], np.array([0, 1]), X[2:], np.array([1]), None, None, 1.0)
+    for live in (True, False):
+        fig = tc.boundary_figure(xs, xs, np.zeros((20, 20)), data, live=live, title="t")
+        assert isinstance(fig, go.Figure) and "_written" in fig.__dict__     # not built
+        assert fig.data[0].type == "heatmap" and fig.data[0].colorbar is None  # read without building
+        sent = json.dumps(fig.to_dict(), sort_keys=True)
+        fig.set_trace(0, z=tc._u8(np.ones((20, 20))) if live else np.ones((20, 20), dtype=np.float32))
+        after = json.dumps(fig.to_dict(), sort_keys=True)
+        assert after != sent and "_written" in fig.__dict__
+        assert after == json.dumps(go.Figure.to_dict(fig), sort_keys=True)   # builds it: the same JSON
+        fig.set_trace(0, zmax=7.0)                                           # a built one updates as plotly
+        assert fig.data[0].zmax == 7.0 and fig.to_dict()["data"][0]["zmax"] == 7.0
+    # The live curves: made from curves_figure's dict, then new numbers on every update.
+    t = Trainer(TrainConfig(hidden=(4,), seed=0), X, np.array([0, 1, 1]), X[:2], np.array([0, 1]))
+    t.step(5)
+    cache = {}
+    first = tc.live_curves(cache, "c", tr.finite_history(t), height=300)
+    t.step(5)
+    fig = tc.live_curves(cache, "c", tr.finite_history(t), height=300)
+    assert fig is first and fig.data[0].x[-1] == 10                          # the same figure, new numbers
+    want = tc.curves_figure(tr.finite_history(t), height=300).to_dict()
+    assert json.dumps(fig.to_dict(), sort_keys=True) == json.dumps(want, sort_keys=True)
+
+
+def test_a_confusion_table_is_the_arrow_table_streamlit_makes_from_the_frame():
+    import pandas as pd
+    from streamlit.dataframe_util import convert_arrow_table_to_arrow_bytes, convert_pandas_df_to_arrow_bytes
+
+    from ui import colors
+    from ui import trainer_charts as tc
+
+    for k in (2, 3, 5):
+        C = np.random.default_rng(k).integers(0, 300, (k, k))
+        frame = pd.DataFrame(C, index=[f"true class {c} ({colors.CLASS_NAMES[c]})" for c in range(k)],
+                             columns=[f"taken for class {c}" for c in range(k)])
+        made = tc.confusion_table(C)
+        assert convert_arrow_table_to_arrow_bytes(made) == convert_pandas_df_to_arrow_bytes(frame)
+
+
 def test_new_points_moves_to_the_next_seed_and_starts_again():
     at = open_page("trainer", {"twin": "false"})
     at.button(key="trainer_step_10").click().run()
