@@ -8,12 +8,17 @@ categories), which colour-blind students can tell apart.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 
 import numpy as np
 import plotly.graph_objects as go
+import plotly.io as pio
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
+from ui import inplace
 from ui.colors import (  # noqa: F401  (re-exported: pages name colours through ui.colors or here)
     BLUE,
     CATEGORY,
@@ -129,10 +134,12 @@ def _non_finite(fig: go.Figure) -> bool:
 def show(fig: go.Figure, *, key: str | None = None, live: bool = False, on_click=None) -> None:
     """Draw a figure at full width. Refuses to draw NaN or infinities (a chart must never lie).
 
-    live=True is for charts redrawn many times a second: no mode bar, which saves the
-    browser work, and a static config so hovering cannot stall the redraws.
-    on_click: a callback for a click on one of the figure's points (Streamlit's point selection; it
-    reads the click from st.session_state[key]).
+    The chart changes in place when the figure changes (ui.inplace: Plotly.react in the chart already on
+    the page, not a new chart each time); `key` names it (default: where show() was called from, so a
+    chart keeps its place across reruns).
+    live=True is for charts redrawn many times a second: no mode bar, which saves the browser work.
+    on_click: a callback for a click on one of the figure's points (Streamlit's point selection through
+    st.plotly_chart; it reads the click from st.session_state[key]).
     """
     if _non_finite(fig):
         st.warning("This chart has values too large to draw; change the inputs to bring them back.")
@@ -144,4 +151,22 @@ def show(fig: go.Figure, *, key: str | None = None, live: bool = False, on_click
         st.plotly_chart(fig, width="stretch", config=config, key=key, on_select=on_click,
                         selection_mode="points")
         return
-    st.plotly_chart(fig, width="stretch", config=config, key=key)
+    if not inplace.available():
+        st.plotly_chart(fig, width="stretch", config=config, key=key)
+        return
+    spec = fig.to_dict()
+    height = spec.get("layout", {}).get("height") or 450
+    inplace.draw(pio.to_json(spec, validate=False), key=key or _call_site_key(), height=int(height),
+                 config=config)
+
+
+def _call_site_key() -> str:
+    """A key for an unnamed chart: the file and line that drew it, and its turn there in this run."""
+    frame = sys._getframe(2)
+    base = f"chart-{Path(frame.f_code.co_filename).stem}-{frame.f_lineno}"
+    ctx = get_script_run_ctx()
+    used = ctx.shared.widget_user_keys_this_run if ctx is not None else set()
+    i = 0
+    while f"{base}-{i}" in used:
+        i += 1
+    return f"{base}-{i}"

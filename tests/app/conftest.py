@@ -9,6 +9,8 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from ui import inplace
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -23,11 +25,35 @@ def open_page(url_path: str, query: dict[str, str] | None = None, timeout: float
     return at
 
 
+def chart_elements(at: AppTest) -> list:
+    """The page's charts in page order: ui.inplace's component (`bidi_component`) and st.plotly_chart."""
+    found = []
+
+    def walk(node) -> None:
+        for child in getattr(node, "children", {}).values():
+            if getattr(child, "type", None) == "plotly_chart" or (
+                    getattr(child, "type", None) == "bidi_component"
+                    and child.proto.component_name == inplace.NAME):
+                found.append(child)
+            walk(child)
+
+    walk(at._tree)
+    return found
+
+
+def spec_text(el) -> str:
+    """A chart element's figure as the JSON text it was sent as."""
+    import json
+
+    return el.proto.spec if el.type == "plotly_chart" else json.dumps(inplace.spec(el.proto))
+
+
 def figures(at: AppTest) -> list[dict]:
     """The plotly figures on the page, as JSON dicts."""
     import json
 
-    return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+    return [json.loads(el.proto.spec) if el.type == "plotly_chart" else inplace.spec(el.proto)
+            for el in chart_elements(at)]
 
 
 def decode(v) -> np.ndarray:

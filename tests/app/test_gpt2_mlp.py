@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from lib import ffn
-from tests.app.conftest import decode, figures, open_page
+from tests.app.conftest import chart_elements, decode, figures, open_page, spec_text
 
 # Chart order on the page: z, h, the GELU curve, y, the token's path, [checks], histogram, changes.
 Z, H, CURVE, Y, PATH = range(5)
@@ -173,7 +173,7 @@ def test_overflowing_matrices_warn_instead_of_drawing_nan():
 
 
 def _specs(at) -> list[str]:
-    return [el.proto.spec for el in at.get("plotly_chart")]
+    return [spec_text(el) for el in chart_elements(at)]
 
 
 def test_a_control_changes_its_own_section_only():

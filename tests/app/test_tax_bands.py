@@ -8,7 +8,7 @@ import pytest
 
 from lib import ring, tax
 from lib.layers import collapse
-from tests.app.conftest import ROOT, decode, figures, open_page
+from tests.app.conftest import ROOT, chart_elements, decode, figures, open_page, spec_text
 from ui import fmt, state
 
 EDITOR = "bands_editor"  # the schedule editor's widget key
@@ -274,7 +274,7 @@ def test_any_bad_bands_link_is_refused_with_a_note(bands):
 # --- sections rerun alone; links reproduce the page ---------------------------------------------------
 def _section_snapshot(at) -> dict:
     """What each section shows: its figures' JSON and its metrics, keyed by section."""
-    figs = [el.proto.spec for el in at.get("plotly_chart")]
+    figs = [spec_text(el) for el in chart_elements(at)]
     metrics = {m.label: m.value for m in at.metric}
     return {
         "tax": (figs[:3], [metrics[k] for k in ("Tax at this income", "Tax, band by band",

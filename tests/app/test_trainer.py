@@ -20,7 +20,7 @@ from lib.maps import RES
 from lib.points import template_csv
 from lib.regions import grid
 from lib.train import MAX_LINK_PARAMS, TrainConfig, Trainer
-from tests.app.conftest import decode, figures, open_page
+from tests.app.conftest import chart_elements, decode, figures, open_page, spec_text
 from ui import fmt, state
 from ui import trainer as tr
 
@@ -429,8 +429,8 @@ def test_new_points_moves_to_the_next_seed_and_starts_again():
 def _by_key(at) -> dict[str, str]:
     """Every plotly chart's JSON by its element key (the part of the proto id after the page's prefix)."""
     out = {}
-    for el in at.get("plotly_chart"):
-        out[el.proto.id.rsplit("-", 1)[-1] if el.proto.id else str(len(out))] = el.proto.spec
+    for el in chart_elements(at):
+        out[el.proto.id.split("-", 2)[-1] if el.proto.id else str(len(out))] = spec_text(el)
     return out
 
 
@@ -517,7 +517,7 @@ def test_the_page_reproduces_from_its_share_link():
         assert shared[k] == v, k
     at2 = open_page("trainer", shared)
     assert _metrics(at2)["Train accuracy"] == _metrics(at)["Train accuracy"]
-    assert json.loads(at2.get("plotly_chart")[0].proto.spec)["layout"]["title"]["text"] == "Hidden 3 · Tanh"
+    assert figures(at2)[0]["layout"]["title"]["text"] == "Hidden 3 · Tanh"
 
 
 def test_l1_and_a_large_l2_from_the_link_train_as_the_engine_does():

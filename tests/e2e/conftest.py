@@ -67,6 +67,13 @@ def fresh_server():
     s.stop()
 
 
+# Every ui.inplace chart holds the figure it was last sent (it marks itself pending until drawn), and
+# every such component on the page has mounted its chart.
+INPLACE_DRAWN = """() => !document.querySelector('.layerlab-chart[data-pending]') && Array.from(
+    document.querySelectorAll("[data-testid='stBidiComponentRegular']")).every(
+    c => !c.closest('.stBidiComponent') || c.querySelector('.layerlab-chart .main-svg'))"""
+
+
 def wait_ready(page, timeout: float = 60_000) -> None:
     """Connected, script finished, no skeleton left: the page as a student sees it."""
     page.wait_for_selector("[data-testid='stApp'][data-test-connection-state='CONNECTED']",
@@ -75,6 +82,7 @@ def wait_ready(page, timeout: float = 60_000) -> None:
                            timeout=timeout)
     page.wait_for_function("!document.querySelector('[data-testid=\"stSkeleton\"]')",
                            timeout=timeout)
+    page.wait_for_function(INPLACE_DRAWN, timeout=timeout)
     page.wait_for_timeout(300)  # let plotly finish drawing
 
 

@@ -11,7 +11,7 @@ from tests.e2e.conftest import assert_clean, main_text, screenshot, wait_ready
 
 def _chart_paths(page, section: str) -> str:
     """The first line's path in the chart of a section (its keyed container)."""
-    chart = page.locator(f".st-key-{section} [data-testid='stPlotlyChart']").first
+    chart = page.locator(f".st-key-{section} .js-plotly-plot").first
     return chart.locator("path.js-line").first.get_attribute("d") or ""
 
 
@@ -22,6 +22,8 @@ def _slider(page, label: str):
 def test_a_control_changes_the_chart(open_page):
     page = open_page("/activations")
     before = _chart_paths(page, "gallery_chart")
+    # ui.inplace: the chart is redrawn in place (Plotly.react), not replaced by a new one
+    page.locator(".st-key-gallery_chart .js-plotly-plot").first.evaluate("e => { e.dataset.mark = 'kept'; }")
     slider = _slider(page, "Range ±")
     slider.focus()
     for _ in range(4):
@@ -30,6 +32,7 @@ def test_a_control_changes_the_chart(open_page):
     page.wait_for_timeout(500)
     assert "xmax=" in page.url
     assert _chart_paths(page, "gallery_chart") != before
+    assert page.locator(".st-key-gallery_chart .js-plotly-plot").first.get_attribute("data-mark") == "kept"
     assert_clean(page)
 
 

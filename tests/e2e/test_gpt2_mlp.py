@@ -18,7 +18,7 @@ def _app_ran_once(open_page):
 
 def _chart_text(page, n: int) -> str:
     """The cell texts plotly drew in the n-th chart."""
-    chart = page.locator("[data-testid='stPlotlyChart']").nth(n)
+    chart = page.locator(".js-plotly-plot").nth(n)
     return " ".join(chart.locator("text").all_text_contents())
 
 
@@ -32,7 +32,7 @@ def test_the_gelu_switch_changes_the_hidden_table(open_page):
     page.wait_for_url("**act=gelu_tanh**")
     wait_ready(page)
     page.wait_for_function(  # the rerun may still be drawing: wait for the new numbers
-        "(before) => Array.from(document.querySelectorAll(\"[data-testid='stPlotlyChart']\")[1]"
+        "(before) => Array.from(document.querySelectorAll(\".js-plotly-plot\")[1]"
         ".querySelectorAll('text')).map(t => t.textContent).join(' ') !== before",
         arg=before, timeout=30_000)
     assert _chart_text(page, 1) != before

@@ -23,7 +23,7 @@ def test_opens_with_gpt2_small_and_screenshots(open_page, width):
     text = main_text(page)
     assert "124,439,808" in text and "7,087,872" in text
     assert page.locator("[data-testid='stDataFrame']").count() == 3
-    assert page.locator("[data-testid='stPlotlyChart']").count() == 2
+    assert page.locator(".js-plotly-plot").count() == 2
     width_used, width_there = page.evaluate(
         "() => { const m = document.querySelector(\"[data-testid='stMain']\"); "
         "return [m.scrollWidth, m.clientWidth]; }")
@@ -86,7 +86,7 @@ def test_the_total_and_the_picture_come_first(open_page):
     """At 1366 px the total and the treemap sit in the first screen, above every field."""
     page = open_page("/gpt2-params")
     total = page.locator("[data-testid='stMetric']", has_text="Parameters").first.bounding_box()
-    tree = page.locator("[data-testid='stPlotlyChart']").first.bounding_box()
+    tree = page.locator(".js-plotly-plot").first.bounding_box()
     first_slider = page.get_by_role("slider").first.bounding_box()
     assert total["y"] < 900 and tree["y"] < 900, (total, tree)
     assert first_slider["y"] > tree["y"]

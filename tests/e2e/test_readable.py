@@ -41,7 +41,7 @@ _OVERFLOW = """() => {
 
 _CHART_TEXT = """() => {
   const out = [];
-  for (const t of document.querySelectorAll("[data-testid='stPlotlyChart'] svg text")) {
+  for (const t of document.querySelectorAll(".js-plotly-plot svg text")) {
     if (!t.textContent.trim()) continue;
     const box = t.getBoundingClientRect();
     if (box.width === 0 || box.height === 0) continue;
@@ -54,11 +54,12 @@ _CHART_TEXT = """() => {
 _VISIBLE_TEXT = """() => {
   const main = document.querySelector("[data-testid='stMain']");
   return main.innerText + "\\n" + Array.from(
-    document.querySelectorAll("[data-testid='stPlotlyChart'] svg text")).map(t => t.textContent).join("\\n");
+    document.querySelectorAll(".js-plotly-plot svg text")).map(t => t.textContent).join("\\n");
 }"""
 
 _FIRST_LIVE = """() => {
-  const els = document.querySelectorAll(["stPlotlyChart", "stMetric", "stDataFrame", "stGraphVizChart"]
+  const els = document.querySelectorAll(
+    ["stPlotlyChart", "stBidiComponentRegular", "stMetric", "stDataFrame", "stGraphVizChart"]
     .map(t => `[data-testid='stMain'] [data-testid='${t}']`).join(","));
   const tops = Array.from(els).filter(e => e.offsetParent).map(e => e.getBoundingClientRect().top);
   return tops.length ? Math.min(...tops) : null;

@@ -32,7 +32,7 @@ def test_opens_with_the_seed_numbers_and_is_photographed(open_page, width):
     text = main_text(page)
     assert "A layer is a matrix" in text
     assert metric(page, "Sunrise") == "1.65" and metric(page, "Jungle") == f"{MINUS}0.65"
-    assert page.locator("[data-testid='stPlotlyChart']").count() >= 3  # network, W, linearity
+    assert page.locator(".js-plotly-plot").count() >= 3  # network, W, linearity
     screenshot(page, "recipe-card")
 
 
@@ -58,7 +58,7 @@ def test_a_slider_inside_a_fragment_updates_its_section_and_the_link(open_page):
 
 def test_the_diagram_hover_names_the_cell(open_page):
     page = open_page("/recipe-card?mode=plain")
-    chart = page.locator("[data-testid='stPlotlyChart']").first
+    chart = page.locator(".js-plotly-plot").first
     chart.scroll_into_view_if_needed()
     line = chart.locator("path.js-line").first  # the first weight: w11
     box = line.bounding_box()

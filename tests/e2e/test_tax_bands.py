@@ -42,7 +42,7 @@ def test_opens_and_is_photographed(open_page, width):
     text = main_text(page)
     for words in ("Sums of ReLUs", "HMRC", "2024/25", "Cybenko (1989)", "Hornik (1991)", "fold line"):
         assert words in text
-    assert page.locator("[data-testid='stPlotlyChart']").count() >= 9
+    assert page.locator(".js-plotly-plot").count() >= 9
     screenshot(page, "tax-bands")
 
 
@@ -74,7 +74,7 @@ def test_the_ramp_slider_changes_the_fit(open_page):
     before = metric(page, "Root-mean-square error")
     tax_before = metric(page, "Tax at this income")
     # Mark the tax section's chart: a slider in the curve's fragment must leave it alone.
-    page.evaluate("document.querySelectorAll('[data-testid=stPlotlyChart]')[0].dataset.mark = 'kept'")
+    page.evaluate("document.querySelectorAll('.js-plotly-plot')[0].dataset.mark = 'kept'")
     slider = page.get_by_role("slider").first  # "Number of ramps"
     slider.focus()
     for _ in range(3):
@@ -84,7 +84,7 @@ def test_the_ramp_slider_changes_the_fit(open_page):
     assert "units=9" in page.url
     assert metric(page, "Root-mean-square error") != before
     assert metric(page, "Tax at this income") == tax_before
-    assert page.evaluate("document.querySelectorAll('[data-testid=stPlotlyChart]')[0].dataset.mark") == "kept"
+    assert page.evaluate("document.querySelectorAll('.js-plotly-plot')[0].dataset.mark") == "kept"
     assert_clean(page)
 
 
@@ -157,14 +157,14 @@ _OVERFLOW = """() => {
     const bad = [];
     const main = document.querySelector("[data-testid='stMain']");
     for (const el of main.querySelectorAll(".katex-display, [data-testid='stMarkdown'], "
-                                           + "[data-testid='stPlotlyChart'], [data-testid='stMetric']")) {
+                                           + ".js-plotly-plot, [data-testid='stMetric']")) {
         const r = el.getBoundingClientRect();
         // KaTeX's boxes run 1-2 px past their own width at any screen size: allow 4 px
         if (r.right > w + 1 || el.scrollWidth > el.clientWidth + 4) bad.push(el.innerText.slice(0, 60));
     }
     return bad;
 }"""
-_CHART_TEXT = """() => Array.from(document.querySelectorAll("[data-testid='stPlotlyChart'] svg text"))
+_CHART_TEXT = """() => Array.from(document.querySelectorAll(".js-plotly-plot svg text"))
     .filter(t => t.textContent.trim())
     .map(t => [t.textContent.slice(0, 30), parseFloat(getComputedStyle(t).fontSize)])
     .filter(([, size]) => size < 12)"""
@@ -181,9 +181,9 @@ def test_readable_on_a_projector_and_a_phone(open_page, link, width):
     assert page.evaluate(_OVERFLOW) == []
     assert page.evaluate(_CHART_TEXT) == []
     svg_text = " ".join(page.evaluate("() => Array.from(document.querySelectorAll("
-                                      "'[data-testid=stPlotlyChart] svg text'), t => t.textContent)"))
+                                      "'.js-plotly-plot svg text'), t => t.textContent)"))
     for text in (main_text(page), svg_text):
         assert not re.search(r"\d(\.\d+)?e[+\-−]?\d", text), re.search(r".{20}\de[+\-−]?\d.{5}", text)
-    first = page.locator("[data-testid='stPlotlyChart']").first.bounding_box()
+    first = page.locator(".js-plotly-plot").first.bounding_box()
     if width == "laptop":
         assert first["y"] < 900

@@ -1,0 +1,98 @@
+"""ui.inplace: charts that change in place. Sent as one keyed component whose figure is plotly's JSON;
+the same key across reruns (so the browser keeps the chart and Plotly.react redraws it); NaN never
+sent; st.plotly_chart as the fallback when plotly.js cannot be served."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import plotly
+import plotly.graph_objects as go
+from streamlit.testing.v1 import AppTest
+
+from tests.app.conftest import chart_elements, figures, open_page
+from ui import inplace
+
+
+def _charts_app():
+    import numpy as np
+    import plotly.graph_objects as go
+    import streamlit as st
+
+    from ui import charts
+
+    a = st.slider("a", 0.0, 3.0, 1.0, 0.5, help="the slope")
+    x = np.linspace(-1, 1, 5)
+    charts.show(go.Figure(go.Scatter(x=x, y=a * x)), key="named")
+    for k in range(2):  # two unnamed charts from one line: each gets its own key
+        charts.show(go.Figure(go.Scatter(x=x, y=(a + k) * x)))
+    charts.show(go.Figure(go.Scatter(x=x, y=np.full(5, np.inf) * a)))  # inf: a message, not a chart
+
+
+def _ids(at) -> list[str]:
+    return [el.proto.id for el in chart_elements(at)]
+
+
+def test_charts_keep_their_ids_while_their_figures_change():
+    at = AppTest.from_function(_charts_app).run()
+    assert not at.exception
+    els = chart_elements(at)
+    assert [el.type for el in els] == ["bidi_component"] * 3
+    ids, figs = _ids(at), figures(at)
+    assert ids[0].endswith("-named")
+    assert len(set(ids)) == 3  # the loop's two charts do not collide
+    at.slider[0].set_value(2.0).run()
+    assert _ids(at) == ids  # same elements: the browser redraws them in place
+    after = figures(at)
+    assert after != figs
+    y = after[0]["data"][0]["y"]
+    assert y == [-2.0, -1.0, 0.0, 1.0, 2.0] or "bdata" in y
+    assert any("too large to draw" in w.value for w in at.warning)
+
+
+def test_the_sent_figure_is_plotlys_json_with_the_streamlit_template():
+    at = AppTest.from_function(_charts_app).run()
+    el = chart_elements(at)[0]
+    payload = json.loads(el.proto.json)
+    payload = json.loads(payload) if isinstance(payload, str) else payload
+    assert set(payload) == {"fig", "config"}
+    assert payload["config"]["displaylogo"] is False
+    fig = inplace.spec(el.proto)
+    # the placeholder colours the page swaps for the theme's travel in the template
+    assert "#000001" in json.dumps(fig["layout"]["template"])
+    assert go.Figure(fig).data[0].type == "scatter"  # plotly accepts it back
+
+
+def test_plotly_js_is_the_installed_packages():
+    assert inplace.available()
+    assert inplace.PLOTLY_JS.stat().st_size == inplace._source().stat().st_size
+    assert f"v={plotly.__version__}" in inplace._JS.replace("__VERSION__", plotly.__version__)
+
+
+def test_without_static_serving_the_page_falls_back_to_st_plotly_chart(monkeypatch):
+    inplace.available.cache_clear()
+    import streamlit as st
+
+    real = st.get_option
+    monkeypatch.setattr(st, "get_option",
+                        lambda name: False if name == "server.enableStaticServing" else real(name))
+    try:
+        at = AppTest.from_function(_charts_app).run()
+        assert not at.exception
+        assert [el.type for el in chart_elements(at)] == ["plotly_chart"] * 3
+    finally:
+        monkeypatch.undo()
+        inplace.available.cache_clear()
+
+
+def test_a_lesson_page_draws_its_charts_in_place():
+    at = open_page("activations")
+    els = chart_elements(at)
+    assert els and all(el.type == "bidi_component" for el in els)
+    for fig in figures(at):
+        for trace in fig["data"]:
+            for attr in ("x", "y"):
+                v = trace.get(attr)
+                if isinstance(v, list) and v and not isinstance(v[0], str):
+                    assert np.isfinite(np.asarray(v, dtype=float)).all()
