@@ -163,7 +163,15 @@ export default function (component) {
         if (p) setTriggerValue('click', {x: p.x, y: p.y, curve: p.curveNumber, point: p.pointNumber});
       });
       if (window.ResizeObserver) {
-        const ro = new ResizeObserver(() => { if (div.isConnected) Plotly.Plots.resize(div); });
+        // Only a new width redraws (a sidebar opened, a phone turned): a page's reruns change heights
+        // around the chart, and a redraw of every chart for each would cost more than the change.
+        let width = div.clientWidth;
+        const ro = new ResizeObserver(() => {
+          const w = div.clientWidth;
+          if (!div.isConnected || !w || Math.abs(w - width) < 1) return;
+          width = w;
+          Plotly.Plots.resize(div);
+        });
         ro.observe(parentElement instanceof Element ? parentElement : div);
         div.__ro = ro;
       }
