@@ -9,10 +9,12 @@ from ui.fairshare import busy_note
 from ui.nav import HOME, LESSONS
 from ui.replica import restart_note
 
-# Past capacity, slower, never frozen: a new move waits for the run in progress and a finished run's
-# picture is always delivered (ui/runs.py says what it measured). On unless LAYERLAB_FINISH_RUNS=0
-# (Streamlit's default: each move cuts the student's run in progress short).
-if os.environ.get("LAYERLAB_FINISH_RUNS") != "0":
+# LAYERLAB_FINISH_RUNS=1: a new move waits for the run in progress and a finished run's picture is
+# always delivered (past capacity: slower, never frozen; ui/runs.py says what it measured). Off by
+# default: with it, a playing trainer's tab still dies now and then with "Cached ForwardMsg MISS"
+# (1 of 3 Plays in Chromium after ui/runs.py's cache rule; 0 of 3 without ui/runs.py), and Play drew
+# 0-10 redraws a second against a steady 9-10 without it.
+if os.environ.get("LAYERLAB_FINISH_RUNS") == "1":
     runs.install()
 
 # No page_title here: it would override every page's own tab title.

@@ -1,9 +1,9 @@
-"""Play then Pause on /trainer answers within seconds, again and again, with ui/runs.py on (the default).
+"""Play then Pause on /trainer answers within seconds, again and again, and the tab stays connected.
 
-With the queue on, a run in progress finishes instead of being cut; before the browser's message
-cache was accounted for (ui/runs.py, _keep_browser_cache), its finish sometimes made the next run
-refer to a figure the browser had just dropped: "Cached ForwardMsg MISS", the tab disconnected for
-good and Pause stayed disabled (2 runs in 6 of the trainer's browser tests on a loaded machine).
+The server runs as the README's first command starts it (ui/runs.py off). With ui/runs.py on, a run
+in progress finishes instead of being cut, and its finish can make the next run refer to a figure the
+browser has just dropped: "Cached ForwardMsg MISS", the tab disconnected for good and Pause stayed
+disabled; this test watches the console for exactly that.
 """
 
 from __future__ import annotations
