@@ -106,7 +106,7 @@ def test_twin_trains_in_lockstep(open_page):
     redraws_per_s = page.evaluate("window.__redraws") / (t1 - t0)
     print(f"\n/trainer live, default page (network and twin): {(e1 - e0) / (t1 - t0):,.0f} epochs/s, "
           f"{redraws_per_s:.1f} redraws/s")
-    assert redraws_per_s >= 2
+    assert redraws_per_s >= 3  # 9-10 on a quiet 2-core machine (charts redrawn in place, ui.inplace)
     _click(page, "Pause")
     page.get_by_role("button", name="Play", exact=True).wait_for()
     assert e1 > e0
