@@ -62,7 +62,7 @@ class RunLog:
     fragments: tuple = ()  # the fragments it ran
     elements: int = 0      # new elements sent in full
     refs: int = 0          # elements sent as a cache reference (unchanged)
-    plots: int = 0         # plotly charts sent in full (redrawn by the browser)
+    plots: int = 0         # charts sent in full (redrawn by the browser)
     bytes: int = 0
     view: dict = field(default_factory=dict)   # delta path -> digest of the element shown there
 
@@ -317,8 +317,9 @@ class Student:
         if log is not None:
             log.elements += 1
             log.view[tuple(msg.metadata.delta_path)] = hash(msg.delta.SerializeToString())
-            if which == "plotly_chart":
-                log.plots += 1
+            if which == "plotly_chart" or (which == "bidi_component"
+                                           and el.bidi_component.component_name == "layerlab_chart"):
+                log.plots += 1   # st.plotly_chart, or a ui.inplace chart (redrawn in place)
         inner = getattr(el, which) if which else None
         wid = getattr(inner, "id", "") if inner is not None and hasattr(inner, "id") else ""
         if isinstance(wid, str) and wid.startswith("$$ID-"):

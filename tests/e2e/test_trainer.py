@@ -295,7 +295,7 @@ def _placed(page) -> int:
 
 def _click_map(page, x: float, y: float, want: int) -> None:
     """Click the map at data coordinates (x, y) and wait until `want` points are placed by hand."""
-    page.locator(PICK).wait_for()
+    page.locator(f"{PICK} .js-plotly-plot .main-svg").first.wait_for()  # the picking chart is drawn
     page.locator(PICK).scroll_into_view_if_needed()
     page.wait_for_timeout(300)  # plotly lays the chart out after it mounts
     px, py = page.evaluate(TO_SCREEN, [PICK, x, y])
