@@ -134,7 +134,7 @@ function themed(fig, t) {
 }
 
 export default function (component) {
-  const { data, parentElement, setTriggerValue } = component;
+  const { data, parentElement } = component;
   if (!data) return;
   let div = parentElement.querySelector('div.layerlab-chart');
   if (!div) {
@@ -158,10 +158,6 @@ export default function (component) {
     return Plotly.react(div, fig.data || [], fig.layout, {responsive: true, ...config}).then(() => {
       if (div.__sent === sent) delete div.dataset.pending;
       if (!first) return;
-      div.on('plotly_click', (ev) => {
-        const p = ev && ev.points && ev.points[0];
-        if (p) setTriggerValue('click', {x: p.x, y: p.y, curve: p.curveNumber, point: p.pointNumber});
-      });
       if (window.ResizeObserver) {
         // Only a new width redraws (a sidebar opened, a phone turned): a page's reruns change heights
         // around the chart, and a redraw of every chart for each would cost more than the change.
@@ -216,15 +212,11 @@ def available() -> bool:
     return True
 
 
-def draw(spec_json: str, *, key: str, height: int, config: dict, on_click=None):
-    """Mount (or update in place) the chart `key` with a figure given as plotly's JSON."""
+def draw(spec_json: str, *, key: str, height: int, config: dict) -> None:
+    """Mount (or update in place) the chart `key` with a figure given as plotly's JSON. Display only:
+    a chart that takes clicks (point picking) goes through st.plotly_chart (ui.charts.show)."""
     payload = '{"fig": ' + spec_json + ', "config": ' + json.dumps(config) + "}"
-    kw = {"on_click_change": on_click} if on_click is not None else {"on_click_change": _noop}
-    return _component()(key=key, data=payload, height=height, **kw)
-
-
-def _noop() -> None:
-    return None
+    _component()(key=key, data=payload, height=height)
 
 
 def spec(proto) -> dict:
