@@ -4,7 +4,7 @@ import os
 
 import streamlit as st
 
-from ui import runs
+from ui import inplace, runs, wakeups
 from ui.fairshare import busy_note
 from ui.nav import HOME, LESSONS
 from ui.replica import restart_note
@@ -14,6 +14,9 @@ from ui.replica import restart_note
 # default: with it, a playing trainer's tab still dies now and then with "Cached ForwardMsg MISS"
 # (1 of 3 Plays in Chromium after ui/runs.py's cache rule; 0 of 3 without ui/runs.py), and Play drew
 # 0-10 redraws a second against a steady 9-10 without it.
+if os.environ.get("LAYERLAB_WAKEUPS") != "0":  # 0: Streamlit's own hand-over, for bench/ comparisons
+    wakeups.install()  # one event-loop wake-up per burst of a run's messages (ui/wakeups.py)
+
 if os.environ.get("LAYERLAB_FINISH_RUNS") == "1":
     runs.install()
 
@@ -26,6 +29,7 @@ for lesson in LESSONS:
         st.Page(lesson.file, title=lesson.title, icon=lesson.icon, url_path=lesson.url_path)
     )
 page = st.navigation(sections)
+inplace.new_page(page.url_path)  # its charts are mounted afresh: none is held from the last page
 if note := restart_note(st.context.headers, st.session_state):  # its replica stopped (deploy/serve)
     st.caption(note)
 if note := busy_note():  # past capacity answers come later, never not at all: say so

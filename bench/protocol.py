@@ -318,8 +318,9 @@ class Student:
             log.elements += 1
             log.view[tuple(msg.metadata.delta_path)] = hash(msg.delta.SerializeToString())
             if which == "plotly_chart" or (which == "bidi_component"
-                                           and el.bidi_component.component_name == "layerlab_chart"):
-                log.plots += 1   # st.plotly_chart, or a ui.inplace chart (redrawn in place)
+                                           and el.bidi_component.component_name == "layerlab_chart"
+                                           and not el.bidi_component.json.startswith('"{\\"same\\"')):
+                log.plots += 1   # st.plotly_chart, or a ui.inplace chart given a figure (not "the same")
         inner = getattr(el, which) if which else None
         wid = getattr(inner, "id", "") if inner is not None and hasattr(inner, "id") else ""
         if isinstance(wid, str) and wid.startswith("$$ID-"):

@@ -293,7 +293,7 @@ def curve_live() -> None:
         st.caption(f"{tgt.label}: {tgt.note} Grey lines: each wⱼ ReLU(x − tⱼ); triangles: the knots tⱼ. "
                    "With the knots fixed, the best weights solve a least-squares problem exactly.")
     with g2:
-        charts.show(error_fig)
+        charts.show(error_fig, key="tax_error")  # the same for every number of ramps: sent once
         st.caption("Error against the number of ramps, for every number the slider offers. With even "
                    "knots it falls, though not always smoothly: it matters whether a knot lands where the "
                    "curve bends.")

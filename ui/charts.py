@@ -141,7 +141,8 @@ def show(fig: go.Figure, *, key: str | None = None, live: bool = False, on_click
     on_click: a callback for a click on one of the figure's points (Streamlit's point selection through
     st.plotly_chart; it reads the click from st.session_state[key]).
     """
-    if _non_finite(fig):
+    bad, text, height = _sent_form(fig)
+    if bad:
         st.warning("This chart has values too large to draw; change the inputs to bring them back.")
         return
     config = {"displaylogo": False}
@@ -154,10 +155,25 @@ def show(fig: go.Figure, *, key: str | None = None, live: bool = False, on_click
     if not inplace.available():
         st.plotly_chart(fig, width="stretch", config=config, key=key)
         return
+    inplace.draw(text, key=key or _call_site_key(), height=height, config=config)
+
+
+def _sent_form(fig: go.Figure) -> tuple[bool, str | None, int]:
+    """(has NaN or infinities, plotly's JSON of it, its height). Kept on a figure made to be sent again
+    and again (ui.frozen's, trainer_charts' _Light), for as long as its sent dict is the same object:
+    a cached figure drawn on every rerun is checked and written once."""
+    sent = fig.__dict__.get("_frozen_spec") or fig.__dict__.get("_sent_dict")
+    memo = fig.__dict__.get("_layerlab_sent")
+    if sent is not None and memo is not None and memo[0] is sent:
+        return memo[1]
     spec = fig.to_dict()
-    height = spec.get("layout", {}).get("height") or 450
-    inplace.draw(pio.to_json(spec, validate=False), key=key or _call_site_key(), height=int(height),
-                 config=config)
+    bad = _non_finite(fig)
+    form = (bad, None if bad else pio.to_json(spec, validate=False),
+            int(spec.get("layout", {}).get("height") or 450))
+    sent = fig.__dict__.get("_frozen_spec") or fig.__dict__.get("_sent_dict")  # _Light makes it in to_dict
+    if sent is not None:
+        fig.__dict__["_layerlab_sent"] = (sent, form)
+    return form
 
 
 def _call_site_key() -> str:

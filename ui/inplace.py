@@ -22,13 +22,27 @@ The look. The figures carry Streamlit's plotly template, whose colours are place
 from the theme's CSS variables (`--st-text-color`, `--st-chart-categorical-colors`, ...), so a chart
 reads the same in light and dark mode, and follows a theme change.
 
+Sent once. Streamlit sends every element of a run again, unchanged or not (this app has the
+forward-message cache off: its misses killed playing tabs, .streamlit/config.toml). A chart's figure
+is hundreds of KB on /trainer (a data-slider move re-sent 670 KB, 490 KB of it figures the page
+already showed). So each session keeps, per chart key, a digest of the figure its page holds; a run
+whose figure has that digest sends `{"same": digest}` instead, and the JavaScript leaves the chart as
+it is. If the page does not hold that figure (the chart was mounted afresh, or the message was lost
+to a cancelled run), it says so with a trigger (`missing`), whose callback forgets the key, so the
+rerun that trigger starts sends the figure whole: a wrong guess costs one rerun, never a wrong or
+empty chart. A run of another page forgets everything (`new_page`, from app.py).
+
 Tests read a drawn figure with `spec(element_proto)` (AppTest shows the component as `bidi_component`).
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 import shutil
+import threading
+from collections import OrderedDict
 from functools import cache
 from pathlib import Path
 
@@ -39,144 +53,25 @@ ROOT = Path(__file__).resolve().parents[1]
 STATIC = ROOT / "static"
 PLOTLY_JS = STATIC / "plotly.min.js"
 NAME = "layerlab_chart"
+HELD = "layerlab_charts_held"   # session state: chart key -> digest of the figure its page holds
+PAGE = "layerlab_charts_page"   # session state: the page those charts are on
 
-_JS = r"""
-const SRC = './app/static/plotly.min.js?v=__VERSION__';
-
-function loadPlotly() {
-  if (window.Plotly) return Promise.resolve(window.Plotly);
-  if (!window.__layerLabPlotly) {
-    window.__layerLabPlotly = new Promise((ok, bad) => {
-      const s = document.createElement('script');
-      s.src = SRC; s.async = true;
-      s.onload = () => ok(window.Plotly);
-      s.onerror = () => { window.__layerLabPlotly = null; bad(new Error('plotly.js did not load')); };
-      document.head.appendChild(s);
-    });
-  }
-  return window.__layerLabPlotly;
-}
-
-function theme(el) {
-  const cs = getComputedStyle(el);
-  const v = (n, d) => (cs.getPropertyValue(n) || '').trim() || d;
-  const list = (n) => v(n, '').split(',').map((c) => c.trim()).filter(Boolean);
-  const text = v('--st-text-color', '#31333F');
-  return {
-    text, heading: v('--st-heading-color', text), gray: v('--st-gray-text-color', text),
-    bg: v('--st-background-color', '#ffffff'), bg2: v('--st-secondary-background-color', '#f0f2f6'),
-    grid: v('--st-border-color-light', 'rgba(49, 51, 63, 0.1)'),
-    line: v('--st-border-color', 'rgba(49, 51, 63, 0.2)'),
-    font: v('--st-font', '"Source Sans", sans-serif'),
-    green: v('--st-green-color', '#21c354'), red: v('--st-red-color', '#ff2b2b'),
-    blue: v('--st-blue-color', '#1c83e1'),
-    cat: list('--st-chart-categorical-colors'), seq: list('--st-chart-sequential-colors'),
-    div: list('--st-chart-diverging-colors'),
-  };
-}
-
-// Streamlit's plotly template writes placeholder colours #000001-#000040; swap in the theme's.
-function recolor(json, t) {
-  const fixed = {32: t.green, 33: t.red, 34: t.blue, 35: t.grid, 36: t.gray, 37: t.text, 38: t.bg,
-                 39: t.grid, 40: t.bg2};
-  return json.replace(/#0000([0-4][0-9])/g, (m, d) => {
-    const i = Number(d);
-    if (fixed[i]) return fixed[i];
-    const pick = (arr, j) => (arr.length ? arr[Math.min(j, arr.length - 1)] : m);
-    if (i >= 1 && i <= 10) return pick(t.cat, i - 1);
-    if (i >= 11 && i <= 20) return pick(t.seq, i - 11);
-    if (i >= 21 && i <= 31) return pick(t.div, i - 21);
-    return m;
-  }).replaceAll('"Source Sans Pro", sans-serif', t.font.replaceAll('"', '\\"'));
-}
-
-function deepDefaults(target, defaults) {
-  for (const [k, d] of Object.entries(defaults)) {
-    const have = target[k];
-    if (d && typeof d === 'object' && !Array.isArray(d)) {
-      if (!have || typeof have !== 'object') target[k] = {};
-      deepDefaults(target[k], d);
-    } else if (have === undefined) {
-      target[k] = d;
-    }
-  }
-  return target;
-}
-
-// What st.plotly_chart's page adds to every figure's layout (its theme), under what the figure says.
-function themed(fig, t) {
-  const layout = fig.layout || (fig.layout = {});
-  const axis = (x) => ({
-    gridcolor: t.grid, zerolinecolor: t.grid, tickcolor: t.grid, linecolor: t.line,
-    tickfont: {color: t.gray, size: 12}, title: {font: {color: t.gray, size: 14}},
-    automargin: true, ...(x ? {showgrid: false, zeroline: false} : {}),
-  });
-  const base = {
-    font: {color: t.gray, family: t.font, size: 12},
-    title: {font: {family: t.font, size: 16, color: t.heading}, x: 0, xanchor: 'left'},
-    legend: {font: {size: 12, color: t.text}, title: {font: {size: 12, color: t.gray}},
-             bordercolor: 'rgba(0,0,0,0)'},
-    paper_bgcolor: t.bg, plot_bgcolor: t.bg,
-    hoverlabel: {bgcolor: t.bg, bordercolor: t.line, font: {color: t.text, family: t.font, size: 12}},
-  };
-  for (const k of Object.keys(layout)) {
-    if (/^xaxis\d*$/.test(k)) deepDefaults(layout[k], axis(true));
-    if (/^yaxis\d*$/.test(k)) deepDefaults(layout[k], axis(false));
-  }
-  if (!Object.keys(layout).some((k) => /^xaxis\d*$/.test(k))) layout.xaxis = axis(true);
-  if (!Object.keys(layout).some((k) => /^yaxis\d*$/.test(k))) layout.yaxis = axis(false);
-  if (typeof layout.title === 'string') layout.title = {text: layout.title};
-  if (layout.title && layout.title.text && !String(layout.title.text).startsWith('<b>')) {
-    layout.title.text = '<b>' + layout.title.text + '</b>';
-  }
-  deepDefaults(layout, base);
-  return fig;
-}
-
+_LOADER = r"""
+// The chart's code is a static file (ui/inplace.js, served from static/): an element sends only this.
+const CHART = new URL('./app/static/layerlab-chart.js?v=__DIGEST__', document.baseURI).href;
+let chart = null;
 export default function (component) {
-  const { data, parentElement } = component;
-  if (!data) return;
-  let div = parentElement.querySelector('div.layerlab-chart');
-  if (!div) {
-    div = document.createElement('div');
-    div.className = 'layerlab-chart';
-    parentElement.appendChild(div);
-  }
-  const sent = typeof data === 'string' ? data : JSON.stringify(data);
-  const t = theme(parentElement);
-  const look = JSON.stringify(t);
-  if (div.__sent === sent && div.__look === look) return;  // the same figure in the same theme
-  div.__sent = sent;
-  div.__look = look;
-  div.dataset.pending = '1';  // until this figure is on screen (the browser tests wait for it)
-  const { fig, config } = JSON.parse(recolor(sent, t));
-  themed(fig, t);
-  loadPlotly().then((Plotly) => {
-    if (div.__sent !== sent) return;  // a newer figure came while plotly.js loaded
-    const first = !div.__drawn;
-    div.__drawn = true;
-    return Plotly.react(div, fig.data || [], fig.layout, {responsive: true, ...config}).then(() => {
-      if (div.__sent === sent) delete div.dataset.pending;
-      if (!first) return;
-      if (window.ResizeObserver) {
-        // Only a new width redraws (a sidebar opened, a phone turned): a page's reruns change heights
-        // around the chart, and a redraw of every chart for each would cost more than the change.
-        let width = div.clientWidth;
-        const ro = new ResizeObserver(() => {
-          const w = div.clientWidth;
-          if (!div.isConnected || !w || Math.abs(w - width) < 1) return;
-          width = w;
-          Plotly.Plots.resize(div);
-        });
-        ro.observe(parentElement instanceof Element ? parentElement : div);
-        div.__ro = ro;
-      }
-    });
+  if (chart) return chart(component);
+  let cleanup = null;
+  let gone = false;
+  import(CHART).then((m) => {
+    chart = m.default;
+    if (!gone) cleanup = chart(component);
   }).catch((err) => {
-    delete div.dataset.pending;
-    div.textContent = 'This chart could not be drawn: ' + err.message + '. Reload the page to try again.';
+    component.parentElement.textContent = 'This chart could not be drawn: ' + err.message +
+      '. Reload the page to try again.';
   });
-  return () => { if (div.__ro) div.__ro.disconnect(); };
+  return () => { gone = true; if (typeof cleanup === 'function') cleanup(); };
 }
 """
 
@@ -185,19 +80,41 @@ div.layerlab-chart { width: 100%; }
 """
 
 
+CHART_JS = STATIC / "layerlab-chart.js"
+_CHART_SRC = Path(__file__).with_name("inplace.js")
+
+
+@cache
+def _chart_js() -> str:
+    """The chart's code as served: ui/inplace.js for this plotly version."""
+    return _CHART_SRC.read_text().replace("__VERSION__", plotly.__version__)
+
+
 @cache
 def _component():
-    js = _JS.replace("__VERSION__", plotly.__version__)
-    return st.components.v2.component(NAME, js=js, css=_CSS, isolate_styles=False)
+    digest = hashlib.blake2b(_chart_js().encode(), digest_size=8).hexdigest()
+    return st.components.v2.component(NAME, js=_LOADER.replace("__DIGEST__", digest), css=_CSS,
+                                      isolate_styles=False)
 
 
 def _source() -> Path:
     return Path(plotly.__file__).resolve().parent / "package_data" / "plotly.min.js"
 
 
+def _write(path: Path, content: bytes) -> None:
+    """Write a static file whole (a browser never reads half of one)."""
+    if path.exists() and path.read_bytes() == content:
+        return
+    STATIC.mkdir(exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_bytes(content)
+    tmp.replace(path)
+
+
 @cache
 def available() -> bool:
-    """plotly.js is in static/ (copied from the installed plotly package once) and static serving is on."""
+    """plotly.js and the chart's code are in static/ (plotly.js copied from the installed plotly
+    package once) and static serving is on."""
     if not st.get_option("server.enableStaticServing"):
         return False
     src = _source()
@@ -207,6 +124,7 @@ def available() -> bool:
             tmp = PLOTLY_JS.with_suffix(".tmp")
             shutil.copyfile(src, tmp)
             tmp.replace(PLOTLY_JS)
+        _write(CHART_JS, _chart_js().encode())
     except OSError:
         return False
     return True
@@ -214,14 +132,59 @@ def available() -> bool:
 
 def draw(spec_json: str, *, key: str, height: int, config: dict) -> None:
     """Mount (or update in place) the chart `key` with a figure given as plotly's JSON. Display only:
-    a chart that takes clicks (point picking) goes through st.plotly_chart (ui.charts.show)."""
-    payload = '{"fig": ' + spec_json + ', "config": ' + json.dumps(config) + "}"
-    _component()(key=key, data=payload, height=height)
+    a chart that takes clicks (point picking) goes through st.plotly_chart (ui.charts.show).
+
+    A figure this session's page already holds under `key` is not sent again: the chart gets a
+    60-byte "same as before" instead (see the module doc)."""
+    payload = '"fig": ' + spec_json + ', "config": ' + json.dumps(config) + "}"
+    digest = hashlib.blake2b(payload.encode(), digest_size=12).hexdigest()
+    held = st.session_state.setdefault(HELD, {})
+    if held.get(key) == digest:
+        data = '{"same": "' + digest + '"}'
+    else:
+        data = '{"id": "' + digest + '", ' + payload
+        held[key] = digest
+        _remember(digest, data)
+    _component()(key=key, data=data, height=height, on_missing_change=functools.partial(_forget, key))
+
+
+def _forget(key: str) -> None:
+    """The page asked for chart `key`'s figure (it did not hold what it was told to keep)."""
+    st.session_state.get(HELD, {}).pop(key, None)
+
+
+def new_page(page: str) -> None:
+    """A run of another page than the last: its charts are mounted afresh, so nothing is held."""
+    if st.session_state.get(PAGE) != page:
+        st.session_state[PAGE] = page
+        st.session_state[HELD] = {}
+
+
+_RECENT: OrderedDict[str, str] = OrderedDict()  # digest -> data sent, for spec() of a "same" (tests)
+_RECENT_MAX = 64
+_lock = threading.Lock()
+
+
+def _remember(digest: str, data: str) -> None:
+    with _lock:
+        _RECENT[digest] = data
+        _RECENT.move_to_end(digest)
+        while len(_RECENT) > _RECENT_MAX:
+            _RECENT.popitem(last=False)
 
 
 def spec(proto) -> dict:
-    """The figure a drawn chart holds (a BidiComponent proto from AppTest): plotly's dict."""
+    """The figure a drawn chart holds (a BidiComponent proto from AppTest): plotly's dict, also when
+    this run sent only "same as before" (then it is the figure sent last under that digest)."""
     data = json.loads(proto.json)
     if isinstance(data, str):
         data = json.loads(data)
+    if "same" in data:
+        with _lock:
+            data = json.loads(_RECENT[data["same"]])
     return data["fig"]
+
+
+def is_same(proto) -> bool:
+    """This run sent the chart no figure, only "the one you hold" (a BidiComponent proto)."""
+    return proto.json.startswith('"{\\"same\\"') or proto.json.startswith('{"same"')

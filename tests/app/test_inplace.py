@@ -56,7 +56,7 @@ def test_the_sent_figure_is_plotlys_json_with_the_streamlit_template():
     el = chart_elements(at)[0]
     payload = json.loads(el.proto.json)
     payload = json.loads(payload) if isinstance(payload, str) else payload
-    assert set(payload) == {"fig", "config"}
+    assert set(payload) == {"id", "fig", "config"}  # id: the digest a later "same as before" names
     assert payload["config"]["displaylogo"] is False
     fig = inplace.spec(el.proto)
     # the placeholder colours the page swaps for the theme's travel in the template
@@ -67,7 +67,8 @@ def test_the_sent_figure_is_plotlys_json_with_the_streamlit_template():
 def test_plotly_js_is_the_installed_packages():
     assert inplace.available()
     assert inplace.PLOTLY_JS.stat().st_size == inplace._source().stat().st_size
-    assert f"v={plotly.__version__}" in inplace._JS.replace("__VERSION__", plotly.__version__)
+    assert f"v={plotly.__version__}" in inplace._chart_js()
+    assert inplace.CHART_JS.read_text() == inplace._chart_js()  # the chart code served is ui/inplace.js
 
 
 def test_without_static_serving_the_page_falls_back_to_st_plotly_chart(monkeypatch):
@@ -96,3 +97,43 @@ def test_a_lesson_page_draws_its_charts_in_place():
                 v = trace.get(attr)
                 if isinstance(v, list) and v and not isinstance(v[0], str):
                     assert np.isfinite(np.asarray(v, dtype=float)).all()
+
+
+def _sent(at) -> list[str]:
+    """What each chart was given this run: "same" (the figure its page holds) or "whole"."""
+    return ["same" if inplace.is_same(el.proto) else "whole" for el in chart_elements(at)]
+
+
+def test_a_figure_the_page_holds_is_not_sent_again():
+    at = AppTest.from_function(_charts_app).run()
+    assert _sent(at) == ["whole"] * 3
+    figs = figures(at)
+    at.run()                                   # nothing moved: every chart holds its figure
+    assert _sent(at) == ["same"] * 3
+    assert all(len(el.proto.json) < 100 for el in chart_elements(at))
+    assert figures(at) == figs                 # spec() still reads the figure each chart shows
+    at.slider[0].set_value(2.0).run()          # every figure changes
+    assert _sent(at) == ["whole"] * 3
+    assert figures(at) != figs
+
+
+def test_a_chart_that_asks_gets_its_figure_whole_and_a_new_page_holds_nothing():
+    at = AppTest.from_function(_charts_app).run()
+    at.run()
+    assert _sent(at) == ["same"] * 3
+    held = dict(at.session_state[inplace.HELD])
+    assert len(held) == 3
+    held.pop("named")  # what the `missing` trigger's callback (inplace._forget) does
+    at.session_state[inplace.HELD] = held
+    at.run()
+    assert _sent(at) == ["whole", "same", "same"]
+    # app.py calls new_page on every full run: the same page keeps what it holds, another forgets it
+    with_page = AppTest.from_string(
+        "import streamlit as st\nfrom ui import inplace\ninplace.new_page(st.session_state.get('p', 'a'))\n"
+        "st.markdown(str(len(st.session_state[inplace.HELD])))\n").run()
+    with_page.session_state[inplace.HELD] = {"x": "d"}
+    with_page.run()
+    assert with_page.markdown[0].value == "1"
+    with_page.session_state["p"] = "b"
+    with_page.run()
+    assert with_page.markdown[0].value == "0"

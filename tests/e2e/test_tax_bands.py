@@ -88,6 +88,41 @@ def test_the_ramp_slider_changes_the_fit(open_page):
     assert_clean(page)
 
 
+def test_an_unchanged_chart_is_not_sent_again_and_one_that_lost_it_asks(open_page):
+    """ui.inplace: the error chart is the same for every number of ramps, so a move sends it as "the
+    figure you hold"; a chart that does not hold it (here: made to forget) asks, and gets it whole."""
+    page = open_page("/tax-bands")
+    chart = page.locator(".st-key-tax_error .layerlab-chart")
+    page.get_by_text("moved to fit").click()  # learned knots: a new error chart, sent whole
+    page.wait_for_function("() => document.querySelector('.st-key-tax_error .layerlab-chart').__figures >= 2",
+                           timeout=30_000)
+    wait_ready(page)
+    held, given = chart.evaluate("d => [d.__id, d.__figures]")
+    chart.evaluate("d => { d.__id = 'lost'; }")  # as if its figure had been lost on the way
+    slider = page.get_by_role("slider").first  # "Number of ramps": the error chart stays the same
+    slider.focus()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => (window.__layerLabAsked || 0) >= 1", timeout=30_000)
+    page.wait_for_function("(h) => document.querySelector('.st-key-tax_error .layerlab-chart').__id === h",
+                           arg=held, timeout=30_000)
+    wait_ready(page)
+    given += 1
+    assert chart.evaluate("d => d.__figures") == given  # asked for, and sent whole
+    asked = page.evaluate("window.__layerLabAsked")
+    fit_before = page.locator(".layerlab-chart").evaluate_all("ds => ds.map(d => d.__figures)")
+    for _ in range(2):
+        page.keyboard.press("ArrowRight")
+        wait_ready(page)
+    page.wait_for_timeout(300)
+    assert "units=9" in page.url
+    assert page.evaluate("window.__layerLabAsked") == asked  # it held the figure: nothing asked
+    assert chart.evaluate("d => d.__figures") == given        # and nothing was sent to it
+    after = page.locator(".layerlab-chart").evaluate_all("ds => ds.map(d => d.__figures)")
+    assert sum(after) > sum(fit_before)                       # while the fit's chart was redrawn
+    assert chart.locator(".main-svg").count() >= 1
+    assert_clean(page)
+
+
 def test_hand_weights_have_their_editors(open_page):
     page = open_page("/tax-bands?weights=hand&bend=relu")
     assert_clean(page)
