@@ -9,15 +9,14 @@ from ui.fairshare import busy_note
 from ui.nav import HOME, LESSONS
 from ui.replica import restart_note
 
-# LAYERLAB_FINISH_RUNS=1: a new move waits for the run in progress and a finished run's picture is
-# always delivered (past capacity: slower, never frozen; ui/runs.py says what it measured). Off by
-# default: with it, a playing trainer's tab still dies now and then with "Cached ForwardMsg MISS"
-# (1 of 3 Plays in Chromium after ui/runs.py's cache rule; 0 of 3 without ui/runs.py), and Play drew
-# 0-10 redraws a second against a steady 9-10 without it.
-if os.environ.get("LAYERLAB_WAKEUPS") != "0":  # 0: Streamlit's own hand-over, for bench/ comparisons
+# Both patch how Streamlit hands a run's work around; LAYERLAB_*=0 gives Streamlit's own, for bench/.
+if os.environ.get("LAYERLAB_WAKEUPS") != "0":
     wakeups.install()  # one event-loop wake-up per burst of a run's messages (ui/wakeups.py)
-
-if os.environ.get("LAYERLAB_FINISH_RUNS") == "1":
+# A new move waits for the run in progress and a finished run's picture is always delivered (past
+# capacity: slower, never frozen; ui/runs.py). It was opt-in while the forward-message cache was on
+# (a playing tab then died of "Cached ForwardMsg MISS" in 1 of 3 Plays); with the cache off
+# (.streamlit/config.toml) 5 of 5 Plays stayed connected with it.
+if os.environ.get("LAYERLAB_FINISH_RUNS") != "0":
     runs.install()
 
 # No page_title here: it would override every page's own tab title.

@@ -332,6 +332,10 @@ def test_points_placed_by_hand_join_the_run_travel_in_the_link_and_go_again(open
     # Clear: no points by hand, the link forgets them.
     _click(page, "Clear my points")
     page.wait_for_function("() => !location.search.includes('pts=')")
+    # The URL changes when the run starts; the count under the map when it has drawn.
+    page.wait_for_function("() => document.body.innerText.includes('0 of 150 points placed by hand')",
+                           timeout=30_000)
+    wait_ready(page)
     assert _placed(page) == 0
 
 
