@@ -9,14 +9,15 @@ from ui.fairshare import busy_note
 from ui.nav import HOME, LESSONS
 from ui.replica import restart_note
 
-# Both patch how Streamlit hands a run's work around; LAYERLAB_*=0 gives Streamlit's own, for bench/.
+# One event-loop wake-up per burst of a run's messages (ui/wakeups.py); LAYERLAB_WAKEUPS=0: Streamlit's own.
 if os.environ.get("LAYERLAB_WAKEUPS") != "0":
-    wakeups.install()  # one event-loop wake-up per burst of a run's messages (ui/wakeups.py)
-# A new move waits for the run in progress and a finished run's picture is always delivered (past
-# capacity: slower, never frozen; ui/runs.py). It was opt-in while the forward-message cache was on
-# (a playing tab then died of "Cached ForwardMsg MISS" in 1 of 3 Plays); with the cache off
-# (.streamlit/config.toml) 5 of 5 Plays stayed connected with it.
-if os.environ.get("LAYERLAB_FINISH_RUNS") != "0":
+    wakeups.install()
+# LAYERLAB_FINISH_RUNS=1: a new move waits for the run in progress and a finished run's picture is
+# always delivered (past capacity: slower, never frozen; ui/runs.py). Off by default: with it on, a
+# playing trainer's Play button came back detached again and again after Pause under load (CI's
+# tests/e2e/test_play_pause.py; 0 of 3 such failures without it), and past capacity it measured no
+# better (60 students moving every 2 s on /recipe-card: p95 42.6 s with it, 40.6 s without).
+if os.environ.get("LAYERLAB_FINISH_RUNS") == "1":
     runs.install()
 
 # No page_title here: it would override every page's own tab title.

@@ -1,6 +1,6 @@
 """Past capacity, slower, never frozen: a student's new move waits for the run in progress instead of
 cutting it short, and a finished run's picture is delivered even when the next run starts before the
-server found time to send it. app.py installs it unless LAYERLAB_FINISH_RUNS=0 is set.
+server found time to send it. app.py installs it when LAYERLAB_FINISH_RUNS=1 is set.
 
 Streamlit (1.67) stops a session's run at its next `st.*` call when a new rerun request arrives (a
 dragged slider sends one per step), with `runner.fastReruns` on or off. On a process past its capacity a
