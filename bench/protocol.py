@@ -34,6 +34,8 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 from websockets.asyncio.client import connect
 
+from ui import inplace  # what a chart given no figure ("the same as before") looks like
+
 FINISHED, EARLY, FRAGMENT_DONE = 0, 2, 3   # ForwardMsg.ScriptFinishedStatus values used here
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 
@@ -319,7 +321,7 @@ class Student:
             log.view[tuple(msg.metadata.delta_path)] = hash(msg.delta.SerializeToString())
             if which == "plotly_chart" or (which == "bidi_component"
                                            and el.bidi_component.component_name == "layerlab_chart"
-                                           and not el.bidi_component.json.startswith('"{\\"same\\"')):
+                                           and not inplace.is_same(el.bidi_component)):
                 log.plots += 1   # st.plotly_chart, or a ui.inplace chart given a figure (not "the same")
         inner = getattr(el, which) if which else None
         wid = getattr(inner, "id", "") if inner is not None and hasattr(inner, "id") else ""

@@ -185,6 +185,9 @@ def spec(proto) -> dict:
     return data["fig"]
 
 
+_SAME_SENT = json.dumps('{"same"')[:-1]  # how a "same" data string starts in the element's JSON
+
+
 def is_same(proto) -> bool:
     """This run sent the chart no figure, only "the one you hold" (a BidiComponent proto)."""
-    return proto.json.startswith('"{\\"same\\"') or proto.json.startswith('{"same"')
+    return proto.json.startswith(_SAME_SENT)

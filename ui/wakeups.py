@@ -14,7 +14,8 @@ busy as the script (docs/PROFILE.md).
   asyncio would, and the rest still run);
 - on the loop's own thread, "some message was enqueued" sets the flush event directly instead of
   scheduling itself through the self-pipe.
-Measured in bench/classroom.py (FIELD-NOTES.md has the figures). Idempotent; app.py installs it.
+Measured with bench/classroom.py (docs/PROFILE.md, round 5): 20 students on /trainer, a move every 3 s,
+91.2 -> 83.3 ms of CPU per move. Idempotent; app.py installs it.
 """
 
 from __future__ import annotations
