@@ -40,8 +40,10 @@ COUNT_REDRAWS = """sel => {
         }
     };
     check();
+    // No attributeFilter: it only matches attributes without a namespace, and plotly writes the
+    // picture as xlink:href (so does ui/inplace.js when it paints a live map into it).
     new MutationObserver(check).observe(document.querySelector('[data-testid="stMain"]'),
-        {subtree: true, childList: true, attributes: true, attributeFilter: ['href']});
+        {subtree: true, childList: true, attributes: true});
     return true;
 }"""
 

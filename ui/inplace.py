@@ -32,6 +32,15 @@ to a cancelled run), it says so with a trigger (`missing`), whose callback forge
 rerun that trigger starts sends the figure whole: a wrong guess costs one rerun, never a wrong or
 empty chart. A run of another page forgets everything (`new_page`, from app.py).
 
+Painted, not replotted. A playing trainer's live maps change only their shading from one tick to
+the next, and Plotly.react redoes every default, axis and trace for that (15-20 ms of the page's main
+thread a map). When a figure differs from the one drawn only in the numbers of heatmaps that plotly
+draws one pixel per cell (no smoothing, no gaps, fixed zmin/zmax, no hover), ui/inplace.js paints
+those numbers into plotly's picture itself, with plotly's colour scale; a browser test checks the
+painted picture against plotly's own drawing of the same figure, byte for byte. Anything else goes
+through Plotly.react, and so does the next figure after a paint (plotly's numbers are then older
+than the picture, so a new width redraws through Plotly.react too).
+
 Tests read a drawn figure with `spec(element_proto)` (AppTest shows the component as `bidi_component`).
 """
 

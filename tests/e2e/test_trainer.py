@@ -1,7 +1,7 @@
 """/trainer in Chromium: Play trains live and redraws, Pause stops, the bend switch redraws, bad links open.
 
 The live figures are measured here, in a real browser: epochs per second from the Epoch metric,
-redraws per second from plotly's own `plotly_afterplot` events on the boundary chart.
+redraws per second from the boundary chart's picture (bench/play_browser.py's COUNT_REDRAWS).
 """
 
 from __future__ import annotations
@@ -16,8 +16,9 @@ BOUNDARY = ".st-key-trainer_boundary"
 TWIN = ".st-key-trainer_boundary_twin"
 BEND_AFTER = ".st-key-trainer_bend_after"
 
-# Streamlit remounts a plotly chart whose figure changed, so redraws are counted as new heatmap
-# pictures (a new <image> node or a new picture in it), not events on one chart node: COUNT_REDRAWS.
+# Redraws are counted as new heatmap pictures (a new <image> node or a new picture in it), not
+# plotly's events: a live tick that changes only the shading is painted into the picture without
+# plotly (ui/inplace.js), so it fires none.
 
 
 def _epoch(page) -> int:
@@ -88,6 +89,43 @@ def test_play_trains_live_redraws_and_pause_stops(open_page):
     assert _epoch(page) == stopped
     assert_clean(page)
     screenshot(page, "trainer-trained")  # a full-page picture while playing catches charts mid-swap
+
+
+# plotly's own picture of the figure a chart holds, drawn in a fresh chart of the same width.
+PLOTLY_PICTURE = """async (d) => {
+    const c = document.createElement('div');
+    c.style.width = d.clientWidth + 'px';
+    document.body.appendChild(c);
+    const f = JSON.parse(JSON.stringify(d.__fig));
+    await Plotly.newPlot(c, f.data, f.layout);
+    const href = c.querySelector('g.hm image').getAttribute('href');
+    Plotly.purge(c); c.remove();
+    return href;
+}"""
+
+
+def test_a_live_tick_paints_the_shading_exactly_as_plotly_draws_it(open_page):
+    page = open_page("/trainer")
+    chart = page.locator(f"{BOUNDARY} .layerlab-chart")
+    _click(page, "Play")
+    # Live ticks change only the shading: painted into plotly's picture, no Plotly.react.
+    painted = f"() => (document.querySelector('{BOUNDARY} .layerlab-chart').__painted || 0) >= 5"
+    page.wait_for_function(painted, timeout=30_000)
+    assert page.locator(f"{TWIN} .layerlab-chart").evaluate("d => d.__painted || 0") >= 1
+    _click(page, "Pause")
+    page.get_by_role("button", name="Play", exact=True).wait_for()
+    wait_ready(page)
+    # The picture on screen was painted (plotly's own numbers are older) and is, byte for byte, the
+    # picture plotly draws from the figure the chart holds.
+    assert chart.evaluate("d => d.__stale") is True
+    assert _heatmap(page, BOUNDARY) == chart.evaluate(PLOTLY_PICTURE)
+    # A new width redraws through plotly, from the painted figure (not from plotly's older numbers).
+    page.set_viewport_size({"width": 1000, "height": 900})
+    page.wait_for_function(f"() => document.querySelector('{BOUNDARY} .layerlab-chart').__stale === false",
+                           timeout=10_000)
+    page.wait_for_timeout(500)
+    assert _heatmap(page, BOUNDARY) == chart.evaluate(PLOTLY_PICTURE)
+    assert_clean(page)
 
 
 def test_twin_trains_in_lockstep(open_page):
