@@ -187,17 +187,17 @@ function repaint(div, fig) {
   const gd = div, before = div.__fig;
   if (!before || !gd._fullData || !fig.data || fig.data.length !== before.data.length) return false;
   const targets = [];
+  const others = (t) => bdatas({...t, z: null});  // the trace's other typed arrays
   for (let i = 0; i < fig.data.length; i++) {
     const a = fig.data[i], b = before.data[i];
     const za = a.z && a.z.bdata, zb = b.z && b.z.bdata;
-    const rest = (t) => bdatas({...t, z: null});
-    const ra = rest(a), rb = rest(b);
+    const ra = others(a), rb = others(b);
     if (ra.length !== rb.length || ra.some((x, j) => x !== rb[j])) return false;
     if (za === zb) continue;
     const target = za && zb ? paintable(gd, i, a) : null;
     const z = target && decode(a.z);
     if (!z) return false;
-    targets.push([target, z, i]);
+    targets.push([target, z]);
   }
   if (!targets.length) return false;
   for (const [target, z] of targets) if (!paint(target, z)) return false;

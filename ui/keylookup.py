@@ -4,7 +4,7 @@ Why. Streamlit 1.67's selectbox, number_input, text_input, text_area, radio, sli
 time inputs each begin with `get_session_state().filtered_state`, to ask one thing: is this widget's
 key set, and to None? `filtered_state` builds the whole user-visible state for that, presenting every
 value in it; a keyed custom component's value (every chart here: ui/inplace.py) is presented by
-defining a new class on each call. /trainer draws 11 selectboxes, 2 number inputs and a text input
+defining a new class on each call. /trainer draws 11 selectboxes, a number input and 2 text inputs
 beside 9 charts, so a data move spent 9 ms of its 60 ms script run building a dict 14 times to read
 one key from it each time (py-spy, docs/PROFILE.md round 6).
 

@@ -92,15 +92,24 @@ def test_play_trains_live_redraws_and_pause_stops(open_page):
 
 
 # plotly's own picture of the figure a chart holds, drawn in a fresh chart of the same width.
-PLOTLY_PICTURE = """async (d) => {
+PLOTLY_PICTURE = """async (d, fig) => {
     const c = document.createElement('div');
     c.style.width = d.clientWidth + 'px';
     document.body.appendChild(c);
-    const f = JSON.parse(JSON.stringify(d.__fig));
+    const f = JSON.parse(fig || JSON.stringify(d.__fig));
     await Plotly.newPlot(c, f.data, f.layout);
     const href = c.querySelector('g.hm image').getAttribute('href');
     Plotly.purge(c); c.remove();
     return href;
+}"""
+# A moment when the chart's picture was painted (plotly's own numbers are older): the picture and the
+# figure it was painted from, read together (no tick can come between two synchronous reads).
+PAINTED_NOW = """async (d) => {
+    for (let i = 0; i < 400; i++) {
+        if (d.__stale) return [d.querySelector('g.hm image').getAttribute('href'), JSON.stringify(d.__fig)];
+        await new Promise((ok) => setTimeout(ok, 10));
+    }
+    return null;
 }"""
 
 
@@ -112,12 +121,14 @@ def test_a_live_tick_paints_the_shading_exactly_as_plotly_draws_it(open_page):
     painted = f"() => (document.querySelector('{BOUNDARY} .layerlab-chart').__painted || 0) >= 5"
     page.wait_for_function(painted, timeout=30_000)
     assert page.locator(f"{TWIN} .layerlab-chart").evaluate("d => d.__painted || 0") >= 1
+    # A painted picture is, byte for byte, the picture plotly draws from the same figure.
+    seen = chart.evaluate(PAINTED_NOW)
+    assert seen is not None, "no painted picture seen in 4 s of Play"
+    picture, fig = seen
+    assert picture == chart.evaluate(PLOTLY_PICTURE, fig)
     _click(page, "Pause")
     page.get_by_role("button", name="Play", exact=True).wait_for()
     wait_ready(page)
-    # The picture on screen was painted (plotly's own numbers are older) and is, byte for byte, the
-    # picture plotly draws from the figure the chart holds.
-    assert chart.evaluate("d => d.__stale") is True
     assert _heatmap(page, BOUNDARY) == chart.evaluate(PLOTLY_PICTURE)
     # A new width redraws through plotly, from the painted figure (not from plotly's older numbers).
     page.set_viewport_size({"width": 1000, "height": 900})
