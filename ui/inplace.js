@@ -207,6 +207,8 @@ function repaint(div, fig) {
   return true;
 }
 
+const UTF8 = new TextDecoder();
+
 export default function (component) {
   const { data, parentElement, setTriggerValue } = component;
   if (!data) return;
@@ -216,7 +218,8 @@ export default function (component) {
     div.className = 'layerlab-chart';
     parentElement.appendChild(div);
   }
-  let sent = typeof data === 'string' ? data : JSON.stringify(data);
+  // The figure's JSON comes as its UTF-8 bytes (ui/inplace.py says why).
+  let sent = ArrayBuffer.isView(data) ? UTF8.decode(data) : typeof data === 'string' ? data : JSON.stringify(data);
   const t = theme(parentElement);
   const look = JSON.stringify(t);
   if (sent.startsWith('{"same"')) {

@@ -145,15 +145,18 @@ def draw(spec_json: str, *, key: str, height: int, config: dict) -> None:
 
     A figure this session's page already holds under `key` is not sent again: the chart gets a
     60-byte "same as before" instead (see the module doc)."""
-    payload = '"fig": ' + spec_json + ', "config": ' + json.dumps(config) + "}"
-    digest = hashlib.blake2b(payload.encode(), digest_size=12).hexdigest()
+    payload = ('"fig": ' + spec_json + ', "config": ' + json.dumps(config) + "}").encode()
+    digest = hashlib.blake2b(payload, digest_size=12).hexdigest()
     held = st.session_state.setdefault(HELD, {})
     if held.get(key) == digest:
-        data = '{"same": "' + digest + '"}'
+        data = b'{"same": "' + digest.encode() + b'"}'
     else:
-        data = '{"id": "' + digest + '", ' + payload
+        data = b'{"id": "' + digest.encode() + b'", ' + payload
         held[key] = digest
         _remember(digest, data)
+    # Sent as bytes (the JSON's UTF-8), not as a str: Streamlit would JSON-encode a str twice (once
+    # to send, once for an identity the key makes moot), escaping every quote of a figure of hundreds
+    # of KB, and test whether it is a dataframe first.
     _component()(key=key, data=data, height=height, on_missing_change=functools.partial(_forget, key))
 
 
@@ -169,12 +172,12 @@ def new_page(page: str) -> None:
         st.session_state[HELD] = {}
 
 
-_RECENT: OrderedDict[str, str] = OrderedDict()  # digest -> data sent, for spec() of a "same" (tests)
+_RECENT: OrderedDict[str, bytes] = OrderedDict()  # digest -> data sent, for spec() of a "same" (tests)
 _RECENT_MAX = 64
 _lock = threading.Lock()
 
 
-def _remember(digest: str, data: str) -> None:
+def _remember(digest: str, data: bytes) -> None:
     with _lock:
         _RECENT[digest] = data
         _RECENT.move_to_end(digest)
@@ -185,18 +188,18 @@ def _remember(digest: str, data: str) -> None:
 def spec(proto) -> dict:
     """The figure a drawn chart holds (a BidiComponent proto from AppTest): plotly's dict, also when
     this run sent only "same as before" (then it is the figure sent last under that digest)."""
-    data = json.loads(proto.json)
-    if isinstance(data, str):
-        data = json.loads(data)
+    data = json.loads(sent(proto))
     if "same" in data:
         with _lock:
             data = json.loads(_RECENT[data["same"]])
     return data["fig"]
 
 
-_SAME_SENT = json.dumps('{"same"')[:-1]  # how a "same" data string starts in the element's JSON
+def sent(proto) -> bytes:
+    """What a drawn chart was given this run, as sent: JSON text in UTF-8 (a BidiComponent proto)."""
+    return proto.bytes
 
 
 def is_same(proto) -> bool:
     """This run sent the chart no figure, only "the one you hold" (a BidiComponent proto)."""
-    return proto.json.startswith(_SAME_SENT)
+    return proto.bytes.startswith(b'{"same"')
