@@ -1,11 +1,12 @@
 """The live trainer: watch a bend learn a boundary that no straight line can draw.
 
-Sections: the live part (boundary maps, Play, metrics, curves) beside the controls; the bend switched
-on and off; inside the network (diagram, unit maps, linear regions); going further (the code).
-The top (controls and live part) is one fragment: a control reruns it alone, and it asks for a
-full rerun only when the pictures below depend on what changed (the data, the layers, the bend,
-the weights after a Step, Play or Pause). The live part inside it is the fragment that ticks while
-playing; the sections below tick too, at a lower rate (ui.trainer.SLOW_TICK).
+Sections: the live part (boundary maps, Play, metrics, curves) beside the controls; then one tab at a
+time (`view=`): the bend switched on and off, inside the network (diagram, unit maps, linear regions),
+right and wrong class by class, the code. The top (controls and live part) is one fragment: a control
+reruns it alone, and it asks for a full rerun only when the pictures below depend on what changed (the
+data, the layers, the bend, the weights after a Step, Play or Pause). The live part inside it is the
+fragment that ticks while playing; the open tab ticks too, at a lower rate (ui.trainer.SLOW_TICK). Only
+the open tab runs (Streamlit's lazy tabs), so a data move computes and sends one tab's pictures.
 """
 
 import contextlib
@@ -58,6 +59,8 @@ from ui import trainer_charts as tc
 from ui.source import show_source
 
 ACTS = {k: a.label for k, a in ACTIVATIONS.items()}
+VIEWS = {"bend": "The bend on and off", "inside": "Inside the network",
+         "mistakes": "Right and wrong", "code": "The code"}
 OPT_NAMES = {"sgd": "SGD", "momentum": "SGD with momentum", "adam": "Adam"}
 LR_OPTIONS = (0.00001, 0.0001, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0)
 PENALTIES = (0.0, 0.00001, 0.0001, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0)  # the Playground's 0..10
@@ -266,6 +269,9 @@ LINKS = state.Links(
                  "Only the drawing below changes; training keeps using the bend chosen above.", names=ACTS,
                  meaning="the bend used to redraw the trained weights in \"the bend on and off\"",
                  values="any `act` value (`identity`)"),
+    state.tabs("view", VIEWS, "bend", "Below the trainer",
+               "One view at a time under the trainer; only the open one is computed.",
+               meaning="the view open under the trainer"),
     state.text("pts", "", "Points placed by hand", "Written as you click on the map; not a control.",
                parse=str, fmt=str, hand=True,
                meaning="points placed by hand, `x1_x2_class` (or `x1_x2_value`) joined by `~`, coordinates "
@@ -648,7 +654,8 @@ def top() -> None:
     with share_col:
         twin_values = {f"t{k}" if k != "hidden" else "thidden": v for k, v in twin_diff.items()}
         share(run, {**values, **twin_values, "hidden": spec.hidden, "speed": speed_text, "twin": bool(twin_on),
-                    "discrete": bool(discrete), "bend": LINKS.value("bend"), "train": round(100 * spec.train),
+                    "discrete": bool(discrete), "bend": LINKS.value("bend"),
+                    "view": LINKS.value("view"), "train": round(100 * spec.train),
                     "cells": values["cells"] if values["cells"] is not None else LINKS["cells"].default,
                     "pts": encode_hand(spec.hand), "only": spec.only},
               spec.problem, spec)
@@ -924,7 +931,6 @@ def live(spec: tr.Spec, speed: int | None, discrete: bool = False) -> None:
 # --- the sections below ---------------------------------------------------------------------------
 def bend_switch(spec: tr.Spec) -> None:
     """The trained weights redrawn with another bend: the bend on and off."""
-    st.header("The bend on and off, same weights")
     st.markdown(
         "Take the network as it is trained now and swap its bend **without touching a weight**. "
         "With *identity* (no bend) every layer is linear, the layers multiply into one, "
@@ -1042,11 +1048,9 @@ def _shared_figure(want, _build):
 
 def inside(spec: tr.Spec) -> None:
     """The network diagram, every unit's map and the linear regions, from the weights now."""
-    st.header("Inside the network")
     if not spec.hidden:
         st.info("This network has no hidden layer: it is one linear layer, and its boundary is one straight "
                 "line. Give it hidden units (for example 8) to see them here.", icon=":material/info:")
-        mistakes(st.session_state[tr.RUN])
         return
     run: tr.Run = st.session_state[tr.RUN]
     t, d = run.trainer, run.data
@@ -1072,7 +1076,6 @@ def inside(spec: tr.Spec) -> None:
     if curve:
         st.caption(":material/info: A curve has one input, so there are no maps over the plane: each last-layer "
                    "unit's ramp is drawn under the curve at the top, and the curve is their sum.")
-        mistakes(run)
         return
     xs, ys, F = plane_inputs(d.limit, spec.feat, UNIT_RES)
     plain_inputs = list(spec.feat) == ["x1", "x2"]
@@ -1109,7 +1112,6 @@ def inside(spec: tr.Spec) -> None:
             + ("" if relu_like else f"With {ACTS[spec.act]} the bend is smooth, so the pieces "
                "are only nearly linear; the colours still show which units are above 0.")
         )
-    mistakes(run)
 
 
 def _unit_maps(spec: tr.Spec, t, d: tr.Data, li: int, units: int, xs, ys, folds, live: bool):
@@ -1127,9 +1129,10 @@ def _unit_maps(spec: tr.Spec, t, d: tr.Data, li: int, units: int, xs, ys, folds,
                                cols=4 if units <= 8 else 6, live=live)
 
 
-def mistakes(run: tr.Run) -> None:
-    """The confusion matrix on the training and the test points: which class is taken for which."""
-    st.subheader("Right and wrong, class by class")
+def mistakes(spec: tr.Spec) -> None:
+    """The confusion matrix on the training and the test points: which class is taken for which
+    (`spec` is the fragment's argument, as for the other views; the run is the session's)."""
+    run: tr.Run = st.session_state[tr.RUN]
     t, d = run.trainer, run.data
     if t.cfg.head == "linear":
         st.caption(":material/info: No confusion matrix here: the network predicts a value per point, not a "
@@ -1152,8 +1155,24 @@ def mistakes(run: tr.Run) -> None:
 
 
 def going_further() -> None:
-    st.header("Going further")
     show_source(forward, loss_and_grads, label="The code that trains it: forward beside backward")
+
+
+def below(spec: tr.Spec | None) -> None:
+    """One view under the trainer, chosen by tab. Only the open tab runs: a data move computes and
+    sends its pictures, not all of them. While playing it ticks at the slow rate."""
+    boxes, view = LINKS.tabs("view")
+    with boxes[view]:
+        if view == "code":
+            going_further()
+        elif spec is None:  # "only my points" with none placed yet
+            st.caption(":material/touch_app: Place a point on the map first: this view shows the network "
+                       "trained on it.")
+        elif view == "bend":
+            st.fragment(bend_switch)(spec)
+        else:
+            slow = tr.SLOW_TICK if st.session_state.get(tr.PLAYING) else None
+            st.fragment({"inside": inside, "mistakes": mistakes}[view], run_every=slow)(spec)
 
 
 if __name__ == "__main__":
@@ -1167,9 +1186,4 @@ if __name__ == "__main__":
     buttons()
     st.fragment(top)()
     st.session_state[FULL] = False
-    spec = st.session_state["trainer_spec"]
-    if spec is not None:  # None: "only my points" with none placed yet
-        slow = tr.SLOW_TICK if st.session_state.get(tr.PLAYING) else None
-        st.fragment(bend_switch)(spec)
-        st.fragment(inside, run_every=slow)(spec)
-    going_further()
+    below(st.session_state["trainer_spec"])  # None: "only my points" with none placed yet

@@ -135,7 +135,7 @@ class Link:
     def by_hand(self) -> bool:
         """Bound by this module rather than by Streamlit (see the module's docstring)."""
         named = self.kind in ("select", "radio", "pills", "multi") and bool(self.names)
-        return self.kind == "matrix" or named or self.hand
+        return self.kind in ("matrix", "tabs") or named or self.hand
 
 
 def slider(key, lo, hi, default, step, label, help, **kw) -> Link:
@@ -153,6 +153,12 @@ def toggle(key, default, label, help, **kw) -> Link:
 def select(key, choices, default, label, help, *, kind="select", **kw) -> Link:
     """A choice among `choices` (a dict's keys are fine); kind select, radio or pills."""
     return _link(key, kind, default, label, help, choices=tuple(choices), **kw)
+
+
+def tabs(key, names: Mapping[str, str], default, label, help, **kw) -> Link:
+    """Tabs that run only the open one (`LINKS.tabs(key)`): `names` maps each choice, in order, to
+    its tab's label; the URL keeps the choice (`view=inside`), left out for the default."""
+    return _link(key, "tabs", default, label, help, choices=tuple(names), names=dict(names), **kw)
 
 
 def select_slider(key, choices, default, label, help, **kw) -> Link:
@@ -370,6 +376,11 @@ class Links:
         link = self._link(key, default)
         if link.kind in ("text", "matrix"):
             return self.good(key)
+        if link.kind == "tabs":  # the open tab, also before its tabs are drawn on this run
+            mine = st.session_state.get(_OWNER, {}).get(key) == page_id()
+            by_label = {name: c for c, name in (link.names or {}).items()}
+            label = st.session_state.get(f"{key}_tab")
+            return by_label[label] if mine and label in by_label else self.good(key)
         if link.by_hand:
             mine = st.session_state.get(_OWNER, {}).get(key) == page_id()
             if mine and key in st.session_state and link.fits(st.session_state[key]):
@@ -499,6 +510,26 @@ class Links:
         self.accept(key, value)
         self.show_note(key, value)
         return value
+
+    def tabs(self, key: str) -> tuple[dict[str, Any], str]:
+        """Draw `key`'s tabs and return ({choice: its tab's container}, the open choice).
+
+        Streamlit's lazy tabs (`on_change="rerun"`): only the open tab's code needs to run, so a page
+        computes and sends one tab's charts, not every tab's; opening another tab reruns the page.
+        The tabs' own widget key is `key + "_tab"` (it holds the tab's label)."""
+        link = self.links[key]
+        names = link.names or {}
+        by_label = {names[c]: c for c in link.choices}
+        wkey = f"{key}_tab"
+        owners = st.session_state.setdefault(_OWNER, {})
+        if by_label.get(st.session_state.get(wkey)) is None or owners.get(key) != page_id():
+            st.session_state[wkey] = names[self.good(key)]  # this page's link, else its default
+        owners[key] = page_id()
+        boxes = st.tabs(list(by_label), key=wkey, on_change="rerun")
+        value = by_label[st.session_state[wkey]]
+        self.accept(key, value)
+        self.show_note(key, value)
+        return dict(zip(link.choices, boxes, strict=True)), value
 
     def matrix(self, key: str, *, label: str | None = None, help: str | None = None,
                row_labels=None, col_labels=None, number_format: str = "%.2f", show_label: bool = True,

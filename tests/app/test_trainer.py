@@ -171,7 +171,7 @@ def test_bend_switch_identity_collapses_to_the_printed_layer_and_back():
 
 
 def test_inside_views_show_every_unit_and_the_regions():
-    at = open_page("trainer", {"twin": "false"})
+    at = open_page("trainer", {"twin": "false", "view": "inside"})
     units = next(f for f in figures(at) if len(f["layout"].get("annotations", [])) == 8)
     titles = [a["text"] for a in units["layout"]["annotations"]]
     t = _spec_trainer()
@@ -532,7 +532,7 @@ def test_l1_and_a_large_l2_from_the_link_train_as_the_engine_does():
 
 
 def test_the_confusion_matrices_add_up_to_the_accuracies():
-    at = open_page("trainer", {"twin": "false"})
+    at = open_page("trainer", {"twin": "false", "view": "mistakes"})
     at.button(key="trainer_step_100").click().run()
     ref = _spec_trainer(epochs=100).metrics()
     train, test = (df.value.to_numpy() for df in at.dataframe[:2])
@@ -569,7 +569,7 @@ def _problem_trainer(problem, name, hidden=(8,), epochs=0, k=3, names=("x1", "x2
 
 
 def test_three_classes_shade_by_class_and_confidence_and_count_a_k_by_k_matrix():
-    at = open_page("trainer", {"twin": "false", "problem": "classes"})
+    at = open_page("trainer", {"twin": "false", "problem": "classes", "view": "mistakes"})
     assert not at.exception
     assert at.selectbox(key="dataset").options == ["spiral", "blobs", "checkerboard"]
     assert at.selectbox(key="dataset").value == "spiral"
@@ -589,7 +589,8 @@ def test_three_classes_shade_by_class_and_confidence_and_count_a_k_by_k_matrix()
 
 
 def test_k_changes_the_classes_and_a_file_for_two_classes_is_refused():
-    at = open_page("trainer", {"twin": "false", "problem": "classes", "k": "5", "dataset": "blobs"})
+    at = open_page("trainer", {"twin": "false", "problem": "classes", "k": "5", "dataset": "blobs",
+                               "view": "mistakes"})
     assert not at.exception
     tables = [df.value for df in at.dataframe]
     assert tables[0].shape == (5, 5)
@@ -600,7 +601,7 @@ def test_k_changes_the_classes_and_a_file_for_two_classes_is_refused():
 
 
 def test_a_curve_fit_draws_the_points_the_curve_and_each_units_ramp_with_r2():
-    at = open_page("trainer", {"twin": "false", "problem": "regress"})
+    at = open_page("trainer", {"twin": "false", "problem": "regress", "view": "mistakes"})
     assert not at.exception
     assert at.selectbox(key="dataset").value == "sin(2x)"
     at.button(key="trainer_step_100").click().run()
@@ -805,3 +806,38 @@ def test_only_my_points_opens_an_empty_plane_and_then_learns_only_them():
     assert len(d.Xtr) == 2 and len(d.Xte) == 0 and d.hand == 2
     at.button(key="trainer_step_100").click().run()
     assert _metrics(at)["Train accuracy"] == "100.0 %" and _metrics(at)["Test accuracy"] == "none"
+
+
+def _titles(at) -> list[str]:
+    return [f["layout"]["title"]["text"] for f in figures(at) if f["layout"].get("title", {}).get("text")]
+
+
+def _unit_maps(at) -> list[dict]:
+    return [f for f in figures(at) if len(f["layout"].get("annotations", [])) == 8]
+
+
+def test_only_the_open_view_runs_and_it_travels_in_the_link():
+    at = open_page("trainer", {"twin": "false"})
+    assert [t.label for t in at.tabs] == ["The bend on and off", "Inside the network", "Right and wrong",
+                                          "The code"]
+    assert any(t.startswith("Same weights") for t in _titles(at))        # the bend view, by default
+    assert not _unit_maps(at) and not at.dataframe                        # the others were not run
+    assert "view" not in at.query_params                                  # the default stays out of it
+    at.session_state["view_tab"] = "Inside the network"                   # the student opens a tab
+    at.run()
+    assert not at.exception
+    assert at.query_params["view"] in ("inside", ["inside"])
+    assert len(_unit_maps(at)) == 1 and not any(t.startswith("Same weights") for t in _titles(at))
+    assert "view=inside" in next(c.value for c in at.code if "w=" in c.value)   # the share link too
+    at.session_state["view_tab"] = "Right and wrong"
+    at.run()
+    assert len(at.dataframe) == 2 and not _unit_maps(at)
+    at2 = open_page("trainer", {"twin": "false", "view": "inside"})      # the link opens that view
+    assert len(_unit_maps(at2)) == 1 and not at2.dataframe
+
+
+def test_a_view_the_page_does_not_have_opens_the_default_with_a_note():
+    at = open_page("trainer", {"twin": "false", "view": "nope"})
+    assert not at.exception
+    assert "Ignored `view=nope`" in _captions(at)
+    assert any(t.startswith("Same weights") for t in _titles(at))

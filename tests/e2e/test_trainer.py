@@ -194,6 +194,28 @@ def test_bend_switch_changes_the_boundary_and_back(open_page):
     assert_clean(page)
 
 
+def test_a_view_tab_opens_its_view_in_the_link_and_a_link_opens_it(open_page):
+    page = open_page("/trainer?twin=false")
+    _wait_epoch(page, 0)
+    assert page.locator(f"{BEND_AFTER} .js-plotly-plot").count() == 1   # the bend view, by default
+    assert page.locator(".st-key-trainer_units_0").count() == 0          # the others are not sent
+    page.get_by_role("tab", name="Inside the network").click()
+    page.wait_for_url("**view=inside**")
+    page.locator(".st-key-trainer_units_0 .js-plotly-plot").wait_for()
+    wait_ready(page)
+    assert page.locator(".st-key-trainer_network .js-plotly-plot").count() == 1
+    assert page.locator(BEND_AFTER).count() == 0
+    assert "view=inside" in page.locator("[data-testid='stCode']").first.inner_text()  # the share link
+    assert_clean(page)
+    screenshot(page, "trainer-inside")
+    page = open_page("/trainer?twin=false&view=mistakes", "phone")
+    _wait_epoch(page, 0)
+    assert page.get_by_role("tab", name="Right and wrong").get_attribute("aria-selected") == "true"
+    assert page.locator("[data-testid='stDataFrame']").count() == 2
+    assert_clean(page)
+    screenshot(page, "trainer-mistakes")
+
+
 def test_bad_links_open_cleanly_with_notes(open_page):
     page = open_page("/trainer?hidden=a,b&dataset=nope&act=zzz&speed=0&lr=abc&w=garbage!&n=-5")
     _wait_epoch(page, 0)
@@ -275,7 +297,7 @@ def test_three_classes_and_a_curve_fit_with_ramps(open_page):
     assert "Train accuracy" in main_text(page) and "class 2 (purple)" in main_text(page)
     assert page.locator(f"{BOUNDARY} g.hm image").count() == 1
     screenshot(page, "trainer-classes")
-    page = open_page("/trainer?problem=regress")
+    page = open_page("/trainer?problem=regress&view=mistakes")
     _wait_epoch(page, 0)
     _click(page, "+100")
     _wait_epoch(page, 100)
