@@ -4,7 +4,7 @@ import os
 
 import streamlit as st
 
-from ui import inplace, keylookup, runs, wakeups
+from ui import heap, inplace, keylookup, runs, wakeups
 from ui.fairshare import busy_note
 from ui.nav import HOME, LESSONS
 from ui.replica import restart_note
@@ -38,3 +38,5 @@ if note := restart_note(st.context.headers, st.session_state):  # its replica st
 if note := busy_note():  # past capacity answers come later, never not at all: say so
     st.caption(f":material/hourglass_top: {note}")
 page.run()
+if os.environ.get("LAYERLAB_GC_FREEZE") != "0":
+    heap.settle(page.url_path)  # what the page loaded stays out of later full collections (ui/heap.py)

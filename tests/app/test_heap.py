@@ -1,0 +1,17 @@
+"""ui.heap: a page's first run in the process freezes what it loaded, once per page."""
+
+import gc
+
+from ui import heap
+
+
+def test_settle_freezes_once_per_page():
+    before = gc.get_freeze_count()
+    kept = object.__new__(type("Kept", (), {}))   # a tracked object made before the first settle
+    assert heap.settle("test-heap-page")
+    assert gc.get_freeze_count() > before        # what was alive is out of later full passes
+    assert gc.is_tracked(kept)
+    again = gc.get_freeze_count()
+    assert not heap.settle("test-heap-page")     # the second run of the page does nothing
+    assert gc.get_freeze_count() == again
+    assert heap.settle("test-heap-other-page")   # another page settles on its own first run
