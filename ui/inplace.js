@@ -219,7 +219,7 @@ export default function (component) {
     parentElement.appendChild(div);
   }
   // The figure's JSON comes as its UTF-8 bytes (ui/inplace.py says why).
-  let sent = ArrayBuffer.isView(data) ? UTF8.decode(data) : typeof data === 'string' ? data : JSON.stringify(data);
+  let sent = UTF8.decode(data);
   const t = theme(parentElement);
   const look = JSON.stringify(t);
   if (sent.startsWith('{"same"')) {

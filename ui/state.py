@@ -377,10 +377,8 @@ class Links:
         if link.kind in ("text", "matrix"):
             return self.good(key)
         if link.kind == "tabs":  # the open tab, also before its tabs are drawn on this run
-            mine = st.session_state.get(_OWNER, {}).get(key) == page_id()
-            by_label = {name: c for c, name in (link.names or {}).items()}
-            label = st.session_state.get(f"{key}_tab")
-            return by_label[label] if mine and label in by_label else self.good(key)
+            open_tab = self._open_tab(link)
+            return self.good(key) if open_tab is None else open_tab
         if link.by_hand:
             mine = st.session_state.get(_OWNER, {}).get(key) == page_id()
             if mine and key in st.session_state and link.fits(st.session_state[key]):
@@ -519,17 +517,22 @@ class Links:
         The tabs' own widget key is `key + "_tab"` (it holds the tab's label)."""
         link = self.links[key]
         names = link.names or {}
-        by_label = {names[c]: c for c in link.choices}
-        wkey = f"{key}_tab"
-        owners = st.session_state.setdefault(_OWNER, {})
-        if by_label.get(st.session_state.get(wkey)) is None or owners.get(key) != page_id():
-            st.session_state[wkey] = names[self.good(key)]  # this page's link, else its default
-        owners[key] = page_id()
-        boxes = st.tabs(list(by_label), key=wkey, on_change="rerun")
-        value = by_label[st.session_state[wkey]]
+        if self._open_tab(link) is None:  # first draw here, or the key's state is another page's
+            st.session_state[f"{key}_tab"] = names[self.good(key)]  # this page's link, else its default
+        st.session_state.setdefault(_OWNER, {})[key] = page_id()
+        boxes = st.tabs([names[c] for c in link.choices], key=f"{key}_tab", on_change="rerun")
+        value = self._open_tab(link)
         self.accept(key, value)
         self.show_note(key, value)
         return dict(zip(link.choices, boxes, strict=True)), value
+
+    @staticmethod
+    def _open_tab(link: Link) -> Any:
+        """The choice whose tab this page's tabs have open, or None if they hold none of this page's."""
+        if st.session_state.get(_OWNER, {}).get(link.key) != page_id():
+            return None
+        label = st.session_state.get(f"{link.key}_tab")
+        return next((c for c, name in (link.names or {}).items() if name == label), None)
 
     def matrix(self, key: str, *, label: str | None = None, help: str | None = None,
                row_labels=None, col_labels=None, number_format: str = "%.2f", show_label: bool = True,
