@@ -59,8 +59,7 @@ from ui import trainer_charts as tc
 from ui.source import show_source
 
 ACTS = {k: a.label for k, a in ACTIVATIONS.items()}
-VIEWS = {"bend": "The bend on and off", "inside": "Inside the network",
-         "mistakes": "Right and wrong", "code": "The code"}
+VIEWS = {"bend": "The bend", "inside": "Inside", "mistakes": "Right and wrong", "code": "Code"}
 OPT_NAMES = {"sgd": "SGD", "momentum": "SGD with momentum", "adam": "Adam"}
 LR_OPTIONS = (0.00001, 0.0001, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0)
 PENALTIES = (0.0, 0.00001, 0.0001, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0)  # the Playground's 0..10

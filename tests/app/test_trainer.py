@@ -818,12 +818,11 @@ def _unit_maps(at) -> list[dict]:
 
 def test_only_the_open_view_runs_and_it_travels_in_the_link():
     at = open_page("trainer", {"twin": "false"})
-    assert [t.label for t in at.tabs] == ["The bend on and off", "Inside the network", "Right and wrong",
-                                          "The code"]
+    assert [t.label for t in at.tabs] == ["The bend", "Inside", "Right and wrong", "Code"]
     assert any(t.startswith("Same weights") for t in _titles(at))        # the bend view, by default
     assert not _unit_maps(at) and not at.dataframe                        # the others were not run
     assert "view" not in at.query_params                                  # the default stays out of it
-    at.session_state["view_tab"] = "Inside the network"                   # the student opens a tab
+    at.session_state["view_tab"] = "Inside"                               # the student opens a tab
     at.run()
     assert not at.exception
     assert at.query_params["view"] in ("inside", ["inside"])

@@ -199,7 +199,7 @@ def test_a_view_tab_opens_its_view_in_the_link_and_a_link_opens_it(open_page):
     _wait_epoch(page, 0)
     assert page.locator(f"{BEND_AFTER} .js-plotly-plot").count() == 1   # the bend view, by default
     assert page.locator(".st-key-trainer_units_0").count() == 0          # the others are not sent
-    page.get_by_role("tab", name="Inside the network").click()
+    page.get_by_role("tab", name="Inside").click()
     page.wait_for_url("**view=inside**")
     page.locator(".st-key-trainer_units_0 .js-plotly-plot").wait_for()
     wait_ready(page)
