@@ -4,7 +4,7 @@ import os
 
 import streamlit as st
 
-from ui import heap, inplace, keylookup, runs, wakeups
+from ui import heap, inplace, keylookup, runs, turns, wakeups
 from ui.fairshare import busy_note
 from ui.nav import HOME, LESSONS
 from ui.replica import restart_note
@@ -15,6 +15,10 @@ if os.environ.get("LAYERLAB_WAKEUPS") != "0":
 # A widget asking about its own key looks up that key, not the whole state (ui/keylookup.py).
 if os.environ.get("LAYERLAB_KEYLOOKUP") != "0":
     keylookup.install()
+# Runs take turns, first come first served, instead of sharing the core in 5 ms slices (ui/turns.py);
+# LAYERLAB_TURNS=0: Streamlit's own.
+if os.environ.get("LAYERLAB_TURNS") != "0":
+    turns.install()
 # LAYERLAB_FINISH_RUNS=1: a new move waits for the run in progress and a finished run's picture is
 # always delivered (past capacity: slower, never frozen; ui/runs.py). Off by default: with it on, a
 # playing trainer's Play button came back detached again and again after Pause under load (CI's

@@ -49,6 +49,8 @@ from dataclasses import dataclass
 
 from streamlit.runtime.scriptrunner_utils.script_run_context_attr import SCRIPT_RUN_CONTEXT_ATTR_NAME
 
+from ui import turns
+
 TIMER = 0.05         # the fragment's run_every: the browser's timer; the ledger's wait paces the ticks
 PLAY_SHARE = 0.6      # share of one core all playing sessions of a process may use together
 BUSY_PLAY_SHARE = 0.3  # ... when the process is busy (other students' runs are queueing)
@@ -253,7 +255,7 @@ class _Ledger:
 LEDGER = _Ledger()
 
 
-def plan(key: str, *, sleep=time.sleep, running=running_sessions) -> Plan:
+def plan(key: str, *, sleep=turns.pause, running=running_sessions) -> Plan:
     """Register a playing tick of session `key`, wait for its turn, and return its plan.
 
     While a session that is not playing has a run in progress (`running()`: the sessions running a
@@ -272,7 +274,7 @@ def plan(key: str, *, sleep=time.sleep, running=running_sessions) -> Plan:
     return p
 
 
-def start(key: str, speed: int | None = None, *, sleep=time.sleep, running=running_sessions) -> Plan:
+def start(key: str, speed: int | None = None, *, sleep=turns.pause, running=running_sessions) -> Plan:
     """A playing tick begins: wait for this session's turn; its Plan says how long to train.
 
     `speed` is the page's epochs per redraw (None = max, which trains `plan.budget` seconds).
@@ -310,7 +312,7 @@ def finish(key: str, *, running=running_sessions) -> None:
 
 
 @contextlib.contextmanager
-def playing(key: str, speed: int | None = None, *, sleep=time.sleep):
+def playing(key: str, speed: int | None = None, *, sleep=turns.pause):
     """start() and finish() around a block: one playing tick."""
     p = start(key, speed, sleep=sleep)
     try:

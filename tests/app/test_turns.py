@@ -1,0 +1,107 @@
+"""ui.turns: script runs of one process take turns, first come first served, never frozen."""
+
+from __future__ import annotations
+
+import threading
+import time
+from types import SimpleNamespace
+
+from streamlit.runtime.scriptrunner import script_runner as runner
+
+from ui import turns
+
+
+def _line_up(t: turns.Turns, n: int) -> tuple[list[int], list[threading.Thread]]:
+    """n threads ask for a turn one after another while the turn is held; each records its number
+    when it gets the turn and gives it back."""
+    order: list[int] = []
+
+    def ask(i: int) -> None:
+        assert t.take()
+        order.append(i)
+        t.give()
+
+    threads = []
+    for i in range(n):
+        th = threading.Thread(target=ask, args=(i,))
+        th.start()
+        threads.append(th)
+        while t.waiting < i + 1:      # this one is in line before the next asks
+            time.sleep(0.001)
+    return order, threads
+
+
+def test_turns_go_in_the_order_they_were_asked_for():
+    t = turns.Turns(wait=10)
+    assert t.take()                   # held: everyone after this waits
+    order, threads = _line_up(t, 5)
+    assert order == []                # nobody ran while the turn was held
+    t.give()
+    for th in threads:
+        th.join(5)
+    assert order == [0, 1, 2, 3, 4]
+    assert t.take()                   # and it is free again
+    t.give()
+
+
+def test_a_run_that_waited_too_long_goes_ahead_without_the_turn():
+    t = turns.Turns(wait=0.05)
+    assert t.take()
+    got = []
+    th = threading.Thread(target=lambda: got.append(t.take()))
+    th.start()
+    th.join(5)
+    assert got == [False] and t.waiting == 0   # it went ahead and left the line
+    t.give()
+    assert t.take()                             # the turn is not lost by it
+    t.give()
+
+
+def test_a_pause_hands_the_turn_on_and_takes_it_back():
+    turns.install()
+    seen = []
+
+    def playing_run():
+        turns.pause(0.2)             # fairshare's wait inside a run that holds the turn
+        seen.append("player resumed")
+        return 1
+
+    def other_run():
+        seen.append("other ran")
+        return 2
+
+    def execute(func):
+        out = runner.exec_func_with_error_handling(func, SimpleNamespace(cursors={}))
+        assert out[1]                # ran without errors
+
+    player = threading.Thread(target=execute, args=(playing_run,))
+    player.start()
+    time.sleep(0.05)
+    other = threading.Thread(target=execute, args=(other_run,))
+    other.start()
+    other.join(5)
+    player.join(5)
+    assert seen == ["other ran", "player resumed"]
+
+
+def test_executions_never_overlap_once_installed():
+    assert turns.install() and turns.install()          # idempotent
+    inside, overlaps = [0], []
+    guard = threading.Lock()
+
+    def script():
+        with guard:
+            inside[0] += 1
+            overlaps.append(inside[0])
+        time.sleep(0.02)              # a run that would share the core with the others
+        with guard:
+            inside[0] -= 1
+
+    ctx = SimpleNamespace(cursors={})
+    run = runner.exec_func_with_error_handling
+    threads = [threading.Thread(target=run, args=(script, ctx)) for _ in range(6)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(10)
+    assert len(overlaps) == 6 and max(overlaps) == 1

@@ -1,0 +1,128 @@
+"""Runs take turns: one process runs its students' scripts one after another, in the order they came.
+
+Why. Streamlit gives every session its own script thread. A process has one core's worth of Python
+(the GIL), and CPython hands the GIL from one runnable thread to the next every 5 ms. When several
+students move at once, their runs share the core in 5 ms slices: four runs of 50 ms that arrive
+together all finish near 200 ms, and the event loop, which sends what the runs draw, waits behind
+all of them for its slices too. Taken in turns, the first answer goes out at 50 ms, the second at 100,
+and so on; the last is no later than before. The average and the tail of the wait both fall, and the
+work done is the same.
+
+`install()` puts every execution of a script or a fragment (Streamlit's `exec_func_with_error_handling`,
+called once per run) behind a process-wide first-come, first-served turn. What does not
+take a turn:
+- a playing trainer's timed ticks (`is_auto_rerun`): ui/fairshare.py paces them, and they already
+  wait for the runs of students who are not playing (a tick waiting for a turn would sleep, holding
+  it, in fairshare's wait);
+- a run while it waits on purpose (`pause`, which ui/fairshare.py sleeps with): its turn passes on;
+- a run that has waited MAX_WAIT for its turn: it goes ahead, sharing the core as before (slower,
+  never frozen: a run that never ends cannot stop the class).
+
+Idempotent; app.py installs it (LAYERLAB_TURNS=0 leaves Streamlit as it is). Measured in
+docs/PROFILE.md (round 8).
+"""
+
+from __future__ import annotations
+
+import collections
+import functools
+import threading
+import time
+
+from streamlit.runtime.scriptrunner import script_runner as _runner
+
+MAX_WAIT = 2.0   # seconds a run waits for its turn at most; then it runs beside the one in progress
+_MARK = "_layer_lab_turns"
+
+
+class Turns:
+    """A first-come, first-served turn: `take()` waits for it (at most `wait` seconds) and says
+    whether it got it; `give()` hands it to the longest waiting thread."""
+
+    def __init__(self, wait: float = MAX_WAIT):
+        self.wait = wait
+        self._guard = threading.Lock()
+        self._queue: collections.deque[threading.Event] = collections.deque()
+        self._busy = False
+
+    def take(self) -> bool:
+        with self._guard:
+            if not self._busy:
+                self._busy = True
+                return True
+            mine = threading.Event()
+            self._queue.append(mine)
+        if mine.wait(self.wait):
+            return True
+        with self._guard:
+            if mine.is_set():          # handed over just as the wait ran out: it is ours
+                return True
+            self._queue.remove(mine)
+        return False
+
+    def give(self) -> None:
+        with self._guard:
+            if self._queue:
+                self._queue.popleft().set()   # the turn passes straight to the next in line
+            else:
+                self._busy = False
+
+    @property
+    def waiting(self) -> int:
+        with self._guard:
+            return len(self._queue)
+
+
+TURNS = Turns()
+_local = threading.local()
+
+
+def pause(seconds: float) -> None:
+    """time.sleep for a run that waits on purpose (ui/fairshare.py pacing a playing trainer): its turn
+    goes to the next in line meanwhile, and it takes a turn again after."""
+    if not getattr(_local, "held", False):
+        time.sleep(seconds)
+        return
+    _local.held = False
+    TURNS.give()
+    try:
+        time.sleep(seconds)
+    finally:
+        _local.held = TURNS.take()
+
+
+def install() -> bool:
+    """Make script runs take turns (once per process). Returns False if this Streamlit's runner has
+    no hooks to wrap (runs then share the core as Streamlit does by default)."""
+    cls = getattr(_runner, "ScriptRunner", None)
+    run = getattr(cls, "_run_script", None)
+    execute = getattr(_runner, "exec_func_with_error_handling", None)
+    if run is None or execute is None:
+        return False
+    if getattr(cls, _MARK, False):
+        return True
+
+    @functools.wraps(run)
+    def _run_script(self, rerun_data, *args, **kwargs):
+        _local.auto = bool(getattr(rerun_data, "is_auto_rerun", False))
+        return run(self, rerun_data, *args, **kwargs)
+
+    @functools.wraps(execute)
+    def _execute(*args, **kwargs):
+        # Once per execution of the script or a fragment: the reruns a run asks for (a newer move of
+        # the same student, st.rerun) wait for their own turn, so no one keeps it by moving on.
+        if getattr(_local, "auto", False):
+            _local.auto = False        # a timed tick; if a move cuts it short, that move takes a turn
+            return execute(*args, **kwargs)
+        _local.held = TURNS.take()
+        try:
+            return execute(*args, **kwargs)
+        finally:
+            if _local.held:
+                _local.held = False
+                TURNS.give()
+
+    cls._run_script = _run_script
+    _runner.exec_func_with_error_handling = _execute
+    setattr(cls, _MARK, True)
+    return True
