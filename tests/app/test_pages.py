@@ -78,3 +78,23 @@ def test_home_cards_say_what_each_lesson_teaches():
     assert f"/{LESSONS[0].url_path}`" not in text and f"`/{LESSONS[0].url_path}" not in \
         " ".join(c.value for c in at.caption)  # a card names its lesson, not its route
     assert f"the {facts()['bends']} bends" in text
+
+
+@pytest.mark.parametrize("path", [lesson.url_path for lesson in LESSONS])
+def test_the_code_is_drawn_when_its_expander_is_opened(path):
+    """The code expanders are lazy (ui/source.py): closed, they draw nothing a move would make the
+    browser re-render; opened, they show each function's source as lib has it."""
+    import importlib
+    import inspect
+
+    at = open_page(path, {"view": "code"} if path == "trainer" else None)
+    keys = [k for k in at.session_state if isinstance(k, str) and k.startswith("source:")]
+    assert keys, "every lesson shows the code it ran"
+    assert not [c for c in at.code if c.value.lstrip().startswith("def ")]   # none drawn while closed
+    at.session_state[keys[0]] = True                                           # the student opens one
+    at.run()
+    assert not at.exception
+    shown = [c.value.strip() for c in at.code]
+    for qualified in keys[0].removeprefix("source:").split(","):
+        module, name = qualified.rsplit(".", 1)
+        assert inspect.getsource(getattr(importlib.import_module(module), name)).strip() in shown

@@ -222,3 +222,20 @@ def test_readable_on_a_projector_and_a_phone(open_page, link, width):
     first = page.locator(".js-plotly-plot").first.bounding_box()
     if width == "laptop":
         assert first["y"] < 900
+
+
+def test_the_code_expander_draws_its_code_when_opened(open_page):
+    """ui/source.py's expanders are lazy: closed, no code is on the page; a click opens one and the
+    lib function it ran appears in it."""
+    page = open_page("/tax-bands")
+    code = page.locator("[data-testid='stMain'] [data-testid='stCode']").filter(has_text="def ")
+    assert code.count() == 0
+    summary = page.locator("[data-testid='stExpander'] summary").filter(has_text="The code that computed")
+    assert summary.count() == 3
+    summary.first.scroll_into_view_if_needed()
+    summary.first.click()
+    code.first.wait_for(state="visible", timeout=30_000)
+    wait_ready(page)
+    assert_clean(page)
+    assert "return" in code.first.inner_text()
+    screenshot(page, "tax-bands-code-open")
