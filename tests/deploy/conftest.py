@@ -51,6 +51,17 @@ def run(coro, timeout: float = 120):
     return isolated(asyncio.run, asyncio.wait_for(coro, timeout))
 
 
+async def play_until(player, redraws: int, seconds: float = 10) -> None:
+    """Press Play on a connected /trainer student and wait (at most `seconds`) for `redraws` redraws."""
+    import asyncio
+
+    player.click("trainer_play")
+    for _ in range(int(seconds / 0.1)):
+        await asyncio.sleep(0.1)
+        if player.stats.redraws >= redraws:
+            break
+
+
 def alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)

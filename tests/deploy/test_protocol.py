@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from bench.protocol import Student
-from tests.deploy.conftest import run
+from tests.deploy.conftest import play_until, run
 
 
 def test_refuses_any_host_but_this_machine():
@@ -45,11 +45,7 @@ def test_a_player_presses_play_and_gets_redraws(single):
     async def go():
         st = Student(single.url, "trainer", query="twin=false")
         await st.open()
-        st.click("trainer_play")
-        for _ in range(100):
-            await asyncio.sleep(0.1)
-            if st.stats.redraws >= 5:
-                break
+        await play_until(st, 5)
         timers = dict(st.timers)
         await st.close()
         return st, timers

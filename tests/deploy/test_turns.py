@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 
 from bench.protocol import Student
-from tests.deploy.conftest import run
+from tests.deploy.conftest import play_until, run
 
 
 def test_students_moving_at_once_beside_a_player_are_all_answered(single):
@@ -16,11 +16,7 @@ def test_students_moving_at_once_beside_a_player_are_all_answered(single):
         movers = [Student(single.url, page) for page in ("trainer", "trainer", "recipe-card", "recipe-card")]
         for s in (player, *movers):
             await s.open()
-        player.click("trainer_play")
-        for _ in range(100):
-            await asyncio.sleep(0.1)
-            if player.stats.redraws >= 3:
-                break
+        await play_until(player, 3)
         before = player.stats.redraws
         for _ in range(3):                      # three rounds, every mover at the same moment
             for s in movers:
