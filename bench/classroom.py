@@ -106,6 +106,73 @@ class Meter:
                 "n": sum(comm(p) != "haproxy" for p in procs)}
 
 
+def cmdline(pid: int) -> list[str]:
+    with contextlib.suppress(OSError):
+        return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0")
+    return []
+
+
+def streamlit_pids(roots: list[int]) -> list[int]:
+    """The `streamlit run` processes in these trees (the replicas; not deploy/serve or HAProxy)."""
+    return [p for p in tree(roots) if "streamlit" in cmdline(p) and "run" in cmdline(p)]
+
+
+class CpuQuota:
+    """Each replica in a cgroup of its own, capped at `cores` of CPU time (root; cgroup v1 or v2).
+
+    A stand-in for a machine per replica on a machine with too few cores: with two cores the load
+    client and the balancer take a share, so two uncapped replicas cannot each have a core. Capped,
+    every replica gets the same CPU whatever their number, and the load client the rest.
+    """
+
+    PERIOD_US = 100_000
+
+    def __init__(self, cores: float):
+        v1, v2 = Path("/sys/fs/cgroup/cpu"), Path("/sys/fs/cgroup")
+        controllers = v2 / "cgroup.controllers"
+        if (v1 / "cpu.cfs_quota_us").exists():
+            self.base, self.v2 = v1, False
+        elif controllers.exists() and "cpu" in controllers.read_text().split():
+            self.base, self.v2 = v2, True
+            with contextlib.suppress(OSError):
+                (v2 / "cgroup.subtree_control").write_text("+cpu")
+        else:
+            raise RuntimeError("--cpu-quota needs a cgroup cpu controller (/sys/fs/cgroup/cpu or cgroup v2)")
+        self.quota_us = max(1000, round(cores * self.PERIOD_US))
+        self.groups: list[Path] = []
+
+    def apply(self, pids: list[int]) -> None:
+        for pid in pids:
+            g = self.base / f"layerlab-bench-{os.getpid()}-{pid}"
+            try:
+                g.mkdir(exist_ok=True)
+                self.groups.append(g)
+                if self.v2:
+                    (g / "cpu.max").write_text(f"{self.quota_us} {self.PERIOD_US}")
+                else:
+                    (g / "cpu.cfs_period_us").write_text(str(self.PERIOD_US))
+                    (g / "cpu.cfs_quota_us").write_text(str(self.quota_us))
+                (g / "cgroup.procs").write_text(str(pid))
+            except OSError as err:
+                raise RuntimeError(f"--cpu-quota: cannot cap pid {pid} in {g}: {err} (needs root)") from err
+
+    def release(self) -> None:
+        """Remove the groups (their processes have been stopped; a survivor goes back to the root)."""
+        for g in self.groups:
+            with contextlib.suppress(OSError):
+                for pid in (g / "cgroup.procs").read_text().split():
+                    (self.base / "cgroup.procs").write_text(pid)
+            for _ in range(50):
+                try:
+                    g.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:
+                    time.sleep(0.1)
+        self.groups = []
+
+
 # --- starting a server -------------------------------------------------------------------------------
 def free_port() -> int:
     with socket.socket() as s:
@@ -166,10 +233,21 @@ def pct(values: list[float], q: float) -> float:
     return v[min(len(v) - 1, max(0, round(q / 100 * len(v) + 0.5) - 1))]
 
 
-async def mover(st: Student, every: float, slider: str | None, until: float, rng: random.Random):
+async def mover(st: Student, every: float, slider: str | None, until: float, rng: random.Random,
+                closed: bool = False):
+    """Move every few seconds; `closed`: wait for the answer first, then think for `every` s.
+
+    Open (the default) is a class at a given pace; closed keeps each student's next move behind its
+    last answer, so past capacity the moves finished per second are the server's throughput (an
+    open student's moves merge into one run while it waits, and each counts as answered).
+    """
     await asyncio.sleep(rng.uniform(0, every))
     while time.perf_counter() < until and not st.closed:
         st.move(slider)
+        while closed and st.pending and not st.closed and time.perf_counter() < until:
+            st.finished.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(st.finished.wait(), max(0.01, until - time.perf_counter()))
         await asyncio.sleep(every * rng.uniform(0.8, 1.2))
 
 
@@ -213,12 +291,14 @@ async def classroom(url: str, args, meter: Meter | None) -> dict:
     t0 = time.perf_counter()
     until = t0 + args.duration
     client0 = time.process_time()
-    tasks = [asyncio.create_task(mover(st, args.every, args.slider, until, random.Random(rng.random())))
+    tasks = [asyncio.create_task(mover(st, args.every, args.slider, until, random.Random(rng.random()),
+                                       closed=args.closed))
              for st in students if not st.closed]
     await asyncio.gather(*tasks, asyncio.sleep(args.duration))
     t1 = time.perf_counter()
     end = meter.read() if meter else None
     client_cpu = time.process_time() - client0
+    in_window = sum(len(st.stats.latencies) - marks[id(st)][1] for st in students)
     # Moves still on their way get a bounded grace to arrive (counted as unfinished after it).
     grace_until = time.perf_counter() + args.grace
     while time.perf_counter() < grace_until and any(st.pending for st in students if not st.closed):
@@ -242,6 +322,7 @@ async def classroom(url: str, args, meter: Meter | None) -> dict:
     whole = [c for st in students for c in st.stats.sent_whole[1:]]
     out = {
         "page": args.page, "students": args.students, "players": args.players, "every_s": args.every,
+        "closed": args.closed, "moves_per_s": round(in_window / window, 2),
         "window_s": round(window, 1), "open_s": round(open_s, 1), "failed_to_open": failed,
         "moves_sent": sent, "moves_finished": done, "moves_unfinished": unanswered,
         "p50_s": pct(lat, 50), "p95_s": pct(lat, 95), "max_s": max(lat) if lat else float("nan"),
@@ -274,17 +355,22 @@ def report(r: dict) -> str:
     def ms(v):
         return "-" if v != v else (f"{1000 * v:,.0f} ms" if v < 10 else f"{v:,.1f} s")
 
-    lines = [f"/{r['page']}: {r['students']} students moving a slider every {r['every_s']:g} s, "
+    pace = (f"moving a slider {r['every_s']:g} s after each answer" if r.get("closed")
+            else f"moving a slider every {r['every_s']:g} s")
+    lines = [f"/{r['page']}: {r['students']} students {pace}, "
              f"{r['players']} playing /trainer, {r['window_s']} s"]
     lines.append(f"  slider answer p50 {ms(r['p50_s'])} · p95 {ms(r['p95_s'])} · max {ms(r['max_s'])}; "
                  f"moves finished {r['moves_finished']} of {r['moves_sent']} sent "
-                 f"({r['moves_unfinished']} unanswered after the grace)")
+                 f"({r['moves_unfinished']} unanswered after the grace); "
+                 f"{r['moves_per_s']:g} answered per second")
     if r["players"]:
         lines.append("  players' full redraws/s: " + ", ".join(f"{v:.1f}" for v in r["redraws_per_s"])
                      + "  (ticks/s " + ", ".join(f"{v:.1f}" for v in r["ticks_per_s"]) + ")")
         lines.append("  player bytes/s: " + ", ".join(f"{v / 1000:,.0f} KB" for v in r["player_bytes_per_s"]))
     lines.append(f"  mover bytes/s: {r['mover_bytes_per_s'] / 1000:,.1f} KB; elements changed per move "
                  f"{r['elements_changed_per_move']} (sent whole {r['elements_sent_per_move']})")
+    if r.get("cpu_quota"):
+        lines.append(f"  each server process capped at {r['cpu_quota']:g} cores (cgroup)")
     if "server_cores" in r:
         per = f"{r['cpu_per_move_ms']} ms CPU per move, " if r["cpu_per_move_ms"] else ""
         lines.append(f"  server: {per}{r['server_cores']} cores used {r['server_cpu_s']}, "
@@ -296,8 +382,9 @@ def report(r: dict) -> str:
     return "\n".join(lines)
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def parse(argv=None, description: str = __doc__.split("\n\n")[0]) -> argparse.Namespace:
+    """This benchmark's options (bench/scaleout.py runs the same class with them)."""
+    ap = argparse.ArgumentParser(description=description)
     ap.add_argument("--url", help="a running server or balancer on 127.0.0.1 (default: start one)")
     ap.add_argument("--pid", type=int, action="append", default=[],
                     help="with --url: a server (or deploy/serve) pid whose process tree is metered")
@@ -316,18 +403,29 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
                     help="a Streamlit option for the server started here, e.g. runner.fastReruns=false")
+    ap.add_argument("--closed", action="store_true",
+                    help="each student waits for its answer before the next move (throughput past capacity)")
+    ap.add_argument("--cpu-quota", type=float, default=0.0, metavar="CORES",
+                    help="cap each server process started here at this much CPU (cgroups, root)")
     ap.add_argument("--json", action="store_true", help="print the result as one JSON line as well")
     args = ap.parse_args(argv)
     if not 0 <= args.students + args.players <= MAX_STUDENTS:
         ap.error(f"at most {MAX_STUDENTS} simulated students")
+    if args.cpu_quota and (args.url or not 0.05 <= args.cpu_quota <= (os.cpu_count() or 1)):
+        ap.error("--cpu-quota caps servers started here, at 0.05 cores to the machine's count")
     if not 0 < args.duration <= MAX_DURATION:
         ap.error(f"--duration is 0 to {MAX_DURATION:.0f} s")
+    return args
+
+
+def run(args: argparse.Namespace) -> dict:
+    """One class against the server these options name or start (stopped again by its pid)."""
 
     def _sigterm(signum, frame):  # stop the servers started here, as Ctrl-C does
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, _sigterm)
-    proc, log = None, None
+    proc, log, quota = None, None, None
     try:
         if args.url:
             url, pids = args.url, args.pid
@@ -337,13 +435,25 @@ def main(argv=None) -> int:
             log = open(ROOT / "artifacts" / "classroom-server.log", "w")  # noqa: SIM115
             proc, url = start_server(args.replicas, args.set, log)
             pids = [proc.pid]
+            if args.cpu_quota:
+                quota = CpuQuota(args.cpu_quota)
+                quota.apply(streamlit_pids(pids))
         meter = Meter(pids) if pids else None
         result = asyncio.run(classroom(url, args, meter))
+        result["cpu_quota"] = args.cpu_quota
     finally:
         if proc is not None:
             stop(proc)
+        if quota is not None:
+            quota.release()
         if log is not None:
             log.close()
+    return result
+
+
+def main(argv=None) -> int:
+    args = parse(argv)
+    result = run(args)
     print(report(result))
     if args.json:
         print(json.dumps(result))
