@@ -169,7 +169,10 @@ class _Ledger:
         marks = [m for m in self.cpu_marks if now - m[0] <= BUSY_WINDOW] + [(now, cpu)]
         self.cpu_marks = marks
         span = marks[-1][0] - marks[0][0]
-        return span >= 0.5 and (marks[-1][1] - marks[0][1]) / span > BUSY_CORES
+        # The process's CPU, or the line for a turn: under a CPU cap (a container's quota, a shared
+        # host) the process never reaches a whole core, but its runs still queue.
+        return (span >= 0.5 and (marks[-1][1] - marks[0][1]) / span > BUSY_CORES) \
+            or turns.TURNS.waited_long(BUSY_WINDOW)
 
     def plan(self, key: str, now: float, others_running: bool = False) -> tuple[Plan, float]:
         """The session's plan and how long it should wait before working.

@@ -29,9 +29,15 @@ import functools
 import threading
 import time
 
+import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 from streamlit.runtime.scriptrunner import script_runner as _runner
 
+from ui import fmt
+
 MAX_WAIT = 2.0   # seconds a run waits for its turn at most; then it runs beside the one in progress
+LONG_WAIT = 1.0  # a run that waited this long for its turn: the process is past capacity, say so
+TELL_EVERY = 30.0  # seconds between two "the server is busy" toasts to one student
 _MARK = "_layer_lab_turns"
 
 
@@ -44,6 +50,7 @@ class Turns:
         self._guard = threading.Lock()
         self._queue: collections.deque[threading.Event] = collections.deque()
         self._busy = False
+        self.long_wait_at = float("-inf")   # monotonic time a run last waited LONG_WAIT or more
 
     def take(self) -> bool:
         with self._guard:
@@ -52,13 +59,22 @@ class Turns:
                 return True
             mine = threading.Event()
             self._queue.append(mine)
-        if mine.wait(self.wait):
-            return True
-        with self._guard:
-            if mine.is_set():          # handed over just as the wait ran out: it is ours
+        t0 = time.monotonic()
+        try:
+            if mine.wait(self.wait):
                 return True
-            self._queue.remove(mine)
-        return False
+            with self._guard:
+                if mine.is_set():          # handed over just as the wait ran out: it is ours
+                    return True
+                self._queue.remove(mine)
+            return False
+        finally:
+            if time.monotonic() - t0 >= LONG_WAIT:
+                self.long_wait_at = time.monotonic()
+
+    def waited_long(self, window: float) -> bool:
+        """A run waited LONG_WAIT or more for its turn in the last `window` seconds."""
+        return time.monotonic() - self.long_wait_at <= window
 
     def give(self) -> None:
         with self._guard:
@@ -91,6 +107,35 @@ def pause(seconds: float) -> None:
         _local.held = TURNS.take()
 
 
+_told: dict[str, float] = {}   # session id -> when it was last told the server is busy
+
+
+def busy_toast(waited: float) -> str:
+    """What a student whose answer waited `waited` seconds in line is told."""
+    return (f"The server is busy: your answer waited {fmt.num(waited, 1, keep=1)} s for its turn, "
+            "many students are working at once. Nothing is lost; your page catches up.")
+
+
+def tell_busy(waited: float) -> bool:
+    """A toast for the student whose run waited LONG_WAIT or more for its turn (at most once every
+    TELL_EVERY seconds each): past capacity answers come later, and the page says why. A fragment's
+    run shows it too (toasts are not part of the page's layout), so a class moving sliders inside
+    sections hears it, not only whole-page reruns (app.py's line)."""
+    if waited < LONG_WAIT:
+        return False
+    ctx = get_script_run_ctx()
+    if ctx is None:
+        return False
+    now = time.monotonic()
+    if now - _told.get(ctx.session_id, float("-inf")) < TELL_EVERY:
+        return False
+    for sid in [k for k, t in _told.items() if now - t > TELL_EVERY]:   # stays small: recent only
+        del _told[sid]
+    _told[ctx.session_id] = now
+    st.toast(busy_toast(waited), icon=":material/hourglass_top:")
+    return True
+
+
 def install() -> bool:
     """Make script runs take turns (once per process). Returns False if this Streamlit's runner has
     no hooks to wrap (runs then share the core as Streamlit does by default)."""
@@ -114,7 +159,9 @@ def install() -> bool:
         if getattr(_local, "auto", False):
             _local.auto = False        # a timed tick; if a move cuts it short, that move takes a turn
             return execute(*args, **kwargs)
+        t0 = time.monotonic()
         _local.held = TURNS.take()
+        tell_busy(time.monotonic() - t0)
         try:
             return execute(*args, **kwargs)
         finally:

@@ -105,3 +105,43 @@ def test_executions_never_overlap_once_installed():
     for th in threads:
         th.join(10)
     assert len(overlaps) == 6 and max(overlaps) == 1
+
+
+def test_a_long_wait_in_line_marks_the_process_busy(monkeypatch):
+    from ui import fairshare
+
+    monkeypatch.setattr(turns, "LONG_WAIT", 0.1)
+    t = turns.Turns(wait=10)
+    monkeypatch.setattr(turns, "TURNS", t)
+    assert t.take()
+    short = threading.Thread(target=lambda: (t.take(), t.give()))
+    short.start()
+    time.sleep(0.02)
+    t.give()                                   # the second run got it after 0.02 s: not long
+    short.join(5)
+    assert not t.waited_long(5) and not fairshare.LEDGER.busy(time.monotonic())
+    assert t.take()
+    long = threading.Thread(target=lambda: (t.take(), t.give()))
+    long.start()
+    time.sleep(0.2)
+    t.give()                                   # 0.2 s in line: past capacity
+    long.join(5)
+    assert t.waited_long(5) and not t.waited_long(0)
+    assert fairshare.LEDGER.busy(time.monotonic())   # the idle process says so, CPU or not
+
+
+def test_a_student_whose_answer_waited_is_told_once_in_a_while():
+    from streamlit.testing.v1 import AppTest
+
+    def page():
+        from ui import turns
+
+        turns._told.clear()
+        turns.tell_busy(0.3)      # a short wait: nothing said
+        turns.tell_busy(2.04)     # told
+        turns.tell_busy(3.0)      # not again so soon
+
+    at = AppTest.from_function(page).run()
+    assert not at.exception
+    assert [t.value for t in at.toast] == [turns.busy_toast(2.04)]
+    assert "waited 2.0 s" in at.toast[0].value
