@@ -5,12 +5,14 @@
     python bench/latency.py --json artifacts/latency.json --budget 600
     python bench/latency.py --app /tmp/old            # an older checkout (git archive | tar -x)
     python bench/latency.py --py-spy /tmp/spy --js-profile   # where the server's / browser's time goes
+    python bench/latency.py --no-chart-peer          # only the bare peer (a shorter run)
 
-Starts `streamlit run app.py` and `streamlit run bench/bare.py` on free 127.0.0.1 ports
-(headless, no file watcher, no run on save; both read the repo's .streamlit/config.toml), drives
-Debian's Chromium through Playwright, and for every page (ui.nav.LESSONS, or --pages) moves up to
---sliders visible sliders (found by role, spread over the page: first, middle, last) --moves times
-each, after one warm-up move, alternating ArrowRight / ArrowLeft (turning back at an end).
+Starts `streamlit run app.py`, `streamlit run bench/bare.py` and `streamlit run bench/bare_chart.py`
+on free 127.0.0.1 ports (headless, no file watcher, no run on save; all read the repo's
+.streamlit/config.toml), drives Debian's Chromium through Playwright, and for every page
+(ui.nav.LESSONS, or --pages) moves up to --sliders visible sliders (found by role, spread over the
+page: first, middle, last) --moves times each, after one warm-up move, alternating ArrowRight /
+ArrowLeft (turning back at an end).
 
 A move is timed inside the browser, on one clock: from the keydown event to the arrival of the
 websocket message that ends the run it started: a ForwardMsg whose `script_finished` is
@@ -22,13 +24,17 @@ is what the server sent from the keypress to that message. Before every move the
 quiet (no message for --quiet ms); runs that arrive after the measured one without a key press
 (a second rerun, a timer) are counted as "extra runs".
 
-After every page move the bare page's slider is moved once, so both see the same load.
+After every page move each peer's slider is moved once (the two peers' order swapped every time),
+so all see the same load: the bare page (bench/bare.py), which every ratio divides by, and the bare
+page plus one plotly chart the slider changes (bench/bare_chart.py, drawn with st.plotly_chart as
+any Streamlit author would): what a page with one changed chart pays at least.
 
 Prints: page | median ms | ratio to bare | KB per move | goal <= 2x | bare ms | on wire ms |
-server CPU | browser ms | notes. The ratio divides by the bare page's median over the moves made
-right after this page's. The last two columns are costs per move (the server process's CPU from
-/proc, the page's main-thread CPU from CDP), which a busy machine barely moves; the waits before
-them are stretched by it. bench/README.md explains every column.
+server CPU | browser ms | notes, the chart peer's row "(bare+chart)" first. The ratio divides by
+the bare page's median over the moves made right after this page's. The last two columns are costs
+per move (the server process's CPU from /proc, the page's main-thread CPU from CDP), which a busy
+machine barely moves; the waits before them are stretched by it. bench/README.md explains every
+column.
 """
 
 from __future__ import annotations
@@ -51,6 +57,9 @@ sys.path.insert(0, str(ROOT))
 
 from bench.server import StreamlitServer  # noqa: E402  (after the checkout is on sys.path)
 
+# The peers, each moved once after every page move: (name, script in bench/, URL path and query).
+# "bare" divides every ratio; "chart" is the bare page plus one plotly chart the slider changes.
+PEER_PAGES = [("bare", "bare.py", "/"), ("chart", "bare_chart.py", "/")]
 DEFAULT_PAGES = ["recipe-card", "activations", "tax-bands", "gpt2-params", "gpt2-mlp", "trainer"]
 GOAL = 2.0
 
@@ -299,10 +308,13 @@ class Tab:
 
 
 class Peer:
-    """The bare page's one slider, moved once after every page move so both see the same load."""
+    """A peer page's one slider, moved once after every page move so both see the same load.
 
-    def __init__(self, tab: Tab, quiet_ms: float):
-        self.tab, self.quiet_ms = tab, quiet_ms
+    `name` keys its moves in measure()'s result ("bare" -> "bare_moves", "chart" -> "chart_moves").
+    """
+
+    def __init__(self, name: str, tab: Tab, quiet_ms: float):
+        self.name, self.tab, self.quiet_ms = name, tab, quiet_ms
         self.slider = tab.sliders(1)[0]
         self.i = 0
 
@@ -314,11 +326,20 @@ class Peer:
         return None if "failed" in r else r
 
 
-def measure(tab: Tab, peer: Peer, n_sliders: int, moves: int, quiet_ms: float, deadline: float) -> dict:
-    """Up to n_sliders sliders, a warm-up and `moves` timed moves each, a peer move after each."""
+def move_peers(peers: list[Peer], out: dict, round_no: int) -> None:
+    """Move every peer once, in turn, the order swapped every round (no peer always goes first)."""
+    for peer in peers if round_no % 2 == 0 else peers[::-1]:
+        b = peer.move()
+        if b is not None:
+            out[f"{peer.name}_moves"].append(b)
+
+
+def measure(tab: Tab, peers: list[Peer], n_sliders: int, moves: int, quiet_ms: float,
+            deadline: float) -> dict:
+    """Up to n_sliders sliders, a warm-up and `moves` timed moves each, the peers' moves after each."""
     sliders = tab.sliders(n_sliders)
-    out = {"sliders": len(sliders), "moves": [], "bare_moves": [], "extra_runs": 0, "failed": 0,
-           "per_slider": []}
+    out = {"sliders": len(sliders), "moves": [], "extra_runs": 0, "failed": 0, "per_slider": [],
+           **{f"{p.name}_moves": [] for p in peers}}
     for s in sliders:
         times = []
         for i in range(moves + 1):  # the first move is a warm-up
@@ -337,9 +358,7 @@ def measure(tab: Tab, peer: Peer, n_sliders: int, moves: int, quiet_ms: float, d
             if i > 0:
                 out["moves"].append(r)
                 times.append(r["ms"])
-                b = peer.move()
-                if b is not None:
-                    out["bare_moves"].append(b)
+                move_peers(peers, out, len(out["moves"]))
         if times:
             label = s.get_attribute("aria-label") or "?"
             out["per_slider"].append(f"{label[:24]} {round(statistics.median(times))}")
@@ -381,7 +400,10 @@ def main() -> int:
                          "browser's time goes, by script chunk (PlotlyChart, index = React/Streamlit, ...)")
     ap.add_argument("--app", type=Path, default=ROOT,
                     help="the checkout whose app.py to serve (default: this one), e.g. an older commit "
-                         "unpacked with `git archive <commit> | tar -x -C DIR`; bare.py stays ours")
+                         "unpacked with `git archive <commit> | tar -x -C DIR`; the peers stay ours")
+    ap.add_argument("--no-chart-peer", action="store_true",
+                    help="do not measure the second peer, bench/bare_chart.py (the bare page plus one "
+                         "plotly chart): each page move is then followed by the bare page's only")
     args = ap.parse_args()
 
     if args.pages:
@@ -403,9 +425,10 @@ def main() -> int:
     deadline = t_start + args.budget
     logdir = Path(tempfile.mkdtemp(prefix="latency-"))
     results: dict = {"pages": {}, "load_before": os.getloadavg()[:2], "app": str(args.app.resolve())}
-    servers = [start_server("app.py", logdir, cwd=args.app.resolve()),
-               start_server(str(ROOT / "bench" / "bare.py"), logdir)]
-    app, bare = servers
+    app = start_server("app.py", logdir, cwd=args.app.resolve())
+    peer_pages = [p for p in PEER_PAGES if p[0] == "bare" or not args.no_chart_peer]
+    peer_servers = [start_server(str(ROOT / "bench" / script), logdir) for _, script, _ in peer_pages]
+    servers = [app, *peer_servers]
     try:
         for s in servers:
             s.wait_healthy(90)
@@ -415,9 +438,11 @@ def main() -> int:
                 args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
             )
             try:
-                peer = Peer(Tab(browser, bare.url + "/", bare), args.quiet)
-                for _ in range(2):  # warm the peer up
-                    peer.move()
+                peers = [Peer(name, Tab(browser, server.url + query, server), args.quiet)
+                         for (name, _, query), server in zip(peer_pages, peer_servers, strict=True)]
+                for peer in peers:
+                    for _ in range(2):  # warm the peers up
+                        peer.move()
                 for path in pages:
                     if time.time() > deadline:
                         results["pages"][path] = {"skipped": "budget"}
@@ -435,7 +460,7 @@ def main() -> int:
                     if args.js_profile:
                         tab.js_profile_start()
                     try:
-                        r = measure(tab, peer, args.sliders, args.moves, args.quiet, deadline)
+                        r = measure(tab, peers, args.sliders, args.moves, args.quiet, deadline)
                         if args.js_profile:
                             r["js_profile_ms_per_move"] = tab.js_profile_stop(max(1, len(r["moves"])))
                     finally:
@@ -443,16 +468,17 @@ def main() -> int:
                         if spy is not None:
                             _stop_py_spy(spy)
                     results["pages"][path] = {**r, **summarise(r["moves"]),
-                                              "bare": summarise(r["bare_moves"])}
-                peer.tab.close()
+                                              **{p.name: summarise(r[f"{p.name}_moves"]) for p in peers}}
+                for peer in peers:
+                    peer.tab.close()
             finally:
                 browser.close()
     finally:
         for s in servers:
             s.stop()
 
-    every_bare = [m for r in results["pages"].values() for m in r.get("bare_moves", [])]
-    results["bare"] = summarise(every_bare)
+    for name, _, _ in peer_pages:
+        results[name] = summarise([m for r in results["pages"].values() for m in r.get(f"{name}_moves", [])])
     results["seconds"] = round(time.time() - t_start, 1)
     results["load_after"] = os.getloadavg()[:2]
     _print_table(results)
@@ -491,6 +517,13 @@ def _print_table(results: dict) -> None:
               f"{b['median_ms']:.0f} ms (quartiles {b['p25_ms']:.0f}-{b['p75_ms']:.0f}), "
               f"{b['kb_per_move']:.1f} KB, server CPU {b['server_cpu_ms']:.1f} ms, "
               f"browser main thread {b['browser_ms']:.1f} ms CPU per move")
+    ch = results.get("chart")
+    if ch and ch["median_ms"] is not None and b["median_ms"] is not None:
+        print(f"bare page + one plotly chart (bench/bare_chart.py), moved after every page move too: "
+              f"median {ch['median_ms']:.0f} ms (quartiles {ch['p25_ms']:.0f}-{ch['p75_ms']:.0f}), "
+              f"{ch['median_ms'] / b['median_ms']:.1f}x the bare page, {ch['kb_per_move']:.1f} KB, "
+              f"server CPU {ch['server_cpu_ms']:.1f} ms, browser main thread {ch['browser_ms']:.1f} ms "
+              "CPU per move")
     print(f"load average before {results['load_before'][0]:.1f}, after {results['load_after'][0]:.1f} "
           f"({os.cpu_count()} cores); app from {results['app']}")
     cols = [("page", 14), ("median ms", 9), ("ratio to bare", 13), ("KB per move", 11),
@@ -498,13 +531,24 @@ def _print_table(results: dict) -> None:
             ("browser ms", 10)]
     print("\n" + " | ".join(f"{c:>{w}s}" if i else f"{c:{w}s}" for i, (c, w) in enumerate(cols)) + " | notes")
     print("-|-".join("-" * w for _, w in cols) + "-|------")
+
+    def row(label: str, r: dict, peer: float, notes: list[str]) -> float:
+        ratio = r["median_ms"] / peer
+        cells = [f"{r['median_ms']:9.0f}", f"{ratio:12.1f}x", f"{r['kb_per_move']:11.1f}",
+                 f"{'yes' if ratio <= GOAL else 'no':>11s}", f"{peer:7.0f}", f"{r['server_ms']:10.0f}",
+                 f"{r['server_cpu_ms']:10.0f}", f"{r['browser_ms']:10.0f}"]
+        print(f"{label:14s} | " + " | ".join(cells) + " | " + "; ".join(notes))
+        return ratio
+
+    if ch and ch["median_ms"] is not None and b["median_ms"] is not None:
+        row("(bare+chart)", ch, b["median_ms"],
+            [f"peer: bare page + one plotly chart (bench/bare_chart.py), {ch['n']} moves, bare ms over all"])
     for path, r in results["pages"].items():
         if r.get("median_ms") is None:
             note = r.get("error") or r.get("skipped") or ("busy" if r.get("busy") else "no move measured")
             print(f"/{path:13s} | " + " | ".join(f"{'-':>{w}s}" for _, w in cols[1:]) + f" | {note}")
             continue
         peer = r["bare"]["median_ms"] or b["median_ms"]
-        r["ratio"] = ratio = r["median_ms"] / peer
         per = ", ".join(map(str, r["per_slider"]))
         notes = [f"{r['n']} moves on {r['sliders']} sliders (medians {per} ms)"]
         if r["extra_runs"]:
@@ -516,10 +560,7 @@ def _print_table(results: dict) -> None:
             notes.append("stopped: page kept sending")
         if r.get("truncated"):
             notes.append("budget ran out")
-        cells = [f"{r['median_ms']:9.0f}", f"{ratio:12.1f}x", f"{r['kb_per_move']:11.1f}",
-                 f"{'yes' if ratio <= GOAL else 'no':>11s}", f"{peer:7.0f}", f"{r['server_ms']:10.0f}",
-                 f"{r['server_cpu_ms']:10.0f}", f"{r['browser_ms']:10.0f}"]
-        print(f"/{path:13s} | " + " | ".join(cells) + " | " + "; ".join(notes))
+        r["ratio"] = row(f"/{path}", r, peer, notes)
     for path, r in results["pages"].items():
         if r.get("js_profile_ms_per_move"):
             print(f"/{path} browser JS, ms per move: "
