@@ -112,8 +112,8 @@ _told: dict[str, float] = {}   # session id -> when it was last told the server 
 
 def busy_toast(waited: float) -> str:
     """What a student whose answer waited `waited` seconds in line is told."""
-    return (f"The server is busy: your answer waited {fmt.num(waited, 1, keep=1)} s for its turn, "
-            "many students are working at once. Nothing is lost; your page catches up.")
+    return (f"The server is busy: your answer waited {fmt.num(waited, 1, keep=1)} s in line behind "
+            "other students' work. Nothing is lost; your page catches up.")
 
 
 def tell_busy(waited: float) -> bool:
