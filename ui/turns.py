@@ -112,8 +112,8 @@ _told: dict[str, float] = {}   # session id -> when it was last told the server 
 
 def busy_toast(waited: float) -> str:
     """What a student whose answer waited `waited` seconds in line is told."""
-    return (f"The server is busy: your answer waited {fmt.num(waited, 1, keep=1)} s in line behind "
-            "other students' work. Nothing is lost; your page catches up.")
+    # Short: Streamlit folds a toast after about three lines ("view more").
+    return f"The server is busy: your answer waited {fmt.num(waited, 1, keep=1)} s in line. Nothing is lost."
 
 
 def tell_busy(waited: float) -> bool:
