@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import collections
 import functools
+import logging
 import threading
 import time
 
@@ -39,6 +40,7 @@ MAX_WAIT = 2.0   # seconds a run waits for its turn at most; then it runs beside
 LONG_WAIT = 1.0  # a run that waited this long for its turn: the process is past capacity, say so
 TELL_EVERY = 30.0  # seconds between two "the server is busy" toasts to one student
 _MARK = "_layer_lab_turns"
+_LOG = logging.getLogger(__name__)
 
 
 class Turns:
@@ -108,6 +110,7 @@ def pause(seconds: float) -> None:
 
 
 _told: dict[str, float] = {}   # session id -> when it was last told the server is busy
+_told_lock = threading.Lock()   # script threads of many sessions ask at once
 
 
 def busy_toast(waited: float) -> str:
@@ -127,12 +130,17 @@ def tell_busy(waited: float) -> bool:
     if ctx is None:
         return False
     now = time.monotonic()
-    if now - _told.get(ctx.session_id, float("-inf")) < TELL_EVERY:
+    with _told_lock:
+        if now - _told.get(ctx.session_id, float("-inf")) < TELL_EVERY:
+            return False
+        for sid in [k for k, t in _told.items() if now - t > TELL_EVERY]:   # stays small: recent only
+            del _told[sid]
+        _told[ctx.session_id] = now
+    try:
+        st.toast(busy_toast(waited), icon=":material/hourglass_top:")
+    except Exception:  # a note about the wait must never cost the student the run itself
+        _LOG.exception("could not show the busy toast")
         return False
-    for sid in [k for k, t in _told.items() if now - t > TELL_EVERY]:   # stays small: recent only
-        del _told[sid]
-    _told[ctx.session_id] = now
-    st.toast(busy_toast(waited), icon=":material/hourglass_top:")
     return True
 
 
@@ -161,8 +169,8 @@ def install() -> bool:
             return execute(*args, **kwargs)
         t0 = time.monotonic()
         _local.held = TURNS.take()
-        tell_busy(time.monotonic() - t0)
         try:
+            tell_busy(time.monotonic() - t0)
             return execute(*args, **kwargs)
         finally:
             if _local.held:

@@ -6,6 +6,7 @@ import threading
 import time
 from types import SimpleNamespace
 
+import pytest
 from streamlit.runtime.scriptrunner import script_runner as runner
 
 from ui import turns
@@ -145,3 +146,20 @@ def test_a_student_whose_answer_waited_is_told_once_in_a_while():
     assert not at.exception
     assert [t.value for t in at.toast] == [turns.busy_toast(2.04)]
     assert "waited 2.0 s" in at.toast[0].value
+
+
+def test_a_toast_that_fails_costs_nothing_and_the_turn_comes_back(monkeypatch):
+    turns.install()
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("no toast today")
+
+    monkeypatch.setattr(turns.st, "toast", broken)
+    monkeypatch.setattr(turns, "get_script_run_ctx", lambda: SimpleNamespace(session_id="s1"))
+    monkeypatch.setattr(turns, "_told", {})
+    assert turns.tell_busy(5.0) is False          # logged, not raised
+    monkeypatch.setattr(turns, "tell_busy", broken)  # even if the note itself raised in the wrapper
+    with pytest.raises(RuntimeError):
+        runner.exec_func_with_error_handling(lambda: 1, SimpleNamespace(cursors={}))
+    assert turns.TURNS.take()                     # the turn was given back
+    turns.TURNS.give()
