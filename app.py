@@ -4,28 +4,16 @@ import os
 
 import streamlit as st
 
-from ui import heap, inplace, keylookup, runs, turns, wakeups
-from ui.fairshare import busy_note
+import engine
+from engine import heap
+from engine.fairshare import busy_note
+from engine.replica import restart_note
+from ui import inplace
 from ui.nav import HOME, LESSONS
-from ui.replica import restart_note
 
-# One event-loop wake-up per burst of a run's messages (ui/wakeups.py); LAYERLAB_WAKEUPS=0: Streamlit's own.
-if os.environ.get("LAYERLAB_WAKEUPS") != "0":
-    wakeups.install()
-# A widget asking about its own key looks up that key, not the whole state (ui/keylookup.py).
-if os.environ.get("LAYERLAB_KEYLOOKUP") != "0":
-    keylookup.install()
-# Runs take turns, first come first served, instead of sharing the core in 5 ms slices (ui/turns.py);
-# LAYERLAB_TURNS=0: Streamlit's own.
-if os.environ.get("LAYERLAB_TURNS") != "0":
-    turns.install()
-# LAYERLAB_FINISH_RUNS=1: a new move waits for the run in progress and a finished run's picture is
-# always delivered (past capacity: slower, never frozen; ui/runs.py). Off by default: with it on, a
-# playing trainer's Play button came back detached again and again after Pause under load (CI's
-# tests/e2e/test_play_pause.py; 0 of 3 such failures without it), and past capacity it measured no
-# better (60 students moving every 2 s on /recipe-card: p95 42.6 s with it, 40.6 s without).
-if os.environ.get("LAYERLAB_FINISH_RUNS") == "1":
-    runs.install()
+# The class server's patches to Streamlit (engine/): each on unless its switch is 0, and one that does
+# not fit this Streamlit stays off with a logged line rather than stopping the app.
+engine.install()
 
 # No page_title here: it would override every page's own tab title.
 st.set_page_config(page_icon=":material/layers:", layout="wide")
@@ -43,4 +31,4 @@ if note := busy_note():  # past capacity answers come later, never not at all: s
     st.caption(f":material/hourglass_top: {note}")
 page.run()
 if os.environ.get("LAYERLAB_GC_FREEZE") != "0":
-    heap.settle(page.url_path)  # what the page loaded stays out of later full collections (ui/heap.py)
+    heap.settle(page.url_path)  # what the page loaded stays out of later full collections (engine/heap.py)

@@ -331,7 +331,7 @@ class Student:
         if which == "markdown" and log is not None and not log.fragment:
             self.texts.append(el.markdown.body)
         if which in ("markdown", "toast") and "server is busy" in getattr(el, which).body.lower():
-            self.stats.busy_notes += 1   # app.py's line on a whole run, ui/turns.py's toast on any
+            self.stats.busy_notes += 1   # app.py's line on a whole run, engine/turns.py's toast on any
 
     def _finished(self, status: int, log: RunLog | None, run_id: str) -> None:
         now = time.perf_counter()

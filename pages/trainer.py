@@ -18,6 +18,7 @@ from urllib.parse import urlencode
 import numpy as np
 import streamlit as st
 
+from engine import fairshare
 from lib.activations import ACTIVATIONS
 from lib.datasets import CLASSES_DEFAULT, CLASSES_MAX, CLASSES_MIN, DEFAULT_CELLS, PROBLEMS, dims
 from lib.features import FEATURES
@@ -53,7 +54,7 @@ from lib.points import (
 )
 from lib.regions import line_in_box, region_ids
 from lib.train import MAX_LINK_PARAMS
-from ui import charts, fairshare, fmt, picking, state
+from ui import charts, fmt, picking, state
 from ui import trainer as tr
 from ui import trainer_charts as tc
 from ui.source import show_source
@@ -638,7 +639,7 @@ def top() -> None:
         if run.loaded:
             st.caption(f":material/link: {run.loaded}")
     with box:
-        # While playing the browser's timer is short and ui.fairshare paces the ticks: each waits for
+        # While playing the browser's timer is short and engine.fairshare paces the ticks: each waits for
         # its turn, so the process's playing sessions share a budget and slider moves go first.
         st.fragment(live, run_every=fairshare.TIMER if playing else None)(spec, parse_speed(speed_text),
                                                                          discrete)

@@ -1,23 +1,9 @@
 """Streamlit- and plotly-aware helpers shared by the pages.
 
-Importing this package also closes a trap of Streamlit's (seen with 1.67): while a folder
-named pages/ sits beside app.py, the server starts in the old multipage mode, and the first
-direct visit to /trainer (say) runs pages/trainer.py on its own, without app.py: no wide
-layout, a sidebar of file names. Every page imports ui, so on that first run we leave the old
-mode and rerun; app.py then runs and st.navigation picks the same page (each page file is
-named after its URL path, so the page's id is the same in both modes).
+Importing this package leaves Streamlit's old pages/ mode on a page's first run (engine/pagesdir.py
+says why): every page imports ui, so the fix is in place whichever URL a student opens first.
 """
 
+from engine import pagesdir
 
-def _leave_pages_directory_mode() -> None:
-    from streamlit.runtime.pages_manager import PagesManager
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
-
-    if PagesManager.uses_pages_directory and get_script_run_ctx() is not None:
-        import streamlit as st
-
-        PagesManager.uses_pages_directory = False
-        st.rerun()
-
-
-_leave_pages_directory_mode()
+pagesdir.leave()

@@ -28,7 +28,7 @@ OWN = "trainer_own"           # OwnData or None: points from the student's CSV
 WEIGHTS_SEEN = "trainer_weights_seen"  # the `w` link text already applied (or refused)
 FIGURES = "trainer_figures"   # the live figures of this session, updated in place (see ui.trainer_charts)
 
-# While playing, ui.fairshare sets each tick's training budget and the pace of the ticks (the page
+# While playing, engine.fairshare sets each tick's training budget and the pace of the ticks (the page
 # passes its plan to `advance`); BUDGET is the budget without it (Step, tests). At 20,000 epochs a
 # second, 0.03 s is 600 epochs.
 SLOW_TICK = 2.0     # seconds between redraws of the unit maps and the region map while playing

@@ -1,8 +1,8 @@
-"""ui.heap: a page's first run in the process freezes what it loaded, once per page."""
+"""engine.heap: a page's first run in the process freezes what it loaded, once per page."""
 
 import gc
 
-from ui import heap
+from engine import heap
 
 
 def test_settle_freezes_once_per_page():

@@ -1,4 +1,4 @@
-"""ui.keylookup: a widget's look at its own key answers exactly what Streamlit's whole
+"""engine.keylookup: a widget's look at its own key answers exactly what Streamlit's whole
 `filtered_state` answers, key by key, on a page full of widgets and keyed charts."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import importlib
 
 from streamlit.testing.v1 import AppTest
 
+from engine import keylookup
 from tests.app.conftest import open_page
-from ui import keylookup
 
 
 def test_every_widget_module_gets_the_one_key_view():

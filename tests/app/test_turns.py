@@ -1,4 +1,4 @@
-"""ui.turns: script runs of one process take turns, first come first served, never frozen."""
+"""engine.turns: script runs of one process take turns, first come first served, never frozen."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pytest
 from streamlit.runtime.scriptrunner import script_runner as runner
 
-from ui import turns
+from engine import turns
 
 
 def _line_up(t: turns.Turns, n: int) -> tuple[list[int], list[threading.Thread]]:
@@ -109,7 +109,7 @@ def test_executions_never_overlap_once_installed():
 
 
 def test_a_long_wait_in_line_marks_the_process_busy(monkeypatch):
-    from ui import fairshare
+    from engine import fairshare
 
     monkeypatch.setattr(turns, "LONG_WAIT", 0.1)
     t = turns.Turns(wait=10)
@@ -135,7 +135,7 @@ def test_a_student_whose_answer_waited_is_told_once_in_a_while():
     from streamlit.testing.v1 import AppTest
 
     def page():
-        from ui import turns
+        from engine import turns
 
         turns._told.clear()
         turns.tell_busy(0.3)      # a short wait: nothing said

@@ -1,4 +1,4 @@
-"""ui.wakeups: a session's script-thread events reach the event loop in order, all of them, with one
+"""engine.wakeups: a session's script-thread events reach the event loop in order, all of them, with one
 wake-up per burst instead of one per event."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import time
 
 from streamlit.runtime.app_session import AppSession
 
-from ui import wakeups
+from engine import wakeups
 
 
 def test_a_batch_runs_everything_in_order_and_survives_a_failing_callback(caplog):

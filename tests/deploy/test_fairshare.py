@@ -1,4 +1,4 @@
-"""ui/fairshare.py: the process-wide ledger of playing sessions."""
+"""engine/fairshare.py: the process-wide ledger of playing sessions."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from ui import fairshare as fs
+from engine import fairshare as fs
 
 MEASURE_OVERHEAD = fs._Ledger.measure_overhead
 

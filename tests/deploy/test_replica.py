@@ -1,10 +1,10 @@
-"""ui/replica.py: the restart line shows for a browser moved off its stopped replica, and only then."""
+"""engine/replica.py: the restart line shows for a browser moved off its stopped replica, and only then."""
 
 from __future__ import annotations
 
 from streamlit.runtime.context import StreamlitHeaders
 
-from ui.replica import KEY, NOTE, NOW, SHOW_FOR, WAS, moved, restart_note
+from engine.replica import KEY, NOTE, NOW, SHOW_FOR, WAS, moved, restart_note
 
 
 def test_a_browser_stuck_to_another_replica_is_told_once_its_session_starts():

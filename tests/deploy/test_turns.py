@@ -1,4 +1,4 @@
-"""Runs take turns on a real server (ui/turns.py): students who move at the same moment are all
+"""Runs take turns on a real server (engine/turns.py): students who move at the same moment are all
 answered, and a student playing the trainer beside them keeps getting redraws (its ticks do not wait
 in line, and a run waiting on purpose hands its turn on)."""
 

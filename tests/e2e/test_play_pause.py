@@ -1,8 +1,8 @@
 """Play then Pause on /trainer answers within seconds, again and again, and the tab stays connected.
 
-The server runs as the README's first command starts it (ui/runs.py off). With ui/runs.py on, a run
-in progress finishes instead of being cut, and its finish can make the next run refer to a figure the
-browser has just dropped: "Cached ForwardMsg MISS", the tab disconnected for good and Pause stayed
+The server runs as the README's first command starts it. A removed patch that let a run in progress
+finish instead of being cut (docs/PROFILE.md) made the next run refer to a figure the browser had just
+dropped: "Cached ForwardMsg MISS", the tab disconnected for good and Pause stayed
 disabled; this test watches the console for exactly that.
 """
 

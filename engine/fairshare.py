@@ -49,7 +49,7 @@ from dataclasses import dataclass
 
 from streamlit.runtime.scriptrunner_utils.script_run_context_attr import SCRIPT_RUN_CONTEXT_ATTR_NAME
 
-from ui import turns
+from engine import turns
 
 TIMER = 0.05         # the fragment's run_every: the browser's timer; the ledger's wait paces the ticks
 PLAY_SHARE = 0.6      # share of one core all playing sessions of a process may use together

@@ -11,10 +11,10 @@ work done is the same.
 `install()` puts every execution of a script or a fragment (Streamlit's `exec_func_with_error_handling`,
 called once per run) behind a process-wide first-come, first-served turn. What does not
 take a turn:
-- a playing trainer's timed ticks (`is_auto_rerun`): ui/fairshare.py paces them, and they already
+- a playing trainer's timed ticks (`is_auto_rerun`): engine/fairshare.py paces them, and they already
   wait for the runs of students who are not playing (a tick waiting for a turn would sleep, holding
   it, in fairshare's wait);
-- a run while it waits on purpose (`pause`, which ui/fairshare.py sleeps with): its turn passes on;
+- a run while it waits on purpose (`pause`, which engine/fairshare.py sleeps with): its turn passes on;
 - a run that has waited MAX_WAIT for its turn: it goes ahead, sharing the core as before (slower,
   never frozen: a run that never ends cannot stop the class).
 
@@ -96,7 +96,7 @@ _local = threading.local()
 
 
 def pause(seconds: float) -> None:
-    """time.sleep for a run that waits on purpose (ui/fairshare.py pacing a playing trainer): its turn
+    """time.sleep for a run that waits on purpose (engine/fairshare.py pacing a playing trainer): its turn
     goes to the next in line meanwhile, and it takes a turn again after."""
     if not getattr(_local, "held", False):
         time.sleep(seconds)

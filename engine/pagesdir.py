@@ -1,0 +1,21 @@
+"""Leave Streamlit's old pages/ mode on a page's first run (a trap seen with Streamlit 1.67).
+
+While a folder named pages/ sits beside app.py, the server starts in the old multipage mode, and the
+first direct visit to /trainer (say) runs pages/trainer.py on its own, without app.py: no wide
+layout, a sidebar of file names. Every page imports ui, which calls `leave()`; on that first run we
+leave the old mode and rerun; app.py then runs and st.navigation picks the same page (each page file
+is named after its URL path, so the page's id is the same in both modes).
+"""
+
+from __future__ import annotations
+
+
+def leave() -> None:
+    from streamlit.runtime.pages_manager import PagesManager
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    if PagesManager.uses_pages_directory and get_script_run_ctx() is not None:
+        import streamlit as st
+
+        PagesManager.uses_pages_directory = False
+        st.rerun()
