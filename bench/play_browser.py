@@ -1,4 +1,4 @@
-"""A playing /trainer in Chromium: full redraws per second and the browser's CPU per redraw.
+"""A playing /trainer in Chromium: epochs and full redraws per second, and the browser's CPU per redraw.
 
 Opens /trainer (with --query) on a running server on 127.0.0.1 in Debian's Chromium (never a
 downloaded browser), presses Play, waits --settle seconds, then for --duration seconds counts full
@@ -45,6 +45,14 @@ COUNT_REDRAWS = """sel => {
     new MutationObserver(check).observe(document.querySelector('[data-testid="stMain"]'),
         {subtree: true, childList: true, attributes: true});
     return true;
+}"""
+
+
+# The Epoch metric as the page shows it.
+EPOCH = """() => {
+    const m = Array.from(document.querySelectorAll("[data-testid='stMetric']"))
+        .find(m => m.innerText.startsWith('Epoch'));
+    return m ? +m.querySelector("[data-testid='stMetricValue']").innerText.replace(/[^0-9]/g, '') : 0;
 }"""
 
 
@@ -115,12 +123,15 @@ def measure(url: str, query: str, width: int, settle: float, duration: float,
             return 1000 * m.get("ThreadTime", 0.0), 1000 * m.get("TaskDuration", 0.0)
 
         (c0, w0), t0, b0, s0 = cpu(), time.perf_counter(), meter.down if meter else 0, server_cpu_s(pid)
+        e0 = page.evaluate(EPOCH)
         page.wait_for_timeout(1000 * duration)
         (c1, w1), t1, b1, s1 = cpu(), time.perf_counter(), meter.down if meter else 0, server_cpu_s(pid)
+        e1 = page.evaluate(EPOCH)
         redraws = page.evaluate("window.__redraws")
         browser.close()
     window = t1 - t0
-    return {"redraws_per_s": redraws / window, "cpu_ms_per_redraw": (c1 - c0) / max(redraws, 1),
+    return {"redraws_per_s": redraws / window, "epochs_per_s": (e1 - e0) / window,
+            "cpu_ms_per_redraw": (c1 - c0) / max(redraws, 1),
             "busy_ms_per_redraw": (w1 - w0) / max(redraws, 1), "cpu_share": (c1 - c0) / 1000 / window,
             "redraws": redraws, "window_s": window, "load": os.getloadavg()[0],
             "server_sent_kb_per_s": (b1 - b0) / 1000 / window if meter else None,
@@ -141,7 +152,8 @@ def main() -> None:
                     help="the server pid: its CPU (all threads, /proc) over the counted window, in cores")
     args = ap.parse_args()
     r = measure(args.url, args.query, args.width, args.settle, args.duration, args.relay, args.pid)
-    print(f"/trainer?{args.query} at {args.width} px: {r['redraws_per_s']:.1f} redraws/s, page main thread "
+    print(f"/trainer?{args.query} at {args.width} px: {r['epochs_per_s']:,.0f} epochs/s on screen, "
+          f"{r['redraws_per_s']:.1f} redraws/s, page main thread "
           f"{r['cpu_ms_per_redraw']:.1f} ms CPU ({r['busy_ms_per_redraw']:.1f} ms busy) per redraw, "
           f"{100 * r['cpu_share']:.0f} % of a core; load {r['load']:.2f}"
           + (f"; server sent {r['server_sent_kb_per_s']:.0f} KB/s" if args.relay else "")

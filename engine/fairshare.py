@@ -5,8 +5,11 @@ so a playing trainer competes with every student who moves a slider. This module
 ledger (module level, thread-safe) of the sessions that are playing. Each playing tick asks it for a
 `Plan`: how long to wait before working (the tick rate), and how many seconds to train (the budget).
 
-- All players together may use PLAY_SHARE of a core (less when the process is busy), one player at
-  most SOLO_SHARE: the rest always stays with the students moving sliders.
+- Work-conserving, as Linux's CFS: a player alone (no other player and no other session's run seen
+  for QUIET seconds) may use FREE_SHARE of a core and FREE_BUDGET of training per tick, the capacity
+  nobody else wants. The tick that sees another player or another session's run brings the fair
+  shares back at once: all players together PLAY_SHARE of a core (less when the process is busy),
+  one player at most SOLO_SHARE, and the rest always stays with the students moving sliders.
 - A tick's cost is its whole cost to the process: the CPU time of its run's script thread (from
   the run's start: the fragment's setup, training and drawing) times the process's overhead factor,
   the process CPU per second of playing ticks' script CPU, measured while only players run. The
@@ -47,14 +50,15 @@ import threading
 import time
 from dataclasses import dataclass
 
-from streamlit.runtime.scriptrunner_utils.script_run_context_attr import SCRIPT_RUN_CONTEXT_ATTR_NAME
-
-from engine import turns
+from engine import private, turns
 
 TIMER = 0.05         # the fragment's run_every: the browser's timer; the ledger's wait paces the ticks
 PLAY_SHARE = 0.6      # share of one core all playing sessions of a process may use together
 BUSY_PLAY_SHARE = 0.3  # ... when the process is busy (other students' runs are queueing)
-SOLO_SHARE = 0.25     # at most this share of a core for one player, even alone
+SOLO_SHARE = 0.25     # at most this share of a core for one player while others are active
+FREE_SHARE = 0.85     # a player alone: the process's free capacity (the rest: the event loop, the OS)
+FREE_BUDGET = 0.02    # seconds of training per tick alone: ~5,000 epochs/s, ~8 redraws/s with the twin
+QUIET = 3.0           # seconds with no other player and no other session's run: a player is alone
 MIN_INTERVAL = 0.09   # seconds between a session's ticks: at most 11 redraws a second (10 with jitter)
 MAX_INTERVAL = 1.0    # at least one redraw a second, however many play
 MIN_BUDGET = 0.003    # seconds of training per tick, whatever the sharing
@@ -72,13 +76,7 @@ YIELD_STEP = 0.01      # seconds between two looks at whether they have finished
 
 def running_sessions() -> set[str]:
     """Sessions with a script run in progress now (their script threads carry the run's context)."""
-    out = set()
-    for t in threading.enumerate():
-        ctx = getattr(t, SCRIPT_RUN_CONTEXT_ATTR_NAME, None)
-        sid = getattr(ctx, "session_id", None)
-        if sid is not None:
-            out.add(sid)
-    return out
+    return {sid for t in threading.enumerate() if (sid := private.thread_session(t)) is not None}
 
 
 @dataclass
@@ -101,6 +99,7 @@ class Plan:
     budget: float       # seconds of training in this tick at speed "max" (a cap at a fixed speed)
     busy: bool          # the process is busy: everyone gets less
     yielding: bool = False  # others' runs are in progress: this tick waits for them and trains less
+    alone: bool = False     # no one else active: this player has the process's free capacity
 
     @property
     def others(self) -> int:
@@ -116,6 +115,8 @@ class Plan:
         rate += f"up to {self.redraws_per_s:.0f} redraws a second"
         if self.others:
             who = f"Sharing the server with {self.others} other{'s' if self.others > 1 else ''} playing"
+        elif self.alone:
+            who = "Alone on the server, at full speed"
         else:
             who = "Training on the server"
         busy = ""
@@ -136,6 +137,7 @@ class _Ledger:
         self.overhead = OVERHEAD
         self.tick_cpu = 0.0          # script CPU of every playing tick finished so far
         self.mixed_until = 0.0       # others ran: no overhead measured from a window before this
+        self.company_at = float("-inf")  # monotonic time another player or another session's run was seen
         # Script thread ident -> (that thread, its CPU time when its last playing tick finished): a
         # thread that runs several ticks in a row counts each from the end of the one before.
         self.thread_marks: dict[int, tuple[threading.Thread, float]] = {}
@@ -160,18 +162,26 @@ class _Ledger:
         """Runs of sessions that are not playing were in progress: this window measures no overhead."""
         self.mixed_until = now
 
+    def saw_company(self, now: float) -> None:
+        """Another player or another session's run was seen: fair shares for QUIET seconds."""
+        self.company_at = max(self.company_at, now)
+
+    def alone(self, now: float) -> bool:
+        return now - self.company_at >= QUIET
+
     def _prune(self, now: float) -> None:
         for key in [k for k, e in self.entries.items() if now - e.seen > STALE]:
             del self.entries[key]
 
-    def busy(self, now: float) -> bool:
+    def busy(self, now: float, alone: bool = False) -> bool:
+        """The process is busy. A player alone is the process's CPU: only a queue for a turn counts."""
         cpu = time.process_time()
         marks = [m for m in self.cpu_marks if now - m[0] <= BUSY_WINDOW] + [(now, cpu)]
         self.cpu_marks = marks
         span = marks[-1][0] - marks[0][0]
         # The process's CPU, or the line for a turn: under a CPU cap (a container's quota, a shared
         # host) the process never reaches a whole core, but its runs still queue.
-        return (span >= 0.5 and (marks[-1][1] - marks[0][1]) / span > BUSY_CORES) \
+        return (not alone and span >= 0.5 and (marks[-1][1] - marks[0][1]) / span > BUSY_CORES) \
             or turns.TURNS.waited_long(BUSY_WINDOW)
 
     def plan(self, key: str, now: float, others_running: bool = False) -> tuple[Plan, float]:
@@ -183,13 +193,19 @@ class _Ledger:
             self._prune(now)
             joined = key not in self.entries
             entry = self.entries.setdefault(key, _Entry(seen=now))
-            busy = self.busy(now)
+            n = len(self.entries)
+            if others_running or n > 1:
+                self.saw_company(now)
+            alone = self.alone(now)
+            busy = self.busy(now, alone)
             if others_running or joined:  # a new player's Play click just ran its whole page: no tick's cost
                 self.saw_others(now)
             k = self.measure_overhead(now)
-            n = len(self.entries)
-            total = BUSY_PLAY_SHARE if busy or others_running else PLAY_SHARE
-            share = min(SOLO_SHARE, total / n)
+            if alone and not busy:
+                share, cap_floor = FREE_SHARE, FREE_BUDGET
+            else:
+                total = BUSY_PLAY_SHARE if busy or others_running else PLAY_SHARE
+                share, cap_floor = min(SOLO_SHARE, total / n), MAX_BUDGET
             # The fastest tick rate that leaves at least MIN_BUDGET of training in each tick; a second
             # of training costs the process k seconds too (entry.cost is in process seconds already).
             interval = min(MAX_INTERVAL, max(MIN_INTERVAL, (entry.cost + k * MIN_BUDGET) / share))
@@ -198,7 +214,7 @@ class _Ledger:
             gap = interval
             if entry.prev_start:
                 gap = min(MAX_INTERVAL, max(interval, now - entry.prev_start))
-            cap = max(MAX_BUDGET, LATE_FRACTION * gap)
+            cap = max(cap_floor, LATE_FRACTION * gap)
             budget = min(cap, max(MIN_BUDGET, (share * gap - entry.cost) / k))
             if others_running:
                 budget = MIN_BUDGET
@@ -208,7 +224,7 @@ class _Ledger:
             entry.seen = now + wait
             entry.last_start = now + wait
             return Plan(players=n, share=share, interval=interval, budget=budget, busy=busy,
-                        yielding=others_running), wait
+                        yielding=others_running, alone=alone and not busy), wait
 
     def others_running(self, running: set[str]) -> bool:
         """Some session in `running` is not playing: a student moving a slider waits for the GIL."""
@@ -301,6 +317,7 @@ def finish(key: str, *, running=running_sessions) -> None:
     if LEDGER.others_running(running() - {key}):
         with LEDGER.lock:
             LEDGER.saw_others(time.monotonic())
+            LEDGER.saw_company(time.monotonic())
     with LEDGER.lock:
         entry = LEDGER.entries.get(key)
         if entry is None or entry.cpu_start is None:
@@ -351,7 +368,4 @@ def busy_note() -> str | None:
 
 def session_key() -> str:
     """This browser session's id (one per tab), the ledger's key."""
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
-
-    ctx = get_script_run_ctx()
-    return ctx.session_id if ctx is not None else "no-session"
+    return private.session_id() or "no-session"

@@ -120,6 +120,27 @@ def test_play_flag_is_set_and_cleared_by_the_play_button():
     assert at.button(key="trainer_play").label == "Play"
 
 
+def test_play_alone_gets_the_free_capacity_and_shares_when_another_plays(monkeypatch):
+    """Work-conserving shares, through the page: the plan a playing run gets, alone and beside a player."""
+    from engine import fairshare as fs
+
+    monkeypatch.setattr(fs, "LEDGER", fs._Ledger())
+    plans, start = [], fs.start
+    monkeypatch.setattr(fs, "start", lambda *a, **k: plans.append(start(*a, **k)) or plans[-1])
+    at = open_page("trainer", {"twin": "false"})
+    at.button(key="trainer_play").click().run()
+    alone = plans[-1]
+    assert alone.alone and alone.budget == pytest.approx(fs.FREE_BUDGET, rel=0.5)
+    assert "Alone on the server" in " ".join(c.value for c in at.caption)
+    fs.LEDGER.plan("another-tab", fs.time.monotonic())   # a second player joins
+    at.run()
+    shared = plans[-1]
+    assert shared.players == 2 and not shared.alone
+    assert shared.budget <= fs.MAX_BUDGET < alone.budget
+    assert int(_metrics(at)["Epoch"].replace(",", "")) > 0
+    at.button(key="trainer_play").click().run()
+
+
 def test_twin_trains_in_lockstep_and_draws_both_curves():
     at = open_page("trainer")
     at.button(key="trainer_step_100").click().run()

@@ -14,9 +14,16 @@ MEASURE_OVERHEAD = fs._Ledger.measure_overhead
 @pytest.fixture(autouse=True)
 def empty_ledger(monkeypatch):
     monkeypatch.setattr(fs, "LEDGER", fs._Ledger())
-    monkeypatch.setattr(fs._Ledger, "busy", lambda self, now: False)
+    monkeypatch.setattr(fs._Ledger, "busy", lambda self, now, alone=False: False)
     # The overhead factor stays what a test sets (this test process's CPU is no server's).
     monkeypatch.setattr(fs._Ledger, "measure_overhead", lambda self, now, cpu=None: self.overhead)
+
+
+@pytest.fixture(autouse=True)
+def in_company(request):
+    """The fair shares, as in a class: others are active (tests marked `alone` start from a quiet process)."""
+    if "alone" not in request.keywords:
+        fs.LEDGER.saw_company(float("inf"))
 
 
 def test_alone_a_player_gets_the_solo_share_and_fast_ticks():
@@ -168,3 +175,83 @@ def test_a_browser_that_asks_late_gets_the_budget_of_its_real_gap(monkeypatch):
     assert late.budget > 3 * quick.budget and late.budget <= cap + 1e-9
     cost = 0.017 * 1.25
     assert late.budget == pytest.approx(min(cap, (fs.SOLO_SHARE * 0.35 - cost) / 1.25), rel=0.05)
+
+
+# Work-conserving shares: a player alone gets what nobody else is using.
+
+def _clock(monkeypatch, t0=1000.0):
+    clock = [t0]
+    monkeypatch.setattr(fs.time, "monotonic", lambda: clock[0])
+    return clock
+
+
+def _tick(key, clock, running=frozenset(), draw=0.02):
+    """One playing tick at the ledger's pace: plan, train its budget, draw, measured."""
+    def sleep(s):
+        clock[0] += s
+    p = fs.plan(key, sleep=sleep, running=lambda: set(running) | {key})
+    fs.LEDGER.measured(key, cpu=draw + p.budget, budget=p.budget)
+    clock[0] += 0.005
+    return p
+
+
+@pytest.mark.alone
+def test_alone_the_budget_grows_to_the_free_capacity(monkeypatch):
+    clock = _clock(monkeypatch)
+    fs.LEDGER.overhead = 1.3
+    plans = [_tick("teacher", clock) for _ in range(20)]
+    p = plans[-1]
+    assert p.alone and p.share == fs.FREE_SHARE and p.players == 1
+    assert p.budget == pytest.approx(fs.FREE_BUDGET) and p.budget > fs.MAX_BUDGET
+    assert p.redraws_per_s >= 8
+    assert "Alone on the server" in p.describe(9000.0)
+    # Far more training per second than the fair solo share gave (budget/interval, training only).
+    fair = fs._Ledger()
+    fair.saw_company(float("inf"))
+    monkeypatch.setattr(fs, "LEDGER", fair)
+    q = [_tick("teacher", clock) for _ in range(20)][-1]
+    assert p.budget / p.interval > 5 * (q.budget / q.interval)
+
+
+@pytest.mark.alone
+def test_another_player_brings_the_fair_share_back_on_the_tick_that_sees_it(monkeypatch):
+    clock = _clock(monkeypatch)
+    for _ in range(10):
+        assert _tick("teacher", clock).alone
+    _tick("student", clock)                     # a second player's first tick
+    p = _tick("teacher", clock)                 # the teacher's very next tick
+    assert not p.alone and p.share <= fs.PLAY_SHARE / 2 and p.budget <= fs.MAX_BUDGET + 1e-9
+
+
+@pytest.mark.alone
+def test_a_slider_run_brings_the_fair_share_back_and_the_quiet_returns_it(monkeypatch):
+    clock = _clock(monkeypatch)
+    for _ in range(5):
+        _tick("teacher", clock)
+    p = _tick("teacher", clock, running={"mover"})   # a student moves a slider
+    assert not p.alone and p.yielding and p.budget == fs.MIN_BUDGET
+    q = _tick("teacher", clock)                      # the mover's run is over, but not QUIET ago
+    assert not q.alone and q.share == fs.SOLO_SHARE
+    clock[0] += fs.QUIET                             # nobody else for QUIET seconds: alone again
+    assert _tick("teacher", clock).alone
+
+
+@pytest.mark.alone
+def test_a_stale_player_stops_counting(monkeypatch):
+    clock = _clock(monkeypatch)
+    _tick("gone", clock)                             # a tab that played, then closed
+    p = _tick("teacher", clock)
+    assert p.players == 2 and not p.alone
+    clock[0] += fs.STALE + fs.QUIET + 0.1
+    q = _tick("teacher", clock)
+    assert q.players == 1 and q.alone
+
+
+@pytest.mark.alone
+def test_alone_the_process_own_cpu_is_not_busy(monkeypatch):
+    monkeypatch.undo()   # the real busy(): a lone player's own CPU must not count as a busy process
+    monkeypatch.setattr(fs, "LEDGER", fs._Ledger())
+    led = fs.LEDGER
+    led.cpu_marks = [(0.0, 0.0)]
+    monkeypatch.setattr(fs.time, "process_time", lambda: 0.95)   # a whole core used in the last second
+    assert led.busy(1.0) and not led.busy(1.0, alone=True)
