@@ -10,6 +10,7 @@ Streamlit of requirements.txt. Pages and ui/ never import those modules; they ca
 - fairshare.py  Play's fair share of the process, and the busy notes
 - replica.py    the line shown when a student's replica stopped (deploy/serve)
 - pagesdir.py   leave the old pages/ mode on a page's first run
+- private.py    every private Streamlit name the above touch, resolved in one place
 
 `install()` turns the patches on and returns a report of which are on, and which are off and why.
 """
@@ -18,6 +19,8 @@ from __future__ import annotations
 
 import logging
 import os
+
+from engine import private
 
 log = logging.getLogger("layerlab.engine")
 
@@ -47,12 +50,15 @@ def install() -> dict[str, str]:
         if os.environ.get(switch) == "0":
             _REPORT[name] = f"off: {switch}=0"
             continue
+        gone = private.missing(name)
         try:
+            if gone:
+                raise LookupError(f"this Streamlit has no {', '.join(gone)}")
             module = importlib.import_module(f"engine.{name}")
             _REPORT[name] = "on" if module.install() else "off: its target does not fit this Streamlit"
         except Exception as e:  # a private name moved: run on plain Streamlit, say which
             if strict():
-                raise
+                raise RuntimeError(f"Layer Lab patch {name} no longer fits: {e}") from e
             _REPORT[name] = f"off: {type(e).__name__}: {e}"
         if _REPORT[name] != "on":
             log.warning("Layer Lab patch %s is %s; the app runs on plain Streamlit there.",

@@ -22,25 +22,17 @@ import importlib
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from streamlit.runtime.state import common as _common
-from streamlit.runtime.state import session_state as _state
+from engine import private
 
 # The widget modules whose first look at Session State is `get_session_state().filtered_state`.
-MODULES = (
-    "streamlit.elements.widgets.selectbox",
-    "streamlit.elements.widgets.number_input",
-    "streamlit.elements.widgets.text_widgets",
-    "streamlit.elements.widgets.radio",
-    "streamlit.elements.widgets.slider",
-    "streamlit.elements.widgets.time_widgets",
-)
+MODULES = tuple(private.NAMES[n][0] for n in private.PATCH_NEEDS["keylookup"] if n.startswith("widgets."))
 _MARK = "_layer_lab_keylookup"
 
 
 def _plain_user_key(key: object) -> bool:
     """A key the view answers itself: a user's key (not a widget id, not Streamlit's internal one)."""
-    return (isinstance(key, str) and not _common.is_element_id(key)
-            and not key.startswith(_state.STREAMLIT_INTERNAL_KEY_PREFIX))
+    return (isinstance(key, str) and not private.get("is_element_id")(key)
+            and not key.startswith(private.get("STREAMLIT_INTERNAL_KEY_PREFIX")))
 
 
 class OneKey(Mapping):
@@ -87,11 +79,9 @@ class _ForWidgets:
 def install() -> bool:
     """Give the widget modules the one-key view (once per process). Returns whether every module had
     the `get_session_state` it expects (False: nothing is changed)."""
+    if private.missing("keylookup"):
+        return False
     mods = [importlib.import_module(name) for name in MODULES]
-    if any(not callable(getattr(m, "get_session_state", None)) for m in mods):
-        return False
-    if not hasattr(_state, "STREAMLIT_INTERNAL_KEY_PREFIX") or not hasattr(_common, "is_element_id"):
-        return False
     for m in mods:
         real = m.get_session_state
         if getattr(real, _MARK, False):

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 
 def leave() -> None:
-    from streamlit.runtime.pages_manager import PagesManager
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
+    from engine import private
 
-    if PagesManager.uses_pages_directory and get_script_run_ctx() is not None:
+    if private.missing("pagesdir"):
+        return   # Streamlit moved the switch: a first direct visit may show its dialog, nothing worse
+    manager = private.get("PagesManager")
+    if manager.uses_pages_directory and private.ctx() is not None:
         import streamlit as st
 
-        PagesManager.uses_pages_directory = False
+        manager.uses_pages_directory = False
         st.rerun()

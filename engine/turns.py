@@ -31,9 +31,8 @@ import threading
 import time
 
 import streamlit as st
-from streamlit.runtime.scriptrunner import get_script_run_ctx
-from streamlit.runtime.scriptrunner import script_runner as _runner
 
+from engine import private
 from ui import fmt
 
 MAX_WAIT = 2.0   # seconds a run waits for its turn at most; then it runs beside the one in progress
@@ -126,16 +125,16 @@ def tell_busy(waited: float) -> bool:
     sections hears it, not only whole-page reruns (app.py's line)."""
     if waited < LONG_WAIT:
         return False
-    ctx = get_script_run_ctx()
-    if ctx is None:
+    sid = private.session_id()
+    if sid is None:
         return False
     now = time.monotonic()
     with _told_lock:
-        if now - _told.get(ctx.session_id, float("-inf")) < TELL_EVERY:
+        if now - _told.get(sid, float("-inf")) < TELL_EVERY:
             return False
         for sid in [k for k, t in _told.items() if now - t > TELL_EVERY]:   # stays small: recent only
             del _told[sid]
-        _told[ctx.session_id] = now
+        _told[sid] = now
     try:
         st.toast(busy_toast(waited), icon=":material/hourglass_top:")
     except Exception:  # a note about the wait must never cost the student the run itself
@@ -147,11 +146,11 @@ def tell_busy(waited: float) -> bool:
 def install() -> bool:
     """Make script runs take turns (once per process). Returns False if this Streamlit's runner has
     no hooks to wrap (runs then share the core as Streamlit does by default)."""
-    cls = getattr(_runner, "ScriptRunner", None)
-    run = getattr(cls, "_run_script", None)
-    execute = getattr(_runner, "exec_func_with_error_handling", None)
-    if run is None or execute is None:
+    if private.missing("turns"):
         return False
+    _runner = private.get("script_runner")
+    cls = _runner.ScriptRunner
+    run, execute = cls._run_script, _runner.exec_func_with_error_handling
     if getattr(cls, _MARK, False):
         return True
 

@@ -24,8 +24,7 @@ import asyncio
 import logging
 import threading
 
-from streamlit.runtime import app_session as _session
-from streamlit.runtime import runtime as _runtime
+from engine import private
 
 _MARK = "_layer_lab_wakeups"
 _LOG = logging.getLogger(__name__)
@@ -34,11 +33,9 @@ _LOG = logging.getLogger(__name__)
 def install() -> bool:
     """Batch the script thread's hand-overs to the event loop (once per process). Returns whether the
     hooks were found (False on a Streamlit without them: then nothing changes)."""
-    cls = getattr(_session, "AppSession", None)
-    rt = getattr(_runtime, "Runtime", None)
-    if (cls is None or rt is None or not hasattr(cls, "_call_soon_on_event_loop")
-            or not hasattr(rt, "_enqueued_some_message") or not hasattr(rt, "_get_async_objs")):
+    if private.missing("wakeups"):
         return False
+    cls, rt = private.get("app_session").AppSession, private.get("runtime").Runtime
     if getattr(cls, _MARK, False):
         return True
     hand_over = cls._call_soon_on_event_loop

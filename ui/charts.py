@@ -16,8 +16,8 @@ import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
 import streamlit as st
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
+from engine import private
 from ui import inplace
 from ui.colors import (  # noqa: F401  (re-exported: pages name colours through ui.colors or here)
     BLUE,
@@ -180,8 +180,9 @@ def _call_site_key() -> str:
     """A key for an unnamed chart: the file and line that drew it, and its turn there in this run."""
     frame = sys._getframe(2)
     base = f"chart-{Path(frame.f_code.co_filename).stem}-{frame.f_lineno}"
-    ctx = get_script_run_ctx()
-    used = ctx.shared.widget_user_keys_this_run if ctx is not None else set()
+    # The keys this run has used (a private attribute of the run's context; if it moves, the
+    # first unnamed chart per line keeps its key and a second one would clash: tests/app/test_engine.py).
+    used = getattr(getattr(private.ctx(), "shared", None), "widget_user_keys_this_run", None) or set()
     i = 0
     while f"{base}-{i}" in used:
         i += 1

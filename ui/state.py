@@ -219,10 +219,9 @@ def parse_matrix(raw: str, shape: tuple[int, ...]) -> np.ndarray:
 # --- per-page store -------------------------------------------------------------------------------
 def page_id() -> str:
     """The running page's id (its script hash)."""
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
+    from engine import private
 
-    ctx = get_script_run_ctx()
-    return ctx.page_script_hash if ctx is not None else ""
+    return private.page_hash()
 
 
 def _store() -> dict:

@@ -155,7 +155,7 @@ def test_a_toast_that_fails_costs_nothing_and_the_turn_comes_back(monkeypatch):
         raise RuntimeError("no toast today")
 
     monkeypatch.setattr(turns.st, "toast", broken)
-    monkeypatch.setattr(turns, "get_script_run_ctx", lambda: SimpleNamespace(session_id="s1"))
+    monkeypatch.setattr(turns.private, "session_id", lambda: "s1")
     monkeypatch.setattr(turns, "_told", {})
     assert turns.tell_busy(5.0) is False          # logged, not raised
     monkeypatch.setattr(turns, "tell_busy", broken)  # even if the note itself raised in the wrapper
