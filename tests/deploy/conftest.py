@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import shutil
 import signal
 import subprocess
 import threading
@@ -72,10 +73,21 @@ def alive(pid: int) -> bool:
     return False
 
 
+HAPROXY = shutil.which("haproxy") or "/usr/sbin/haproxy"
+
+
+def need_haproxy() -> None:
+    """The balancer tests skip with one line where HAProxy is missing (CI installs it: .ci/run)."""
+    if not Path(HAPROXY).exists():
+        pytest.skip("needs HAProxy (apt-get install haproxy)")
+
+
 class Serve:
     """`deploy/serve --replicas N` on a free port; knows the pids it printed."""
 
     def __init__(self, replicas: int = 2, *extra: str):
+        if "--no-balancer" not in extra:
+            need_haproxy()
         ARTIFACTS.mkdir(exist_ok=True)
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"

@@ -7,7 +7,7 @@ import urllib.request
 
 from bench.protocol import Student
 from bench.server import health
-from tests.deploy.conftest import ROOT, alive, run
+from tests.deploy.conftest import HAPROXY, ROOT, alive, need_haproxy, run
 
 
 def get(url: str, cookie: str = "") -> tuple[str, str]:
@@ -20,7 +20,8 @@ def get(url: str, cookie: str = "") -> tuple[str, str]:
 
 
 def test_the_config_is_valid_as_shipped_and_as_written():
-    subprocess.run(["/usr/sbin/haproxy", "-c", "-q", "-f", str(ROOT / "deploy" / "haproxy.cfg")], check=True)
+    need_haproxy()
+    subprocess.run([HAPROXY, "-c", "-q", "-f", str(ROOT / "deploy" / "haproxy.cfg")], check=True)
     text = subprocess.run([str(ROOT / "deploy" / "serve"), "--replicas", "3", "--port", "9000",
                            "--backend", "10.0.0.7:8601", "--print-config"],
                           capture_output=True, text=True, check=True).stdout

@@ -198,6 +198,7 @@ def torch_loss(torch, ts, X, y, act, head, l2=0.0, l1=0.0):
     return loss + 0.5 * l2 * sum((W**2).sum() for W, _ in ts) + l1 * sum(W.abs().sum() for W, _ in ts)
 
 
+@pytest.mark.ref
 def test_every_bend_has_a_pytorch_twin():
     torch = pytest.importorskip("torch")
     torch.set_num_threads(1)  # tiny tensors: threads only wait for each other on a shared machine
@@ -208,6 +209,7 @@ def test_every_bend_has_a_pytorch_twin():
                                    atol=1e-15)
 
 
+@pytest.mark.ref
 @pytest.mark.parametrize("act", sorted(ACTIVATIONS))
 @pytest.mark.parametrize("net", sorted(NETS))
 def test_loss_and_gradients_match_pytorch_autograd(act, net):

@@ -133,6 +133,7 @@ def test_l2_penalises_weights_not_biases():
         np.testing.assert_array_equal(db1, db0)
 
 
+@pytest.mark.ref
 @pytest.mark.parametrize("act", ["relu", "tanh", "gelu", "silu", "sigmoid", "gelu_tanh"])
 @pytest.mark.parametrize("depth", sorted(DEPTHS))
 def test_loss_and_gradients_match_pytorch_autograd(act, depth):

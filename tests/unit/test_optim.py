@@ -70,6 +70,7 @@ def test_scale_is_the_same_as_a_scaled_gradient(name):
     np.testing.assert_allclose(a, b, rtol=1e-13)
 
 
+@pytest.mark.ref
 @pytest.mark.parametrize("name", sorted(OPTIMIZERS))
 def test_matches_pytorch_step_for_step(name):
     torch = pytest.importorskip("torch")

@@ -136,6 +136,7 @@ def test_mini_network_without_relu_is_one_layer():
     np.testing.assert_allclose(linear(MINI_X, W, b), y_hat, atol=1e-12)
 
 
+@pytest.mark.ref
 def test_mini_network_against_torch():
     torch = pytest.importorskip("torch")
     W1, b1, W2, b2 = RNG.normal(size=(3, 2)), RNG.normal(size=2), RNG.normal(size=(2, 1)), RNG.normal(size=1)

@@ -28,6 +28,7 @@ def test_to_torch_copies():
     assert W[0, 0] != 99.0
 
 
+@pytest.mark.ref
 def test_against_torch_nn_linear():
     torch = pytest.importorskip("torch")
     W, b, X = RNG.normal(size=(4, 3)), RNG.normal(size=3), RNG.normal(size=(5, 4))

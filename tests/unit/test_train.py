@@ -141,6 +141,7 @@ def test_trainer_equals_a_plain_reference_loop(cfg):
     np.testing.assert_allclose(t.flat, reference_run(cfg, Xtr, ytr, 40), rtol=1e-10, atol=1e-12)
 
 
+@pytest.mark.ref
 @pytest.mark.parametrize(("opt", "l2"), [("adam", 0.0), ("sgd", 0.01), ("momentum", 0.001)])
 def test_one_training_run_matches_pytorch(opt, l2):
     """Same data, same initial weights, float64, PyTorch's optimiser: the same loss curve."""

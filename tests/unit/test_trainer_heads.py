@@ -138,6 +138,7 @@ def torch_curve(problem, opt, lr, X, y, sizes, seed, l1=0.0, epochs=100):
     return curve
 
 
+@pytest.mark.ref
 @pytest.mark.parametrize("problem", ["classes", "regress"])
 @pytest.mark.parametrize(("opt", "lr"), [("sgd", 0.1), ("momentum", 0.02), ("adam", 0.01)])
 def test_training_curves_match_pytorch(problem, opt, lr):
@@ -155,6 +156,7 @@ def test_training_curves_match_pytorch(problem, opt, lr):
     assert ours[100] < 0.8 * ours[0]
 
 
+@pytest.mark.ref
 def test_l1_training_curve_matches_pytorch():
     Xtr, ytr, _, _ = data("classes", "blobs", n=300, seed=2, noise=0.2)
     cfg = TrainConfig(hidden=(8,), head="softmax", lr=0.03, l1=0.01, seed=2)

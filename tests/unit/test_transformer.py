@@ -28,8 +28,11 @@ from lib.transformer import (
     validate,
 )
 
-torch = pytest.importorskip("torch")
-transformers = pytest.importorskip("transformers")
+try:   # the Hugging Face cross-checks (marked `ref`) need them; every other test here runs without
+    import torch
+    import transformers
+except ImportError:
+    torch = transformers = None
 
 # Published counts (model.num_parameters() of each checkpoint, tied embeddings once).
 PUBLISHED = {
@@ -127,6 +130,7 @@ def test_preset_count_is_published_and_closed_form(name):
     assert closed_form(PRESETS[name]) == PUBLISHED[name]
 
 
+@pytest.mark.ref
 @pytest.mark.parametrize("name", list(PRESETS))
 def test_preset_count_equals_hugging_face(name):
     model = hf_model(preset_hf_config(name))
@@ -145,6 +149,7 @@ def _hf_groups(model) -> dict[str, tuple[int, ...]]:
     return out
 
 
+@pytest.mark.ref
 @pytest.mark.parametrize("name", ["gpt2", "llama-3-8b", "qwen2.5-0.5b"])
 def test_table_names_and_shapes_are_the_checkpoints(name):
     """Every row is a tensor in the real model, with the shape the checkpoint stores."""
@@ -212,9 +217,11 @@ HAND_PICKED = [
                       tie_embeddings=False),
 ]
 CUSTOM = HAND_PICKED + _random_configs(60, seed=5)
-BUILDABLE = [c for c in CUSTOM if hf_config(c) is not None]
+# Without the references the `ref` tests are skipped (tests/conftest.py): one stand-in keeps them collected.
+BUILDABLE = [c for c in CUSTOM if hf_config(c) is not None] if transformers else CUSTOM[:1]
 
 
+@pytest.mark.ref
 def test_the_custom_set_covers_every_switch_and_every_hf_class():
     assert len(BUILDABLE) >= 12
     used = {type(hf_config(c)).__name__ for c in BUILDABLE}
@@ -225,6 +232,7 @@ def test_the_custom_set_covers_every_switch_and_every_hf_class():
     assert any(1 < c.n_kv_head < c.n_head for c in BUILDABLE)  # grouped-query attention
 
 
+@pytest.mark.ref
 @pytest.mark.parametrize("cfg", BUILDABLE, ids=lambda c: f"{c.mlp}-{c.norm}-kv{c.n_kv_head}of{c.n_head}")
 def test_custom_count_equals_hugging_face(cfg):
     assert count_params(cfg) == hf_model(hf_config(cfg)).num_parameters()
@@ -262,8 +270,11 @@ def test_gpt2_small_block_rows_are_the_seeds():
     assert t.loc["wte", "params"] == 50257 * 768 == 38_597_376
     assert t.loc["lm_head", "params"] == 0 and t.loc["lm_head", "kind"] == "tied"
     assert (t.loc[t["section"] == "block", "copies"] == 12).all()
-    # 12 blocks of 7,087,872 + wte 38,597,376 + wpe 786,432 + ln_f 1,536 = 124,439,808
-    assert 12 * 7_087_872 + 38_597_376 + 786_432 + 1_536 == 124_439_808
+    # 12 blocks of 7,087,872 + wte 38,597,376 + wpe 786,432 + ln_f 1,536 = 124,439,808, from the table
+    block = t.loc[t["section"] == "block", "per_copy"].sum()
+    assert block == 7_087_872
+    assert t.loc["wpe", "params"] == 786_432 and t.loc["ln_f", "params"] == 1_536
+    assert t["params"].sum() == 12 * block + 38_597_376 + 786_432 + 1_536 == 124_439_808
 
 
 def test_table_columns_add_up():

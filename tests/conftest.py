@@ -1,0 +1,37 @@
+"""Test levels a machine may lack, each skipped with one line that says what it needs.
+
+- `ref`: cross-checks against independent references (PyTorch's autograd and optimisers, Hugging
+  Face's own parameter counts). requirements-ref.txt installs them; CI does, and fails if this level
+  did not run (.ci/run). Without them README's test command runs everything else.
+- e2e needs Debian's Chromium; the deploy tests that start HAProxy need it (tests/deploy/conftest.py).
+
+Every `ref` test carries the junit property level=ref, which .ci/run counts.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+
+REFERENCES = ("torch", "transformers")
+
+
+def _installed(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ImportError:
+        return False
+
+
+REF_MISSING = [m for m in REFERENCES if not _installed(m)]
+REF_SKIP = ("needs the references (" + ", ".join(REF_MISSING) + "): pip install -r requirements-ref.txt")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.get_closest_marker("ref") is None:
+            continue
+        item.user_properties.append(("level", "ref"))
+        if REF_MISSING:
+            item.add_marker(pytest.mark.skip(reason=REF_SKIP))
