@@ -57,11 +57,6 @@ def check_head(head, n_out):
         raise ValueError(f"a {head} head has exactly 1 output; got {n_out}")
 
 
-def sizes_of(params):
-    """Layer widths [n_in, hidden..., n_out] of a parameter list."""
-    return [params[0][0].shape[0]] + [W.shape[1] for W, _ in params]
-
-
 def param_total(sizes):
     """Number of learned numbers (weights and biases) of a network with these widths."""
     return sum((a + 1) * b for a, b in pairwise(sizes))

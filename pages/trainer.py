@@ -54,7 +54,7 @@ from lib.points import (
 )
 from lib.regions import line_in_box, region_ids
 from lib.train import MAX_LINK_PARAMS
-from ui import charts, fmt, picking, state
+from ui import charts, fmt, picking, state, tex
 from ui import trainer as tr
 from ui import trainer_charts as tc
 from ui.source import show_source
@@ -970,7 +970,7 @@ def bend_switch(spec: tr.Spec) -> None:
         # Short lines rather than one long one: a phone shows each whole.
         st.latex(r"P(\text{class }1) = \sigma\!\left(x W + b\right)")
         product = "W_1" if k == 1 else ("W_1 W_2" if k == 2 else r"W_1 W_2 \cdots W_{" + str(k) + "}")
-        st.latex(rf"W = {product} = " + _bmatrix(W))
+        st.latex(rf"W = {product} = " + tex.bmatrix(W))
         bias = "b_1" if k == 1 else ("b_1 W_2 + b_2" if k == 2 else r"\ldots")
         st.latex(rf"b = {bias} = " + fmt.tex(b[0], 3, fixed_digits=True))
         st.caption("x = (" + ", ".join(names) + "). The network without its bends and this single layer "
@@ -1015,11 +1015,6 @@ def _line_text(w1: float, w2: float, b: float) -> str:
         body = fmt.num(abs(v))
         return (f"{sign}{body}{name}" if first else f" {sign} {body}{name}")
     return term(w1, "·x₁", first=True) + term(w2, "·x₂") + term(b, "")
-
-
-def _bmatrix(M) -> str:
-    rows = [" & ".join(fmt.tex(v, 3, fixed_digits=True) for v in row) for row in np.atleast_2d(M)]
-    return r"\begin{bmatrix}" + r" \\ ".join(rows) + r"\end{bmatrix}"
 
 
 def _cached(figs: dict, key: str, want, build, shared: tuple | None = None):

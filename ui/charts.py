@@ -39,9 +39,7 @@ from ui.colors import (  # noqa: F401  (re-exported: pages name colours through 
 
 GREY = OFF
 SERIES = list(CATEGORY)          # lines of different things (categories): never a sign or class colour
-CLASS_COLORS = CLASSES[:2]       # class 0, class 1
 DIVERGING = SIGNED               # signed values (weights, ramps): vermillion below zero, blue above
-PROBABILITY = class_scale(2)     # P(class 1): orange (class 0) through near white to green (class 1)
 
 
 def figure(*, title: str | None = None, x_title: str | None = None,

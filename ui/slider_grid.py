@@ -57,15 +57,6 @@ def cells(prefix: str, default, lo: float, hi: float, step: float, *, help: str,
             for ij in idx]
 
 
-def value_of(links: state.Links, prefix: str, shape) -> np.ndarray:
-    """The values in force for the cells of `shape` (a vector (c,) or (r, c)), without drawing them."""
-    shape = tuple(shape)
-    if len(shape) == 1:
-        return np.array([float(links.value(cell_key(prefix, j + 1))) for j in range(shape[0])])
-    return np.array([[float(links.value(cell_key(prefix, i + 1, j + 1))) for j in range(shape[1])]
-                     for i in range(shape[0])])
-
-
 def fits(n_cols: int) -> bool:
     """Can this many columns of sliders (a lead column included) keep their shape on a phone?"""
     return n_cols <= FIT

@@ -287,15 +287,6 @@ def _u8(P) -> np.ndarray:
     return np.clip(np.rint(np.asarray(P, dtype=np.float32) * LIVE_TOP), 0, LIVE_TOP).astype(np.uint8)
 
 
-def _square(fig: go.Figure, limit: float, *, ticks: bool, row=None, col=None) -> None:
-    kw = {} if row is None else {"row": row, "col": col}
-    axis = dict(range=[-limit, limit], showticklabels=ticks, showgrid=False, zeroline=False, fixedrange=True,
-                constrain="domain", tickfont=dict(size=TICK_FONT), nticks=5)
-    fig.update_xaxes(**axis, **kw)
-    # A square plot in a wider or taller box: keep it under its title, leave the slack below.
-    fig.update_yaxes(**axis, constraintoward="top", **kw)
-
-
 def dots_path(pts: np.ndarray, r: float, sides: int = 6) -> str:
     """Every point as a small polygon (a square if sides=4), all in ONE SVG path (2 decimals).
 
