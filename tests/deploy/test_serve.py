@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import urllib.request
 
@@ -67,3 +68,58 @@ def test_a_websocket_reconnect_with_the_cookie_resumes_the_same_session(serve):
     a, b, first, resumed = run(go())
     assert a.replica and b.replica and a.replica != b.replica  # leastconn spreads two open tabs
     assert resumed == first  # same replica: the server knew the session it was asked to resume
+
+
+def _serve_module():
+    import importlib.machinery
+    import importlib.util
+
+    loader = importlib.machinery.SourceFileLoader("deploy_serve", str(ROOT / "deploy" / "serve"))
+    spec = importlib.util.spec_from_loader("deploy_serve", loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+BROKEN_APP = "import layerlab_no_such_module  # an app whose import fails (as on a Streamlit it misfits)\n"
+
+
+def test_health_means_a_page_draws_a_replica_whose_app_fails_is_taken_out(tmp_path, serve):
+    """Streamlit's /_stcore/health says ok for an app that cannot draw a page; deploy/serve's app check
+    runs the script, and the agent HAProxy asks answers "down" for it."""
+    from bench.server import StreamlitServer
+    from tests.deploy.conftest import ARTIFACTS
+
+    mod = _serve_module()
+    broken = tmp_path / "broken.py"
+    broken.write_text(BROKEN_APP)
+    bad = StreamlitServer(str(broken), ARTIFACTS, prefix="deploy-broken",
+                          extra=("--server.scriptHealthCheckEnabled", "true")).wait_healthy(60)
+    try:
+        addr = bad.url.split("//", 1)[1]
+        assert mod.healthy(addr)                    # Streamlit's own health: "ok" all the same
+        assert mod.draws(addr) is False             # ...but the app does not run
+        replica = mod.Replica("r9", "127.0.0.1", int(addr.rsplit(":", 1)[1]), "s", [])
+        replica.proc, replica.agent = bad.proc, mod.Agent()
+        assert replica.check_app() is False
+        with socket.create_connection(("127.0.0.1", replica.agent.port), timeout=5) as c:
+            assert c.recv(64) == b"down\n"          # what HAProxy's agent-check reads: out
+        replica.agent.close()
+    finally:
+        bad.stop()
+    # The replicas deploy/serve started draw pages: in, and students reach them.
+    good = next(iter(serve.replicas.values()))[1]
+    assert mod.draws(good) is True
+
+
+def test_serve_refuses_to_start_a_class_on_an_app_that_cannot_draw(tmp_path):
+    from bench.server import free_port
+
+    broken = tmp_path / "broken.py"
+    broken.write_text(BROKEN_APP)
+    need_haproxy()
+    done = subprocess.run([str(ROOT / "deploy" / "serve"), "--replicas", "1", "--port", str(free_port()),
+                           "--first-port", str(free_port()), "--app", str(broken)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    assert "cannot draw a page" in done.stdout and "no replica can draw a page" in done.stderr
