@@ -20,6 +20,7 @@ from lib.layers import linear
 from ui import colors, state
 from ui.diagram import cells_figure, network_figure
 from ui.frozen import freezes
+from ui.plotly_private import NO_VALIDATION
 
 
 @dataclass(frozen=True)
@@ -87,4 +88,4 @@ def bars(order: tuple, part: tuple, bias: tuple, fruit: str, bias_name: str) -> 
         yaxis=dict(title=dict(text="output"), zeroline=True, exponentformat="power"),
         barmode="relative", title={}, template=pio.templates[pio.templates.default],
     )
-    return go.Figure(dict(data=data, layout=layout), _validate=False)
+    return go.Figure(dict(data=data, layout=layout), **NO_VALIDATION)

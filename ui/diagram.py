@@ -18,6 +18,7 @@ import plotly.graph_objects as go
 
 from ui import colors
 from ui import fmt as fmt_num
+from ui.plotly_private import NO_VALIDATION
 from ui.slider_grid import sub
 
 _ALONG = np.linspace(0.15, 0.85, 15)  # hover points along a line, clear of the circles
@@ -93,7 +94,7 @@ def network_figure(weights: Sequence, node_labels: Sequence[Sequence[str]], *,
         xaxis=dict(visible=False, range=[-0.9, span + 0.9], fixedrange=True),
         yaxis=dict(visible=False, range=[-tall / 2.0, tall / 2.0], fixedrange=True),
     )
-    return go.Figure(data=data, layout=layout, _validate=False)
+    return go.Figure(data=data, layout=layout, **NO_VALIDATION)
 
 
 def cells_figure(M, *, row_labels: Sequence[str], col_labels: Sequence[str],
@@ -122,4 +123,4 @@ def cells_figure(M, *, row_labels: Sequence[str], col_labels: Sequence[str],
         yaxis=dict(autorange="reversed", zeroline=False, showgrid=False, fixedrange=True,
                    tickfont=dict(size=13)),
     )
-    return go.Figure(data=data, layout=layout, _validate=False)
+    return go.Figure(data=data, layout=layout, **NO_VALIDATION)

@@ -26,7 +26,8 @@ import json
 
 import plotly.graph_objects as go
 import plotly.io as pio
-from _plotly_utils.utils import convert_to_base64
+
+from ui.plotly_private import NO_VALIDATION, convert_to_base64
 
 
 class _Frozen(go.Figure):
@@ -70,7 +71,7 @@ def frozen_spec(spec: dict) -> go.Figure:
     sent = json.loads(pio.to_json(sent, validate=False))  # plain types only (NumPy scalars, tuples)
     sent["layout"]["template"] = _template() if template is None else json.loads(
         pio.to_json(template, validate=False))
-    fig = go.Figure(sent, _validate=False)
+    fig = go.Figure(sent, **NO_VALIDATION)
     fig.__class__ = _Frozen
     fig._frozen_spec = sent
     return fig

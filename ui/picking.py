@@ -17,6 +17,7 @@ import streamlit as st
 
 from lib.points import HAND_GRID, HAND_MAX, add_hand, decode_hand, encode_hand, hand_grid, remove_hand
 from ui import colors
+from ui.plotly_private import NO_VALIDATION
 
 MODE = "trainer_pick"           # what a click adds: None (nothing), a class, or "value"
 VALUE = "trainer_pick_value"    # the value a click adds on the plane (regress)
@@ -91,7 +92,7 @@ def plane(cache: dict, key: str, base: go.Figure, data, adding: str | None) -> g
     if not extra:
         cache.pop(key, None)
         return base
-    fig = go.Figure(base.to_dict(), _validate=False)
+    fig = go.Figure(base.to_dict(), **NO_VALIDATION)
     fig.add_traces(extra)
     if adding:  # the squares underneath must not dim when plotly marks the clicked point selected
         for t in fig.data[:-len(extra)]:

@@ -25,12 +25,12 @@ from copy import deepcopy
 import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
-from _plotly_utils.utils import is_homogeneous_array, to_typed_array_spec
 from plotly.basedatatypes import BasePlotlyType
 from plotly.subplots import make_subplots
 
 from ui import colors, fmt
 from ui.frozen import frozen
+from ui.plotly_private import NO_VALIDATION, is_homogeneous_array, to_typed_array_spec
 
 TRAIN_DASH, TEST_DASH = "solid", "dot"
 MAIN_COLOR, TWIN_COLOR = colors.INDIGO, colors.TEAL
@@ -158,7 +158,7 @@ def _made(d: dict) -> go.Figure:
     default = pio.templates.default
     if "template" not in layout and default is not None:
         layout["template"] = default if isinstance(default, BasePlotlyType) else pio.templates[default]
-    return _Sent(d, _validate=False)
+    return _Sent(d, **NO_VALIDATION)
 
 
 def _template_json(template) -> dict:
@@ -206,7 +206,7 @@ class _Light(go.Figure):
     def _build(self) -> None:
         d = self.__dict__.pop("_written")
         self.__dict__["_sent_dict"] = None
-        go.Figure.__init__(self, d, _validate=False)
+        go.Figure.__init__(self, d, **NO_VALIDATION)
 
     def set_trace(self, i: int, **props) -> None:
         """New values for some properties of trace i (a live figure's new numbers), unvalidated."""

@@ -98,3 +98,22 @@ def test_every_page_draws_with_a_patch_switched_off(off):
         want = f"off: {switch}=0" if off in (name, "all") else "on"
         assert out["report"][name] == want, out["report"]
     assert len(LESSONS) >= 7
+
+
+def test_plotlys_private_helpers_write_what_plotly_writes():
+    """ui/plotly_private.py against plotly's public output: the day plotly changes one, this names it."""
+    import numpy as np
+    import plotly.graph_objects as go
+
+    from ui import plotly_private as pp
+
+    z = np.arange(12, dtype=np.float32).reshape(3, 4)
+    public = go.Figure(go.Heatmap(z=z)).to_dict()["data"][0]["z"]
+    assert pp.is_homogeneous_array(z)
+    assert pp.to_typed_array_spec(z) == public, "to_typed_array_spec"
+    d = {"z": z}
+    pp.convert_to_base64(d)
+    assert d["z"] == public, "convert_to_base64"
+    fig = {"data": [{"type": "scatter", "x": [1, 2], "y": [3, 4]}], "layout": {"title": {"text": "t"}}}
+    fast = go.Figure(fig, **pp.NO_VALIDATION)
+    assert fast.to_plotly_json()["data"] == go.Figure(fig).to_plotly_json()["data"], "_validate=False"
