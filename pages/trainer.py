@@ -1150,6 +1150,10 @@ def mistakes(spec: tr.Spec) -> None:
 
 
 def going_further() -> None:
+    st.caption("This is the reference: the plain NumPy of lib/mlp.py, one line per equation. Play runs a "
+               "fused version of the same sums (lib/train.py: one buffer per layer, no copies), and a "
+               "test checks its loss and every gradient equal to this code's, and whole training runs "
+               "equal to a loop over it (tests/unit/test_train.py).")
     show_source(forward, loss_and_grads, label="The code that trains it: forward beside backward")
 
 

@@ -277,6 +277,12 @@ def test_gpt2_small_block_rows_are_the_seeds():
     assert t["params"].sum() == 12 * block + 38_597_376 + 786_432 + 1_536 == 124_439_808
 
 
+def test_the_total_the_page_shows_is_the_count_the_cross_check_tests():
+    """/gpt2-params shows totals(cfg).total; the Hugging Face cross-check (ref) tests count_params."""
+    for cfg in [*PRESETS.values(), *CUSTOM]:
+        assert totals(cfg).total == count_params(cfg)
+
+
 def test_table_columns_add_up():
     for cfg in [*PRESETS.values(), *CUSTOM[:10]]:
         t = param_table(cfg)
