@@ -9,7 +9,7 @@ server sent on the wire (after websocket compression when it is on). CPU per red
 moves with the machine's load; redraws per second do.
 
     python bench/play_browser.py --url http://127.0.0.1:8801
-    python bench/play_browser.py --url http://127.0.0.1:8801 --query twin=false --width 420
+    python bench/play_browser.py --url http://127.0.0.1:8801 --query "speed=max&twin=false" --width 420
     python bench/play_browser.py --url http://127.0.0.1:8801 --relay 8811 --pid 12345   # + server cores
 """
 
@@ -141,7 +141,8 @@ def measure(url: str, query: str, width: int, settle: float, duration: float,
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--url", required=True, help="a running server on 127.0.0.1")
-    ap.add_argument("--query", default="", help="the page's link query, e.g. 'twin=false'")
+    ap.add_argument("--query", default="speed=max",
+                    help="the page's link query (default speed=max: full speed, not the lesson pace)")
     ap.add_argument("--width", type=int, default=1366, help="viewport width in px")
     ap.add_argument("--settle", type=float, default=2.0, help="seconds of Play before counting")
     ap.add_argument("--duration", type=float, default=10.0, help="seconds counted")

@@ -145,6 +145,27 @@ def class_shade(P, discrete: bool = False) -> np.ndarray:
     return ((top + 0.01 + 0.98 * sure) / k).astype(np.float32)
 
 
+def labels_of(raw) -> np.ndarray:
+    """The class a map gives each cell: P(class 1) > 0.5 for two classes (res, res), the largest
+    probability for k classes (res, res, k). Non-finite cells are class 0."""
+    raw = np.asarray(raw)
+    if raw.ndim == 3:
+        return np.where(np.isfinite(raw), raw, -np.inf).argmax(axis=-1)
+    return (np.nan_to_num(raw, nan=0.0) > 0.5).astype(np.int64)
+
+
+def boundary_cells(labels) -> np.ndarray:
+    """Cells where the class changes to the next cell right or up: the boundary as a thin line of cells.
+
+    labels : ndarray of shape (rows, cols) of class numbers. Returns a bool array of the same shape.
+    """
+    labels = np.asarray(labels)
+    edge = np.zeros(labels.shape, dtype=bool)
+    edge[:, :-1] |= labels[:, :-1] != labels[:, 1:]
+    edge[:-1, :] |= labels[:-1, :] != labels[1:, :]
+    return edge
+
+
 def value_map(params, names, limit: float, act: str, res: int = RES) -> np.ndarray:
     """A linear-head network's value over the square: (res, res) float32, rows = ys."""
     _, _, F = plane_inputs(limit, names, res)

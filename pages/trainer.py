@@ -25,12 +25,14 @@ from lib.features import FEATURES
 from lib.maps import (
     RES,
     UNIT_RES,
+    boundary_cells,
     class_map,
     class_shade,
     collapse,
     confusion,
     curve_fit,
     fold_lines,
+    labels_of,
     limit_for,
     plane_inputs,
     probability_map,
@@ -161,6 +163,18 @@ PROBLEM_NAMES = {p.name: p.label for p in PROBLEMS.values()}
 # Every problem's datasets in one list (the link's choices); a run offers its problem's (PROBLEMS[p].sets).
 ALL_SETS = tuple(dict.fromkeys(name for p in PROBLEMS.values() for name in p.sets))
 FIRST_SET = {"classify": "checkerboard", "classes": "spiral", "regress": "sin(2x)"}  # each problem's default
+# Each problem's first network: one that learns its first dataset within seconds of Play (bench/defaults.py
+# measures them over seeds); its lesson pace (epochs per redraw: the boundary forms over several seconds
+# at about 8 redraws a second, where full speed would finish before a room can look); and why that size.
+NETWORKS = {
+    "classify": ((8,), 0.03, "5", "one layer of {units}: enough bends for a checkerboard, few enough to "
+                                  "watch each one"),
+    "classes": ((16, 16), 0.03, "10", "two layers of {units}: a spiral's arms need bends on bends; one small "
+                                      "layer stays near chance"),
+    "regress": ((32,), 0.1, "50", "one layer of {units}: a curve is a sum of ramps, one per unit (as tax "
+                                  "bands are), and more ramps fit the wave on every seed"),
+}
+LAST_PROBLEM = "trainer_last_problem"
 CURVE_RES = 240   # points along a curve fit's axis
 
 
@@ -228,13 +242,15 @@ LINKS = state.Links(
                         "exactly 0. Both at 0: no penalty.",
                         parse=_number_in(0.0, 10.0), fmt=plain, meaning="L1 penalty",
                         values="`0` ... `10`; any number from 0 to 10 in a link (`0`)"),
-    state.select_slider("speed", SPEEDS, "max", "Epochs per redraw",
-                        "1 lets a class watch every step; max trains as many epochs as fit between two "
-                        f"redraws (up to {1 / fairshare.MIN_INTERVAL:.0f} a second, fewer when others play too).",
+    state.select_slider("speed", SPEEDS, NETWORKS["classify"][2], "Epochs per redraw",
+                        "The lesson pace lets a class watch the boundary form; 1 shows every step; max trains as "
+                        "many epochs as fit between two redraws (up to "
+                        f"{1 / fairshare.MIN_INTERVAL:.0f} a second, fewer when others play too).",
                         parse=_speed_text, fmt=str,
                         meaning="epochs per redraw while playing; `max` = as many as fit in the redraw's "
                                 "time budget",
-                        values=f"a whole number from 1 to {MAX_SPEED}, or `max` (`max`)"),
+                        values=f"a whole number from 1 to {MAX_SPEED}, or `max` (the problem's lesson pace: "
+                               + ", ".join(f"`{n[2]}`" for n in NETWORKS.values()) + ")"),
     state.toggle("twin", True, "Twin beside it",
                  "Train a second network on the same data from the same start, in lockstep: by default with no "
                  "hidden layer; choose its differences below.",
@@ -343,10 +359,33 @@ def _problem_and_sets() -> tuple[str, int, str]:
     k = int(LINKS.value("k"))
     sets = tuple(PROBLEMS[problem].sets)
     LINKS.links["dataset"] = replace(LINKS["dataset"], choices=sets)
+    _follow_problem(problem)
     first = FIRST_SET[problem]
     if "dataset" in st.session_state and st.session_state["dataset"] not in sets:
         st.session_state["dataset"] = first
     return problem, k, first
+
+
+def _follow_problem(problem: str) -> None:
+    """A new problem type brings its own first network (NETWORKS), unless the student chose the layers or
+    the rate themselves (a value other than the last problem's default, or one the link opened with)."""
+    last = st.session_state.get(LAST_PROBLEM)
+    st.session_state[LAST_PROBLEM] = problem
+    if last == problem:
+        return
+    was, now = NETWORKS.get(last or "classify"), NETWORKS[problem]
+    for key, old, new in (("hidden", was[0], now[0]), ("lr", was[1], now[1]), ("speed", was[2], now[2])):
+        chosen = last is None and key in st.query_params   # the link asked for this value
+        if not chosen and LINKS.value(key) == old and old != new:
+            LINKS.set(key, new)
+
+
+def network_why(problem: str, hidden: tuple) -> str | None:
+    """Why this problem's first network has its size (shown while the student keeps it)."""
+    first, _, _, why = NETWORKS[problem]
+    if tuple(hidden) != first:
+        return None
+    return "Why this size: " + why.format(units=first[0]) + "."
 
 
 def data_controls(own: tr.OwnData | None) -> dict:
@@ -436,6 +475,9 @@ def network_controls() -> dict:
     with st.container(border=True):
         st.markdown("**The network**")
         hidden = LINKS.widget("hidden")
+        if why := network_why(LINKS.value("problem") if LINKS.value("problem") in NETWORKS else "classify",
+                              hidden):
+            st.caption(why)
         act = LINKS.widget("act")
         opt = LINKS.widget("opt")
         batch = LINKS.widget("batch")
@@ -500,6 +542,13 @@ def buttons() -> None:
     bar.button("Pause" if playing else "Play", key="trainer_play", type="primary", on_click=_set_playing,
                args=(not playing,), icon=":material/pause:" if playing else ":material/play_arrow:",
                width="stretch", help="Train continuously; the maps redraw several times a second.")
+    problem = LINKS.value("problem") if LINKS.value("problem") in NETWORKS else "classify"
+    pace, full = NETWORKS[problem][2], LINKS.value("speed") == "max"
+    bar.button("Lesson pace" if full else "Full speed", key="trainer_pace", on_click=LINKS.set,
+               args=("speed", pace if full else "max"),
+               icon=":material/slow_motion_video:" if full else ":material/fast_forward:", width="stretch",
+               help=f"Back to {pace} epochs a redraw, a pace a class can watch." if full else
+                    "As many epochs as fit between two redraws: the engine's full speed.")
     for k in (1, 10, 100):
         bar.button("Step" if k == 1 else f"+{k}", key=f"trainer_step_{k}", width="stretch", on_click=_step,
                    args=(k,), help=f"Train {k} epoch{'s' if k > 1 else ''} and stop.",
@@ -760,6 +809,13 @@ def _raw_map(spec: tr.Spec, t, act: str, d: tr.Data) -> np.ndarray:
     return store[want]
 
 
+def _edge(spec: tr.Spec, t, act: str, d: tr.Data) -> np.ndarray | None:
+    """The live map's boundary cells (a dark line of cells where the class changes), None for values."""
+    if spec.problem == "regress":
+        return None
+    return boundary_cells(labels_of(_raw_map(spec, t, act, d)))
+
+
 def _plane(spec: tr.Spec, t, act: str, d: tr.Data, discrete: bool) -> np.ndarray:
     """The shading's numbers in [0, 1] over the square for this problem type (res, res), for network `t`."""
     raw = _raw_map(spec, t, act, d)
@@ -865,7 +921,7 @@ def live(spec: tr.Spec, speed: int | None, discrete: bool = False) -> None:
         else:
             P = _plane(spec, t, spec.act, d, discrete)
             base = tc.live_boundary(figs, "boundary", run.sig, xs, ys, P, d, title=_title(spec), height=H_MAP,
-                                    **look)
+                                    edge=_edge(spec, t, spec.act, d), **look)
             charts.show(picking.plane(figs, "boundary.hand", base, d, adding), live=True,
                         key="trainer_pick_map" if adding else "trainer_boundary", on_click=click)
     side_by_side = run.twin is not None and not curve
@@ -873,7 +929,7 @@ def live(spec: tr.Spec, speed: int | None, discrete: bool = False) -> None:
         with maps[1], st.container(height=H_MAP + 12, border=False):
             P0 = _plane(spec, run.twin, run.twin.cfg.act, d, discrete)
             base = tc.live_boundary(figs, "twin", run.sig, xs, ys, P0, d, title=_twin_title(spec), height=H_MAP,
-                                    **look)
+                                    edge=_edge(spec, run.twin, run.twin.cfg.act, d), **look)
             charts.show(picking.plane(figs, "twin.hand", base, d, None), live=True, key="trainer_boundary_twin")
         st.html(_legend(spec, d, discrete))
     with maps[1] if not side_by_side else st.container():

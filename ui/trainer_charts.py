@@ -280,11 +280,24 @@ def _light(d: dict) -> go.Figure:
 # "/" as the six characters "\u002f", and bytes 0xFF base64-encode as "////", so a map sure of class 1
 # travelled at about 4.5x its size (61 KB instead of 14). A run of 0xFA encodes as "+vr6".
 LIVE_TOP = 250
+EDGE = 255             # a live map's boundary cells (lib.maps.boundary_cells): past the shading's top
+EDGE_COLOR = colors.ON  # drawn dark, so a map always shows its boundary, even one near 0.5 everywhere
 
 
-def _u8(P) -> np.ndarray:
-    """Shading numbers in [0, 1] as bytes 0..LIVE_TOP: a live heatmap a quarter the size of float32."""
-    return np.clip(np.rint(np.asarray(P, dtype=np.float32) * LIVE_TOP), 0, LIVE_TOP).astype(np.uint8)
+def _u8(P, edge=None) -> np.ndarray:
+    """Shading numbers in [0, 1] as bytes 0..LIVE_TOP: a live heatmap a quarter the size of float32;
+    `edge` (bool, same shape): the boundary's cells, as EDGE."""
+    z = np.clip(np.rint(np.asarray(P, dtype=np.float32) * LIVE_TOP), 0, LIVE_TOP).astype(np.uint8)
+    if edge is not None:
+        z[edge] = EDGE
+    return z
+
+
+def _with_edge(scale: list) -> list:
+    """A shading scale for bytes 0..EDGE: the shading over 0..LIVE_TOP, EDGE_COLOR above it."""
+    top = LIVE_TOP / EDGE
+    return [[float(s) * top, c] for s, c in scale] + [[(LIVE_TOP + 0.5) / EDGE, EDGE_COLOR],
+                                                        [1.0, EDGE_COLOR]]
 
 
 def dots_path(pts: np.ndarray, r: float, sides: int = 6) -> str:
@@ -409,7 +422,7 @@ def points_shapes(Xtr, ytr, Xte, yte, *, limit: float, xref: str = "x", yref: st
 def boundary_figure(xs, ys, P, data, *, title: str | None = None, live: bool = True,
                     line: tuple[np.ndarray, np.ndarray] | None = None, height: int = 420,
                     scale: list | None = None, k: int = 2, span: float | None = None,
-                    hover: str = "P(1)") -> go.Figure:
+                    hover: str = "P(1)", edge=None) -> go.Figure:
     """P(class 1) as shading, the points on top, axis numbers, and optionally one straight line.
 
     Written as the figure's dict (checked once by plotly, not property by property: a few ms, not 30).
@@ -422,13 +435,17 @@ def boundary_figure(xs, ys, P, data, *, title: str | None = None, live: bool = T
     data : ui.trainer.Data (raw points and the square's half-width)
     scale : the colour scale (shading_for); k, span : how the points are coloured (points_shapes)
     line : (x (k,), y (k,)) of a boundary line to draw dashed, or None
+    edge : live only: bool (res, res), the boundary's cells, drawn dark (lib.maps.boundary_cells); with
+        it the bytes run to EDGE (a map of classes), without it to LIVE_TOP (values: no boundary)
     """
     limit = data.limit
     # x0/dx instead of coordinate arrays: the same picture with two numbers per axis. Live, the
     # probabilities travel as bytes (1/255 steps, invisible in the shading).
-    heat = dict(type="heatmap", z=_u8(P) if live else _f32(P), x0=float(xs[0]), dx=float(xs[1] - xs[0]),
-                y0=float(ys[0]), dy=float(ys[1] - ys[0]), colorscale=scale or SHADING, zmin=0.0,
-                zmax=float(LIVE_TOP) if live else 1.0, showscale=False, showlegend=False)
+    scale, edged = scale or SHADING, live and edge is not None
+    heat = dict(type="heatmap", z=_u8(P, edge) if live else _f32(P), x0=float(xs[0]), dx=float(xs[1] - xs[0]),
+                y0=float(ys[0]), dy=float(ys[1] - ys[0]), colorscale=_with_edge(scale) if edged else scale,
+                zmin=0.0, zmax=float(EDGE if edged else LIVE_TOP) if live else 1.0, showscale=False,
+                showlegend=False)
     if live:
         heat["hoverinfo"] = "skip"
     else:
@@ -538,7 +555,8 @@ def _curve_arrays(hist, twin=None, twin_name: str = "no hidden layer"):
 
 def curves_figure(hist, twin=None, *, height: int = 440, live: bool = True,
                   twin_name: str = "no hidden layer") -> go.Figure:
-    """Loss above accuracy (or R² for values) against epoch, train solid and test dotted, one colour per run.
+    """Loss above accuracy (or R² for values) against epoch (log axis), train solid and test dotted, one
+    colour per run.
 
     hist, twin : DataFrames with epoch, train_loss, test_loss and train_acc, test_acc (or train_r2, test_r2)
     """
@@ -560,7 +578,11 @@ def curves_figure(hist, twin=None, *, height: int = 440, live: bool = True,
                       hovermode="x unified" if not live else False)
     if live:
         fig.layout.template = LIVE_TEMPLATE
-    fig.update_xaxes(tickfont=dict(size=TICK_FONT), rangemode="tozero")
+    # Epochs on a log axis: the whole run keeps its shape (the first 100 epochs, where most of the learning
+    # is, get as much width as the next 900), instead of an L squashed against the left edge by epoch 2,000.
+    # Epoch 0 (the start) has no place on it: the lines begin at epoch 1.
+    fig.update_xaxes(tickfont=dict(size=TICK_FONT), type="log", dtick="D2")
+    fig.update_xaxes(title=dict(text="epoch (log scale)", font=dict(size=TICK_FONT)), row=2, col=1)
     fig.update_yaxes(rangemode="tozero", tickfont=dict(size=TICK_FONT), **at[1])
     if second == "acc":
         fig.update_yaxes(range=[0, 101], ticksuffix=" %", tickfont=dict(size=TICK_FONT), **at[2])
@@ -571,7 +593,8 @@ def curves_figure(hist, twin=None, *, height: int = 440, live: bool = True,
 
 
 # --- live figures: built once per shape, then only their numbers change ------------------------
-def live_boundary(cache: dict, key: str, sig, xs, ys, P, data, *, title: str, height: int = 420, **look):
+def live_boundary(cache: dict, key: str, sig, xs, ys, P, data, *, title: str, height: int = 420, edge=None,
+                  **look):
     """The live boundary of one network: rebuilt only when `sig` (the run), the title or the look
     (boundary_figure's scale, k, span, hover) change; otherwise only the shading is replaced.
 
@@ -580,11 +603,11 @@ def live_boundary(cache: dict, key: str, sig, xs, ys, P, data, *, title: str, he
     want = (sig, title, height, repr(sorted(look.items())))
     entry = cache.get(key)
     if entry is None or entry[0] != want:
-        fig = boundary_figure(xs, ys, P, data, title=title, live=True, height=height, **look)
+        fig = boundary_figure(xs, ys, P, data, title=title, live=True, height=height, edge=edge, **look)
         cache[key] = (want, fig)
         return fig
     fig = entry[1]
-    fig.set_trace(0, z=_u8(P))
+    fig.set_trace(0, z=_u8(P, edge))
     return fig
 
 

@@ -54,10 +54,15 @@ def _spec_trainer(hidden=(8,), seed=0, epochs=0, **cfg) -> Trainer:
     return t
 
 
-def _boundary(at) -> np.ndarray:
-    """P(class 1) of the live boundary chart, back in [0, 1]."""
-    fig = next(f for f in figures(at) if f["layout"].get("uirevision") == "boundary")
-    return decode(fig["data"][0]["z"]).astype(float) / fig["data"][0]["zmax"]
+def _boundary(at, which: int = 0) -> np.ndarray:
+    """P(class 1) of a live boundary chart (0: the network's, 1: the twin's), back in [0, 1]; the
+    boundary's own cells (drawn dark, tc.EDGE) are NaN."""
+    from ui import trainer_charts as tc
+
+    fig = [f for f in figures(at) if f["layout"].get("uirevision") == "boundary"][which]
+    z = decode(fig["data"][0]["z"]).astype(float)
+    assert fig["data"][0]["zmax"] == tc.EDGE
+    return np.where(z == tc.EDGE, np.nan, z / tc.LIVE_TOP)
 
 
 @pytest.fixture(scope="module")
@@ -87,12 +92,26 @@ def test_step_trains_one_epoch_and_matches_the_engine():
     assert m["Test accuracy"] == f"{100 * ref['test_acc']:.1f} %"
 
 
+def test_the_twin_without_a_hidden_layer_always_shows_its_straight_boundary():
+    """A no-hidden-layer twin on the checkerboard stays near 0.5 everywhere (an almost white map): its
+    boundary is drawn as a dark line of cells all the same, and it is straight."""
+    at = open_page("trainer")
+    at.button(key="trainer_step_100").click().run()
+    twin = _boundary(at, 1)
+    line = ~np.isfinite(twin)
+    assert line.sum() >= 50                                   # a line across the 100 x 100 map
+    rows, cols = np.nonzero(line)
+    slope, icept = np.polyfit(cols, rows, 1) if np.ptp(cols) >= np.ptp(rows) else np.polyfit(rows, cols, 1)
+    x, y = (cols, rows) if np.ptp(cols) >= np.ptp(rows) else (rows, cols)
+    assert np.abs(y - (slope * x + icept)).max() <= 1.5       # straight, to a cell
+
+
 def test_step_changes_the_boundary_and_reset_brings_back_the_same_start():
     at = open_page("trainer", {"twin": "false"})
     start, start_metrics = _boundary(at), _metrics(at)
     at.button(key="trainer_step_100").click().run()
     trained = _boundary(at)
-    assert np.abs(trained - start).max() > 0.1
+    assert np.nanmax(np.abs(trained - start)) > 0.1
     at.button(key="trainer_reset").click().run()
     assert _metrics(at) == start_metrics
     np.testing.assert_array_equal(_boundary(at), start)
@@ -104,7 +123,14 @@ def test_the_boundary_is_the_engines_prediction_on_the_grid():
     t = _spec_trainer(epochs=10)
     xs, ys, XY = grid(1.2 * DOMAIN, RES)
     want = t.predict(XY).reshape(len(ys), len(xs))  # (100, 100)
-    np.testing.assert_allclose(_boundary(at), want, atol=1 / 250 / 2 + 1e-6)
+    P = _boundary(at)
+    shaded = np.isfinite(P)
+    np.testing.assert_allclose(P[shaded], want[shaded], atol=1 / 250 / 2 + 1e-6)
+    # The rest is the boundary, drawn as a line of cells where the predicted class changes.
+    from lib.maps import boundary_cells, labels_of
+
+    expected = boundary_cells(labels_of(want))
+    assert expected.any() and (~shaded != expected).sum() <= 2   # at most a float32 tie at 0.5
 
 
 def test_play_flag_is_set_and_cleared_by_the_play_button():
@@ -335,6 +361,8 @@ def test_the_live_shading_travels_without_escaped_slashes():
     fig = tc.boundary_figure(xs, xs, sure, data, live=True)
     z = fig.data[0].z
     assert z.dtype == np.uint8 and z.max() == tc.LIVE_TOP and fig.data[0].zmax == tc.LIVE_TOP
+    edged = tc.boundary_figure(xs, xs, sure, data, live=True, edge=np.eye(100, dtype=bool))
+    assert edged.data[0].zmax == tc.EDGE and (edged.data[0].z[np.eye(100, dtype=bool)] == tc.EDGE).all()
     spec = pio.to_json(fig, validate=False)
     assert spec.count("\\u002f") == 0 and len(spec) < 20_000
     # No plotly template of its own while live (Streamlit's default one is 3.7 KB a redraw).
@@ -567,19 +595,25 @@ def test_discretised_shading_is_the_class_picked_and_travels_in_the_link():
     at = open_page("trainer", {"twin": "false", "discrete": "true"})
     at.button(key="trainer_step_10").click().run()
     P = _boundary(at)
-    assert set(np.unique(P)) <= {0.0, 1.0}
+    shaded = np.isfinite(P)
+    assert set(np.unique(P[shaded])) <= {0.0, 1.0}
     t = _spec_trainer(epochs=10)
     xs, ys, XY = grid(1.2 * DOMAIN, RES)
-    np.testing.assert_array_equal(P, (t.predict(XY) > 0.5).reshape(len(ys), len(xs)).astype(float))
+    want = (t.predict(XY) > 0.5).reshape(len(ys), len(xs)).astype(float)
+    np.testing.assert_array_equal(P[shaded], want[shaded])
     assert "discrete=true" in next(c.value for c in at.code if "w=" in c.value)
     assert "shading P(class 1)" in " ".join(h.proto.body for h in at.get("html"))
 
 
 # --- problem types (issue 11, item 1) ----------------------------------------------------------------
-def _problem_trainer(problem, name, hidden=(8,), epochs=0, k=3, names=("x1", "x2"), **cfg) -> Trainer:
-    """The page's network for a problem type, built and trained here without the page."""
+def _problem_trainer(problem, name, hidden=None, epochs=0, k=3, names=("x1", "x2"), **cfg) -> Trainer:
+    """The page's network for a problem type, built and trained here without the page (by default the
+    problem's first network from the page's NETWORKS table)."""
     from lib.datasets import PROBLEMS, make_problem
 
+    first, rate, *_ = _page().NETWORKS[problem]
+    hidden = first if hidden is None else hidden
+    cfg.setdefault("lr", rate)
     X, y = make_problem(problem, name, 400, seed=0, k=k)
     Xtr, ytr, Xte, yte = split(X, y, train_share=0.8, seed=0, stratify=problem != "regress")
     head = PROBLEMS[problem].head
@@ -599,10 +633,11 @@ def test_three_classes_shade_by_class_and_confidence_and_count_a_k_by_k_matrix()
     m = _metrics(at)
     assert m["Train accuracy"] == fmt.pct(want["train_acc"]) and m["Loss"] == fmt.fixed(want["train_loss"], 3)
     fig = next(f for f in figures(at) if f["layout"].get("uirevision") == "boundary")
-    z = decode(fig["data"][0]["z"]).astype(float) / fig["data"][0]["zmax"]
+    z = _boundary(at)
+    z = z[np.isfinite(z)]
     assert len(set(np.floor(z.ravel() * 3).clip(0, 2).astype(int))) >= 2   # at least two classes shaded
     scale = fig["data"][0]["colorscale"]
-    assert len(scale) == 6                                               # three segments, pale to full
+    assert len(scale) == 6 + 2                                           # three segments, then the boundary
     tables = [df.value for df in at.dataframe]
     assert tables and all(t.shape == (3, 3) for t in tables)
     assert sum(int(np.trace(t.to_numpy())) for t in tables[:1]) == round(want["train_acc"] * 320)
@@ -634,7 +669,7 @@ def test_a_curve_fit_draws_the_points_the_curve_and_each_units_ramp_with_r2():
     assert "Train accuracy" not in m
     fig = next(f for f in figures(at) if f["layout"].get("uirevision") == "curvefit")
     ramps = [tr_ for tr_ in fig["data"] if tr_.get("yaxis") == "y2"]
-    assert len(ramps) == 8                                                # one ramp per hidden unit
+    assert len(ramps) == _page().NETWORKS["regress"][0][0]                # one ramp per hidden unit
     curve = next(tr_ for tr_ in fig["data"] if tr_.get("mode") == "lines" and tr_.get("yaxis") != "y2")
     total = sum(decode(r["y"]).astype(float) for r in ramps)
     # the curve is the ramps' sum plus the output bias
@@ -657,7 +692,8 @@ def test_values_on_the_plane_use_the_signed_scale_and_the_twin_follows():
     at.button(key="trainer_step_10").click().run()
     figs = [f for f in figures(at) if f["layout"].get("uirevision") == "boundary"]
     assert len(figs) >= 2                          # the network and its twin (and the bend section's)
-    assert [f["layout"]["title"]["text"] for f in figs[:2]] == ["Hidden 8 · ReLU", "No hidden layer"]
+    units = _page().NETWORKS["regress"][0][0]
+    assert [f["layout"]["title"]["text"] for f in figs[:2]] == [f"Hidden {units} · ReLU", "No hidden layer"]
     from ui import trainer_charts as tc
     assert figs[0]["data"][0]["colorscale"] == [list(c) for c in tc.VALUE_SHADING] or \
         [tuple(c) for c in figs[0]["data"][0]["colorscale"]] == [tuple(c) for c in tc.VALUE_SHADING]
@@ -671,6 +707,39 @@ def test_a_dataset_of_another_problem_in_the_link_is_refused_with_one_line():
     assert not at.exception
     assert "Ignored `dataset=xor`" in _captions(at)
     assert at.selectbox(key="dataset").value == "sin(2x)"
+
+
+def test_each_problem_opens_with_its_own_first_network_unless_the_student_chose_one():
+    nets = _page().NETWORKS
+
+    def net(at):
+        return at.text_input(key="hidden").value, at.select_slider(key="lr").value
+
+    at = open_page("trainer", {"twin": "false", "problem": "classes"})
+    assert net(at) == ("16,16", nets["classes"][1])
+    assert "Why this size: two layers of 16" in _captions(at)
+    at.selectbox(key="problem").select("regress").run()            # untouched: follows the problem
+    assert net(at) == ("32", nets["regress"][1])
+    at.text_input(key="hidden").input("4").run()                     # chosen: kept across problems
+    at.selectbox(key="problem").select("classify").run()
+    assert net(at) == ("4", nets["classify"][1])
+    assert "Why this size" not in _captions(at)
+    linked = open_page("trainer", {"problem": "classes", "hidden": "8"})   # a link's own choice stands
+    assert linked.text_input(key="hidden").value == "8"
+
+
+def test_play_opens_at_the_lesson_pace_and_full_speed_is_one_click_away():
+    nets = _page().NETWORKS
+    at = open_page("trainer", {"twin": "false"})
+    assert at.select_slider(key="speed").value == nets["classify"][2]
+    assert at.button(key="trainer_pace").label == "Full speed"
+    at.button(key="trainer_pace").click().run()
+    assert at.select_slider(key="speed").value == "max" and at.query_params["speed"] in ("max", ["max"])
+    assert at.button(key="trainer_pace").label == "Lesson pace"
+    at.button(key="trainer_pace").click().run()
+    assert at.select_slider(key="speed").value == nets["classify"][2]
+    at.selectbox(key="problem").select("regress").run()       # each problem has its own pace
+    assert at.select_slider(key="speed").value == nets["regress"][2]
 
 
 def test_switching_the_problem_moves_the_dataset_to_its_list():
@@ -861,3 +930,14 @@ def test_a_view_the_page_does_not_have_opens_the_default_with_a_note():
     assert not at.exception
     assert "Ignored `view=nope`" in _captions(at)
     assert any(t.startswith("Same weights") for t in _titles(at))
+
+
+def test_the_curves_show_the_whole_run_on_a_log_epoch_axis():
+    at = open_page("trainer", {"twin": "false"})
+    at.button(key="trainer_step_100").click().run()
+    at.button(key="trainer_step_100").click().run()
+    fig = next(f for f in figures(at) if f["layout"].get("uirevision") == "curves")
+    assert fig["layout"]["xaxis"]["type"] == "log" and fig["layout"]["xaxis2"]["type"] == "log"
+    assert "log" in fig["layout"]["xaxis2"]["title"]["text"]
+    x = decode(fig["data"][0]["x"]).astype(float)
+    assert x.max() == 200 and x.min() <= 1      # every epoch of the run, from the start

@@ -106,3 +106,23 @@ def test_value_map_shade_and_curve_fit_are_the_linear_network():
     np.testing.assert_allclose(parts, output_parts(p1, F, "relu")[0])
     y0, none, b0 = curve_fit(init_params([1, 1], seed=0, head="linear"), ["x1"], x, "relu")
     assert none is None and b0 == 0.0 and y0.shape == (11,)
+
+
+def test_boundary_cells_mark_where_the_class_changes_and_nowhere_else():
+    from lib.maps import boundary_cells, labels_of
+
+    P = np.array([[0.1, 0.2, 0.9],
+                  [0.3, 0.6, 0.8],
+                  [0.4, 0.45, 0.49]])
+    labels = labels_of(P)
+    assert labels.tolist() == [[0, 0, 1], [0, 1, 1], [0, 0, 0]]
+    edge = boundary_cells(labels)
+    # a cell is on the boundary when its right or upper neighbour (next row) has another class
+    assert edge.tolist() == [[False, True, False],
+                             [True, True, True],
+                             [False, False, False]]
+    assert not boundary_cells(np.zeros((4, 4), int)).any()          # one class: no boundary
+    k3 = np.zeros((2, 2, 3))
+    k3[0, 0, 2] = k3[0, 1, 0] = k3[1, 0, 2] = k3[1, 1, 1] = 1.0
+    assert labels_of(k3).tolist() == [[2, 0], [2, 1]]
+    assert labels_of(np.array([[np.nan, 0.7]])).tolist() == [[0, 1]]   # non-finite: class 0
