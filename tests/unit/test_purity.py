@@ -21,3 +21,10 @@ def test_lib_imports_neither_streamlit_nor_plotly():
                          check=True)
     assert len(modules) >= 2
     assert out.stdout.strip() == "", f"lib pulled in: {out.stdout}"
+
+
+def test_the_store_imports_neither_streamlit_nor_plotly():
+    code = ("import sys, store, store.models\n"
+            "print(','.join(sorted(m for m in sys.modules if m.split('.')[0] in ('streamlit', 'plotly'))))\n")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "", f"store pulled in: {out.stdout}"

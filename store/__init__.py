@@ -1,0 +1,345 @@
+"""The class store: what a class makes, kept. SQLAlchemy 2 over SQLite (no set-up) or PostgreSQL (across
+replicas). Never imports streamlit.
+
+Where it lives (`default_url`): LAYERLAB_DB (a SQLAlchemy URL, e.g. postgresql+psycopg://host/layerlab),
+else ~/.layerlab/classes.sqlite3. The schema is Alembic's (store/migrations), brought up to date when a
+Store opens.
+
+Secrets: the teacher's key (192 random bits) and a student's seat token (128 bits) are stored only as
+their SHA-256; a lookup hashes what it was given and compares. Every query is SQLAlchemy's, with bound
+parameters. Every write commits before the call returns, so what a student was told is kept survives
+a replica that dies. Limits (submissions per student, closing time, pause) are checked inside the same
+transaction that writes, with the seat row locked, so two quick clicks cannot both get the last one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from sqlalchemy import create_engine, event, func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from store.models import Class, Seat, Submission
+
+# No 0/O, 1/I/L: a code read off a projector is typed right.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+NICK_MAX = 24
+ACTIVE = timedelta(seconds=60)      # a student seen within this is "active"
+PLAYING = timedelta(seconds=10)     # ... and one whose Play ticked within this is "playing"
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+
+class StoreError(ValueError):
+    """A refusal a student or teacher can act on, in one line."""
+
+
+def default_url() -> str:
+    url = os.environ.get("LAYERLAB_DB")
+    if url:
+        return url
+    home = Path(os.environ.get("LAYERLAB_HOME", Path.home() / ".layerlab"))
+    home.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{home / 'classes.sqlite3'}"
+
+
+def _hash(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _aware(t: datetime | None) -> datetime | None:
+    """SQLite hands back naive datetimes (it stores no zone): they were written in UTC."""
+    return t.replace(tzinfo=UTC) if t is not None and t.tzinfo is None else t
+
+
+def check_nickname(name: str) -> str:
+    """A nickname as kept: trimmed, 1 to NICK_MAX characters, printable. StoreError if not."""
+    name = " ".join(str(name).split())
+    if not name:
+        raise StoreError("Choose a nickname (1 to 24 characters).")
+    if len(name) > NICK_MAX:
+        raise StoreError(f"A nickname has at most {NICK_MAX} characters; this one has {len(name)}.")
+    if not name.isprintable():
+        raise StoreError("A nickname is plain text: letters, digits, spaces and punctuation.")
+    return name
+
+
+def normal_code(code: str) -> str:
+    """A join code as typed (any case, spaces) in its stored form."""
+    return "".join(str(code).split()).upper()
+
+
+@dataclass(frozen=True)
+class ClassInfo:
+    code: str
+    problem: dict
+    max_params: int | None
+    max_submissions: int | None
+    closes_at: datetime | None
+    paused: bool
+    revealed: bool
+    hide_names: bool
+    created_at: datetime
+
+    def closed(self, now: datetime | None = None) -> bool:
+        return self.closes_at is not None and (now or _now()) >= self.closes_at
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    code: str
+    nickname: str
+    submissions: int
+
+
+@dataclass(frozen=True)
+class Row:
+    rank: int
+    nickname: str
+    public: float
+    private: float | None      # None until the teacher reveals
+    n_params: int
+    spec: dict
+    submission: int            # the submission's id (the gallery caches its map by it)
+    submissions: int
+
+
+@dataclass(frozen=True)
+class Receipt:
+    submission: int
+    public: float
+    rank: int
+    left: int | None           # submissions left (None: no limit)
+
+
+@dataclass(frozen=True)
+class Counts:
+    joined: int
+    active: int
+    playing: int
+    submissions: int
+
+
+class Store:
+    def __init__(self, url: str | None = None):
+        self.url = url or default_url()
+        kw = {"pool_pre_ping": True}
+        if self.url.startswith("sqlite"):
+            kw["connect_args"] = {"check_same_thread": False, "timeout": 30}
+        self.engine = create_engine(self.url, **kw)
+        if self.url.startswith("sqlite"):
+            @event.listens_for(self.engine, "connect")
+            def _sqlite(conn, _):   # foreign keys on, and a journal that lets readers and a writer overlap
+                cur = conn.cursor()
+                cur.execute("PRAGMA foreign_keys=ON")
+                cur.execute("PRAGMA journal_mode=WAL")
+                cur.close()
+        self.session = sessionmaker(self.engine, expire_on_commit=False)
+        migrate(self.engine)
+
+    # --- a teacher ----------------------------------------------------------------------------
+    def create_class(self, problem: dict, *, max_params: int | None = None,
+                     max_submissions: int | None = None,
+                     closes_at: datetime | None = None) -> tuple[str, str]:
+        """A new challenge: returns (join code, teacher's key). The key is shown once and kept only hashed."""
+        key = secrets.token_urlsafe(24)
+        for _ in range(20):
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            try:
+                with self.session.begin() as s:
+                    s.add(Class(code=code, key_hash=_hash(key), problem=json.dumps(problem, sort_keys=True),
+                                test_seed=secrets.randbelow(2**31 - 1), max_params=max_params,
+                                max_submissions=max_submissions, closes_at=closes_at, paused=False,
+                                revealed=False, hide_names=False, created_at=_now()))
+                return code, key
+            except IntegrityError:
+                continue        # that code was taken: draw another
+        raise StoreError("Could not find a free join code; try again.")
+
+    def is_teacher(self, code: str, key: str | None) -> bool:
+        if not key:
+            return False
+        with self.session() as s:
+            stored = s.scalar(select(Class.key_hash).where(Class.code == normal_code(code)))
+        return stored is not None and hmac.compare_digest(stored, _hash(key))
+
+    def set_flag(self, code: str, key: str, flag: str, value: bool) -> None:
+        """Pause, reveal or hide names: the teacher's key is checked here, on the server."""
+        if flag not in ("paused", "revealed", "hide_names"):
+            raise ValueError(flag)
+        if not self.is_teacher(code, key):
+            raise StoreError("Only the teacher's link can change this class.")
+        with self.session.begin() as s:
+            row = s.scalar(select(Class).where(Class.code == normal_code(code)))
+            setattr(row, flag, bool(value))
+
+    def test_seed(self, code: str) -> int:
+        """The hidden test points' seed: for the server's scoring only, never for a page or a link."""
+        with self.session() as s:
+            seed = s.scalar(select(Class.test_seed).where(Class.code == normal_code(code)))
+        if seed is None:
+            raise StoreError(f"No class has the code {code}.")
+        return int(seed)
+
+    # --- anyone -------------------------------------------------------------------------------
+    def get_class(self, code: str) -> ClassInfo | None:
+        with self.session() as s:
+            c = s.scalar(select(Class).where(Class.code == normal_code(code)))
+            if c is None:
+                return None
+            return ClassInfo(c.code, json.loads(c.problem), c.max_params, c.max_submissions,
+                             _aware(c.closes_at), c.paused, c.revealed, c.hide_names, _aware(c.created_at))
+
+    # --- a student ----------------------------------------------------------------------------
+    def join(self, code: str, nickname: str) -> str:
+        """A seat in the class: returns the seat's token (kept only hashed here)."""
+        name = check_nickname(nickname)
+        info = self.get_class(code)
+        if info is None:
+            raise StoreError(f"No class has the code {normal_code(code)}: check it on the board.")
+        if info.closed():
+            raise StoreError("This challenge has closed.")
+        token = secrets.token_urlsafe(16)
+        now = _now()
+        try:
+            with self.session.begin() as s:
+                cid = s.scalar(select(Class.id).where(Class.code == info.code))
+                s.add(Seat(class_id=cid, token_hash=_hash(token), nickname=name, nickname_key=name.casefold(),
+                           joined_at=now, last_seen=now))
+        except IntegrityError:
+            raise StoreError(f"Someone in this class is already called {name}: choose another nickname.") \
+                from None
+        return token
+
+    def _seat(self, s: Session, code: str, token: str, lock: bool = False) -> tuple[Class, Seat] | None:
+        q = (select(Class, Seat).join(Seat, Seat.class_id == Class.id)
+             .where(Class.code == normal_code(code), Seat.token_hash == _hash(str(token))))
+        if lock:
+            q = q.with_for_update(of=Seat)
+        row = s.execute(q).first()
+        return (row[0], row[1]) if row else None
+
+    def seat(self, code: str, token: str, *, playing: bool = False) -> SeatInfo | None:
+        """Who holds this seat (None: no such seat in this class); marks them seen (and playing)."""
+        with self.session.begin() as s:
+            found = self._seat(s, code, token)
+            if found is None:
+                return None
+            c, seat = found
+            seat.last_seen = _now()
+            if playing:
+                seat.playing_at = seat.last_seen
+            n = s.scalar(select(func.count()).select_from(Submission).where(Submission.seat_id == seat.id))
+            return SeatInfo(c.code, seat.nickname, int(n))
+
+    def submit(self, code: str, token: str, *, spec: dict, weights: dict, n_params: int, public: float,
+               private: float) -> Receipt:
+        """Keep a scored submission (committed before this returns) and say where it stands.
+
+        Refused with a StoreError (nothing kept) when the class is paused or closed, the student has used
+        every submission, or the network is over the class's parameter limit."""
+        with self.session.begin() as s:
+            found = self._seat(s, code, token, lock=True)
+            if found is None:
+                raise StoreError("This seat is not in the class: open the class link again to join.")
+            c, seat = found
+            if c.paused:
+                raise StoreError("Your teacher paused the class: submit again when they resume. "
+                                 "Nothing is lost: your network is still on this page.")
+            if c.closes_at is not None and _now() >= _aware(c.closes_at):
+                raise StoreError("This challenge has closed: no more submissions.")
+            if c.max_params is not None and n_params > c.max_params:
+                raise StoreError(f"This network has {n_params:,} parameters; the class allows at most "
+                                 f"{c.max_params:,}. Use fewer units or layers.")
+            used = s.scalar(select(func.count()).select_from(Submission).where(Submission.seat_id == seat.id))
+            if c.max_submissions is not None and used >= c.max_submissions:
+                raise StoreError(f"You have used all {c.max_submissions} submissions.")
+            sub = Submission(class_id=c.id, seat_id=seat.id, spec=json.dumps(spec, sort_keys=True),
+                             weights=json.dumps(weights), n_params=int(n_params), public=float(public),
+                             private=float(private), created_at=_now())
+            s.add(sub)
+            seat.last_seen = _now()
+            s.flush()
+            sub_id, left = sub.id, (None if c.max_submissions is None else c.max_submissions - used - 1)
+        rank = next((r.rank for r in self.leaderboard(code) if r.nickname == seat.nickname), 0)
+        return Receipt(sub_id, float(public), rank, left)
+
+    # --- the board ----------------------------------------------------------------------------
+    def leaderboard(self, code: str, *, reveal: bool | None = None) -> list[Row]:
+        """Each student's best submission by public score (the latest among equals), best first.
+
+        The private score is shown only once revealed (the class's flag, or `reveal` for the teacher);
+        the order is then by private score, Kaggle's way."""
+        info = self.get_class(code)
+        if info is None:
+            return []
+        show = info.revealed if reveal is None else reveal
+        with self.session() as s:
+            rows = s.execute(
+                select(Submission, Seat.nickname).join(Seat, Seat.id == Submission.seat_id)
+                .join(Class, Class.id == Submission.class_id).where(Class.code == info.code)
+                .order_by(Submission.created_at)).all()
+        best: dict[str, tuple[Submission, int]] = {}
+        for sub, nick in rows:
+            kept, n = best.get(nick, (None, 0))
+            if kept is None or sub.public >= kept.public:
+                kept = sub
+            best[nick] = (kept, n + 1)
+        key = (lambda item: (-item[1][0].private, -item[1][0].public)) if show else \
+            (lambda item: (-item[1][0].public, item[1][0].n_params))
+        out = []
+        for i, (nick, (sub, n)) in enumerate(sorted(best.items(), key=key)):
+            out.append(Row(i + 1, nick, sub.public, sub.private if show else None, sub.n_params,
+                           json.loads(sub.spec), sub.id, n))
+        return out
+
+    def submissions(self, code: str) -> list[dict]:
+        """Every submission of the class (for the class chart): nickname, size, scores, settings."""
+        with self.session() as s:
+            rows = s.execute(
+                select(Submission, Seat.nickname).join(Seat, Seat.id == Submission.seat_id)
+                .join(Class, Class.id == Submission.class_id).where(Class.code == normal_code(code))
+                .order_by(Submission.created_at)).all()
+        return [dict(id=sub.id, nickname=nick, n_params=sub.n_params, public=sub.public, private=sub.private,
+                     spec=json.loads(sub.spec)) for sub, nick in rows]
+
+    def weights(self, submission: int) -> dict:
+        with self.session() as s:
+            text = s.scalar(select(Submission.weights).where(Submission.id == int(submission)))
+        if text is None:
+            raise StoreError("No such submission.")
+        return json.loads(text)
+
+    def counts(self, code: str) -> Counts:
+        now = _now()
+        with self.session() as s:
+            cid = s.scalar(select(Class.id).where(Class.code == normal_code(code)))
+            seats = s.execute(select(Seat.last_seen, Seat.playing_at).where(Seat.class_id == cid)).all()
+            n_sub = s.scalar(select(func.count()).select_from(Submission).where(Submission.class_id == cid))
+        active = sum(now - _aware(seen) <= ACTIVE for seen, _ in seats)
+        playing = sum(p is not None and now - _aware(p) <= PLAYING for _, p in seats)
+        return Counts(len(seats), active, playing, int(n_sub or 0))
+
+
+def migrate(engine) -> None:
+    """Bring the schema up to Alembic's head (a no-op when it is there)."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")

@@ -1,0 +1,74 @@
+"""lib.challenge: hidden test points, their public and private halves, and the server's score."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from lib.challenge import N_HIDDEN, evaluate, hidden_points, public_half, score_of
+from lib.datasets import make_problem, split
+from lib.train import TrainConfig, Trainer
+
+CHECKER = {"problem": "classify", "dataset": "checkerboard", "k": 3, "n": 400, "noise": 0.0, "cells": 2,
+           "seed": 0, "feat": ["x1", "x2"]}
+
+
+def test_scores_by_hand():
+    assert score_of("sigmoid", np.array([0.9, 0.2, 0.6, 0.4]), np.array([1, 0, 0, 0])) == 0.75
+    P = np.array([[0.7, 0.2, 0.1], [0.1, 0.1, 0.8], [0.3, 0.4, 0.3]])
+    assert score_of("softmax", P, np.array([0, 2, 0])) == pytest.approx(2 / 3)
+    y = np.array([1.0, 2.0, 3.0, 4.0])
+    assert score_of("linear", y, y) == 1.0
+    assert score_of("linear", np.full(4, 2.5), y) == 0.0            # the mean: R² 0
+    assert score_of("linear", np.array([2.0, 2.0, 3.0, 3.0]), y) == pytest.approx(1 - 2 / 5)
+
+
+def test_the_hidden_points_follow_the_pattern_but_are_not_the_training_points():
+    X, y = hidden_points(CHECKER, 12345)
+    assert X.shape == (N_HIDDEN, 2) and set(np.unique(y)) == {0, 1}
+    Xtrain, _ = make_problem("classify", "checkerboard", 400, seed=0, cells=2)
+    assert not np.isin(X[:, 0], Xtrain[:, 0]).any()
+    again, _ = hidden_points(CHECKER, 12345)
+    np.testing.assert_array_equal(X, again)                          # every replica scores alike
+    other, _ = hidden_points(CHECKER, 54321)
+    assert not np.array_equal(X, other)
+
+
+def test_public_and_private_halves_split_the_points_evenly_and_stably():
+    m = public_half(400, 7)
+    assert m.sum() == 200 and np.array_equal(m, public_half(400, 7))
+    assert not np.array_equal(m, public_half(400, 8))
+
+
+def _trained(epochs: int, hidden=(8,)) -> Trainer:
+    X, y = make_problem("classify", "checkerboard", 400, seed=0, cells=2)
+    Xtr, ytr, Xte, yte = split(X, y, 0.8, seed=0)
+    t = Trainer(TrainConfig(hidden=hidden, lr=0.03, seed=0), Xtr, ytr, Xte, yte)
+    t.step(epochs)
+    return t
+
+
+def test_a_trained_network_scores_well_and_an_untrained_one_near_chance():
+    good = evaluate(_trained(300).to_dict(), CHECKER, 99)
+    start = evaluate(_trained(0).to_dict(), CHECKER, 99)
+    assert good[0] > 0.9 and good[1] > 0.9 and good[2] == 33
+    assert start[0] < 0.75
+    # The score is the network's own prediction on the hidden points, computed independently here.
+    t = _trained(300)
+    X, y = hidden_points(CHECKER, 99)
+    pub = public_half(len(y), 99)
+    assert good[0] == pytest.approx(np.mean((t.predict(X[pub]) > 0.5) == y[pub]))
+
+
+def test_a_network_that_does_not_fit_the_challenge_is_refused_in_one_line():
+    d = _trained(5).to_dict()
+    with pytest.raises(ValueError, match="page is set to"):
+        evaluate(d, {**CHECKER, "problem": "classes", "dataset": "spiral"}, 1)
+    with pytest.raises(ValueError, match="input features"):
+        evaluate(d, {**CHECKER, "feat": ["x1", "x2", "x1x2"]}, 1)
+    bad = _trained(5).to_dict()
+    bad["layers"][0]["W"][0][0] = float("nan")
+    with pytest.raises(ValueError, match="not finite"):
+        evaluate(bad, CHECKER, 1)
+    with pytest.raises(ValueError, match="Layer Lab network"):
+        evaluate({"format": "something else"}, CHECKER, 1)

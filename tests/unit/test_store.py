@@ -1,0 +1,146 @@
+"""store: the class store on SQLite and on a real PostgreSQL server (CI starts one: .ci/run).
+
+Without a PostgreSQL server the PostgreSQL half skips with one line on a laptop; under CI it fails."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import subprocess
+import threading
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from sqlalchemy import inspect, select, text
+
+from store import CODE_ALPHABET, Store, StoreError, migrate
+from store.models import Base, Class, Seat
+
+PROBLEM = {"problem": "classify", "dataset": "checkerboard", "k": 3, "n": 400, "noise": 0.0, "cells": 2,
+           "seed": 0, "feat": ["x1", "x2"]}
+
+
+def _postgres_url():
+    name = f"layerlab_test_{secrets.token_hex(4)}"
+    try:
+        subprocess.run(["createdb", name], check=True, capture_output=True, timeout=30)
+    except (OSError, subprocess.SubprocessError) as err:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must have a PostgreSQL server (.ci/run starts it): {err}")
+        pytest.skip("needs a PostgreSQL server (apt-get install postgresql; see README)")
+    return name
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request, tmp_path):
+    if request.param == "sqlite":
+        yield Store(f"sqlite:///{tmp_path / 'classes.sqlite3'}")
+        return
+    name = _postgres_url()
+    s = Store(f"postgresql+psycopg:///{name}")
+    yield s
+    s.engine.dispose()
+    subprocess.run(["dropdb", "--if-exists", name], capture_output=True, timeout=30)
+
+
+def test_a_class_gets_a_code_without_look_alikes_and_a_key_kept_only_hashed(store):
+    code, key = store.create_class(PROBLEM)
+    assert len(code) == 6 and set(code) <= set(CODE_ALPHABET) and not set(code) & set("0O1IL")
+    assert len(key) >= 22                                      # >= 128 bits of randomness, URL-safe
+    assert store.is_teacher(code, key) and store.is_teacher(code.lower(), key)
+    assert not store.is_teacher(code, key[:-1] + "x") and not store.is_teacher(code, "")
+    with store.session() as s:
+        row = s.scalar(select(Class).where(Class.code == code))
+        assert key not in (row.key_hash, row.problem) and len(row.key_hash) == 64
+    assert store.get_class(code).problem == PROBLEM
+
+
+def test_students_join_with_unique_nicknames_and_a_seat_that_survives(store):
+    code, _ = store.create_class(PROBLEM)
+    token = store.join(code, "  Ada   Lovelace ")
+    assert store.seat(code, token).nickname == "Ada Lovelace"
+    with pytest.raises(StoreError, match="already called"):
+        store.join(code, "ada lovelace")
+    with pytest.raises(StoreError, match="at most 24"):
+        store.join(code, "x" * 25)
+    with pytest.raises(StoreError, match="No class"):
+        store.join("ZZZZZZ", "Bo")
+    assert store.seat(code, "not-a-token") is None
+    other, _ = store.create_class(PROBLEM)
+    assert store.seat(other, token) is None                    # a seat belongs to its class
+    with store.session() as s:
+        assert token not in {r.token_hash for r in s.scalars(select(Seat))}
+    # Another process (a replica) sees the same seat: it is in the database, not in memory.
+    again = Store(store.url)
+    assert again.seat(code, token).nickname == "Ada Lovelace"
+
+
+def test_submissions_are_limited_scored_ranked_and_the_private_half_waits(store):
+    code, key = store.create_class(PROBLEM, max_submissions=2, max_params=100)
+    a, b = store.join(code, "Ada"), store.join(code, "<b>Bo</b>")
+    r = store.submit(code, a, spec={"hidden": [8]}, weights={}, n_params=33, public=0.8, private=0.7)
+    assert r.rank == 1 and r.left == 1
+    store.submit(code, b, spec={"hidden": [4]}, weights={}, n_params=17, public=0.9, private=0.6)
+    board = store.leaderboard(code)
+    assert [(x.rank, x.nickname, x.private) for x in board] == [(1, "<b>Bo</b>", None), (2, "Ada", None)]
+    with pytest.raises(StoreError, match="at most 100"):
+        store.submit(code, a, spec={}, weights={}, n_params=101, public=1.0, private=1.0)
+    store.submit(code, a, spec={"hidden": [8]}, weights={}, n_params=33, public=0.85, private=0.9)
+    with pytest.raises(StoreError, match="used all 2"):
+        store.submit(code, a, spec={}, weights={}, n_params=33, public=1.0, private=1.0)
+    with pytest.raises(StoreError, match="teacher's link"):
+        store.set_flag(code, "wrong", "revealed", True)
+    store.set_flag(code, key, "revealed", True)                 # private half shown, and it decides
+    board = store.leaderboard(code)
+    assert [(x.nickname, x.private, x.submissions) for x in board] == [("Ada", 0.9, 2), ("<b>Bo</b>", 0.6, 1)]
+
+
+def test_pause_and_closing_hold_submissions_with_nothing_kept(store):
+    code, key = store.create_class(PROBLEM, closes_at=datetime.now(UTC) + timedelta(hours=1))
+    a = store.join(code, "Ada")
+    store.set_flag(code, key, "paused", True)
+    with pytest.raises(StoreError, match="paused"):
+        store.submit(code, a, spec={}, weights={}, n_params=1, public=0.5, private=0.5)
+    assert store.counts(code).submissions == 0
+    store.set_flag(code, key, "paused", False)
+    store.submit(code, a, spec={}, weights={}, n_params=1, public=0.5, private=0.5)
+    late, _ = store.create_class(PROBLEM, closes_at=datetime.now(UTC) - timedelta(seconds=1))
+    with pytest.raises(StoreError, match="closed"):
+        store.join(late, "Ada")
+
+
+def test_the_last_submission_cannot_be_taken_twice_by_quick_clicks(store):
+    code, _ = store.create_class(PROBLEM, max_submissions=1)
+    a = store.join(code, "Ada")
+    results = []
+
+    def click():
+        try:
+            store.submit(code, a, spec={}, weights={}, n_params=1, public=0.5, private=0.5)
+            results.append("kept")
+        except StoreError:
+            results.append("refused")
+
+    threads = [threading.Thread(target=click) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert sorted(results) == ["kept", "refused", "refused", "refused"]
+    assert store.counts(code).submissions == 1
+
+
+def test_counts_say_who_joined_is_active_and_playing(store):
+    code, _ = store.create_class(PROBLEM)
+    a, _b = store.join(code, "Ada"), store.join(code, "Bo")
+    store.seat(code, a, playing=True)
+    c = store.counts(code)
+    assert (c.joined, c.active, c.playing) == (2, 2, 1)
+
+
+def test_the_schema_is_alembics_and_the_models_agree(store):
+    migrate(store.engine)                                       # a second run changes nothing
+    with store.engine.connect() as conn:
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0001"
+        names = set(inspect(conn).get_table_names())
+    assert {t.name for t in Base.metadata.sorted_tables} <= names
