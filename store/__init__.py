@@ -142,10 +142,15 @@ class Store:
         if self.url.startswith("sqlite"):
             @event.listens_for(self.engine, "connect")
             def _sqlite(conn, _):   # foreign keys on, and a journal that lets readers and a writer overlap
+                conn.isolation_level = None   # transactions are begun below, not by the driver
                 cur = conn.cursor()
                 cur.execute("PRAGMA foreign_keys=ON")
                 cur.execute("PRAGMA journal_mode=WAL")
                 cur.close()
+
+            @event.listens_for(self.engine, "begin")
+            def _immediate(conn):   # SQLite has no SELECT ... FOR UPDATE: a transaction takes the write lock
+                conn.exec_driver_sql("BEGIN IMMEDIATE")   # first, so a count and its insert are one step
         self.session = sessionmaker(self.engine, expire_on_commit=False)
         migrate(self.engine)
 
