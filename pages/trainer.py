@@ -57,6 +57,7 @@ from lib.points import (
 from lib.regions import line_in_box, region_ids
 from lib.train import MAX_LINK_PARAMS
 from ui import charts, fmt, picking, state, tex
+from ui import classroom as cr
 from ui import trainer as tr
 from ui import trainer_charts as tc
 from ui.source import show_source
@@ -175,6 +176,7 @@ NETWORKS = {
                                   "bands are), and more ramps fit the wave on every seed"),
 }
 LAST_PROBLEM = "trainer_last_problem"
+CHALLENGE = "trainer_challenge"   # the class challenge this page is in (ui.classroom), set by each full run
 CURVE_RES = 240   # points along a curve fit's axis
 
 
@@ -388,11 +390,26 @@ def network_why(problem: str, hidden: tuple) -> str | None:
     return "Why this size: " + why.format(units=first[0]) + "."
 
 
-def data_controls(own: tr.OwnData | None) -> dict:
-    """The data's controls; returns their values."""
+def _lock(problem: dict) -> None:
+    """A class challenge's data, set on the data controls before they are drawn (then drawn locked)."""
+    for key, value in problem.items():
+        if value is None or key not in LINKS.links:
+            continue
+        now = LINKS.value(key)
+        if key == "feat":   # a multiselect holds a list: compare and set as one
+            now, value = list(now or ()), list(value)
+        if now != value:
+            LINKS.set(key, value)
+
+
+def data_controls(own: tr.OwnData | None, locked: dict | None = None) -> dict:
+    """The data's controls; returns their values. `locked`: a class challenge's data, shown but fixed."""
+    lock = locked is not None
     with st.container(border=True):
-        st.markdown("**The data**")
-        LINKS.widget("problem")
+        st.markdown("**The data**" + (" (the class challenge's: locked)" if lock else ""))
+        if lock:
+            _lock(locked)
+        LINKS.widget("problem", disabled=lock)
         problem, k, first = _problem_and_sets()
         if own is not None and (own.problem, own.k if problem == "classes" else None) != (
                 problem, k if problem == "classes" else None):
@@ -400,18 +417,18 @@ def data_controls(own: tr.OwnData | None) -> dict:
                        "using the built-in datasets.]")
             own = None
         if problem == "classes":
-            k = int(LINKS.widget("k", disabled=own is not None))
-        dataset = LINKS.widget("dataset", default=first, disabled=own is not None)
+            k = int(LINKS.widget("k", disabled=own is not None or lock))
+        dataset = LINKS.widget("dataset", default=first, disabled=own is not None or lock)
         info = PROBLEMS[problem].info
         st.caption(info.get(dataset, "") if own is None else
                    f":material/upload_file: Using your {len(own.y):,} points from `{own.name}`.")
-        n = LINKS.widget("n", disabled=own is not None)
-        noise = LINKS.widget("noise", disabled=own is not None)
+        n = LINKS.widget("n", disabled=own is not None or lock)
+        noise = LINKS.widget("noise", disabled=own is not None or lock)
         share = LINKS.widget("train")
-        seed = LINKS.widget("seed")
+        seed = LINKS.widget("seed", disabled=lock)
         plain_board = dataset == "checkerboard" and problem == "classify"
-        cells = LINKS.widget("cells") if plain_board and own is None else None
-        feat = LINKS.widget("feat")
+        cells = LINKS.widget("cells", disabled=lock) if plain_board and own is None else None
+        feat = LINKS.widget("feat", disabled=lock)
         if not feat:
             st.caption(":orange[:material/info: Pick at least one input; using x1 and x2.]")
             feat = LINKS["feat"].default
@@ -422,12 +439,14 @@ def data_controls(own: tr.OwnData | None) -> dict:
                 st.caption(":material/info: A curve has one input, x₁: using "
                            + ", ".join(FEATURES[f].label for f in kept) + ".")
             feat = kept
-        row = st.container(horizontal=True, vertical_alignment="center")
-        with row:
-            st.button("New points", icon=":material/refresh:", on_click=_new_points,
-                      help="Draw a fresh set of points (the next seed), and start the network again.")
-            only = LINKS.widget("only")
-        own_points(own, problem, k)
+        only = False
+        if not lock:
+            row = st.container(horizontal=True, vertical_alignment="center")
+            with row:
+                st.button("New points", icon=":material/refresh:", on_click=_new_points,
+                          help="Draw a fresh set of points (the next seed), and start the network again.")
+                only = LINKS.widget("only")
+            own_points(own, problem, k)
     return dict(dataset=dataset, n=int(n), noise=float(noise), train=share / 100, seed=int(seed), cells=cells,
                 feat=tuple(f for f in FEATURES if f in feat), problem=problem, k=k, own=own, only=bool(only))
 
@@ -531,7 +550,7 @@ def _set_playing(value: bool):
         fairshare.leave(fairshare.session_key())  # the others get this session's share at once
 
 
-def buttons() -> None:
+def buttons(held: bool = False) -> None:
     """Play, Step, +10, +100 and Reset in one wrapping row, right above the maps (on a phone too).
 
     Outside every fragment, with callbacks: a button inside the top fragment (the parent of the ticking
@@ -540,6 +559,7 @@ def buttons() -> None:
     playing = bool(st.session_state.get(tr.PLAYING, False))
     bar = st.container(horizontal=True, vertical_alignment="bottom")
     bar.button("Pause" if playing else "Play", key="trainer_play", type="primary", on_click=_set_playing,
+               disabled=held and not playing,
                args=(not playing,), icon=":material/pause:" if playing else ":material/play_arrow:",
                width="stretch", help="Train continuously; the maps redraw several times a second.")
     problem = LINKS.value("problem") if LINKS.value("problem") in NETWORKS else "classify"
@@ -638,8 +658,9 @@ def top() -> None:
     bar, box = st.container(), st.container()
     knobs = st.columns([3, 2], vertical_alignment="top")
     data_col, net_col, share_col = st.columns(3, gap="medium")
+    ch: cr.Challenge | None = st.session_state.get(CHALLENGE)
     with data_col:
-        values = data_controls(own)
+        values = data_controls(None if ch else own, ch.problem if ch else None)
     with net_col:
         values.update(network_controls())
     with knobs[0]:
@@ -701,6 +722,9 @@ def top() -> None:
     elif run.twin is not None:
         knobs[1].caption(f":material/compare_arrows: The twin starts from {run.twin.start_note}.")
     with share_col:
+        if ch is not None:
+            t = run.trainer
+            cr.submit_box(ch, t.to_dict(), cr.network_spec(t.cfg, t.epoch), cr.paused(ch))
         twin_values = {f"t{k}" if k != "hidden" else "thidden": v for k, v in twin_diff.items()}
         share(run, {**values, **twin_values, "hidden": spec.hidden, "speed": speed_text, "twin": bool(twin_on),
                     "discrete": bool(discrete), "bend": LINKS.value("bend"),
@@ -889,6 +913,12 @@ def live(spec: tr.Spec, speed: int | None, discrete: bool = False) -> None:
     playing = bool(st.session_state.get(tr.PLAYING))
     share_key = fairshare.session_key()
     plan = None
+    ch = st.session_state.get(CHALLENGE)
+    if playing and cr.paused(ch):   # the teacher paused the class: Play stops, the page says why
+        st.session_state[tr.PLAYING] = False
+        fairshare.leave(share_key)
+        st.rerun(scope="app")
+    cr.here(ch, playing)
     if playing:
         plan = fairshare.start(share_key, speed)   # waits for this session's turn
         tr.advance(run, speed, budget=plan.budget)
@@ -1238,7 +1268,15 @@ if __name__ == "__main__":
         "training loop carves out curved regions. Press **Play** and watch both side by side."
     )
     st.session_state[FULL] = True
-    buttons()
+    challenge = cr.challenge()
+    st.session_state[CHALLENGE] = challenge
+    held = cr.paused(challenge)
+    cr.banner(challenge, held)
+    if challenge is not None:
+        st.fragment(cr.watch, run_every=3)(challenge, held)
+    if held:
+        st.session_state[tr.PLAYING] = False
+    buttons(held)
     st.fragment(top)()
     st.session_state[FULL] = False
     below(st.session_state["trainer_spec"])  # None: "only my points" with none placed yet

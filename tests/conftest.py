@@ -11,6 +11,8 @@ Every `ref` test carries the junit property level=ref, which .ci/run counts.
 from __future__ import annotations
 
 import importlib.util
+import os
+import tempfile
 
 import pytest
 
@@ -35,3 +37,9 @@ def pytest_collection_modifyitems(config, items):
         item.user_properties.append(("level", "ref"))
         if REF_MISSING:
             item.add_marker(pytest.mark.skip(reason=REF_SKIP))
+
+
+# The class store of a test run lives in a scratch folder (servers the tests start inherit it), never in
+# the developer's ~/.layerlab.
+if "LAYERLAB_DB" not in os.environ:
+    os.environ.setdefault("LAYERLAB_HOME", tempfile.mkdtemp(prefix="layerlab-test-"))

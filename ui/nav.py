@@ -45,6 +45,9 @@ LESSONS: list[Lesson] = [
            "at full size."),
     Lesson("trainer", "Live trainer", ":material/model_training:", "Train one",
            "Watch a tiny network learn a boundary that no straight line can draw."),
+    Lesson("class", "Class challenge", ":material/groups:", "Train one",
+           "One dataset for the whole class, test points nobody sees, and a live board that scores "
+           "every student's network."),
 ]
 
 

@@ -1,0 +1,153 @@
+"""/class: a class challenge on one link. A teacher starts one and projects its board; a student joins
+with the join code and a nickname and trains on /trainer in the class.
+
+Links: `code` (the class), `key` (the teacher's, read once and removed from the address bar).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pandas as pd
+import streamlit as st
+
+from lib.challenge import evaluate, score_of
+from lib.datasets import PROBLEMS
+from store import StoreError, normal_code
+from ui import classroom as cr
+from ui.source import show_source
+
+TRAINER_DEFAULT = {"problem": "classify", "dataset": "checkerboard", "k": 3, "n": 400, "noise": 0.1,
+                   "cells": 2, "seed": 0, "feat": ["x1", "x2"]}
+
+
+def start() -> None:
+    """A teacher starts a challenge: the data from their trainer view (or the checkerboard), limits."""
+    spec = st.session_state.get("trainer_spec")
+    problem = cr.problem_from_spec(spec) if spec is not None and spec.own is None else TRAINER_DEFAULT
+    with st.container(border=True):
+        st.markdown("**Start a challenge** (for the teacher)")
+        source = "your trainer view" if spec is not None and spec.own is None else \
+            "the trainer's first view (open /trainer first to use your own)"
+        st.caption(f"The class's data, from {source}: {cr.describe_problem(problem)}.")
+        with st.form("class_start", border=False):
+            c1, c2, c3 = st.columns(3)
+            max_params = c1.number_input("Most parameters (0: any)", 0, 100_000, 0, 10,
+                                         help="A network larger than this is refused at Submit.")
+            max_subs = c2.number_input("Submissions per student (0: any)", 0, 100, 5, 1,
+                                       help="How many networks each student may submit.")
+            minutes = c3.number_input("Closes in minutes (0: never)", 0, 24 * 60, 45, 5,
+                                      help="After this, joining and submitting stop; the board stays.")
+            go = st.form_submit_button("Start the challenge", type="primary", icon=":material/flag:")
+        if go:
+            code, key = cr.store().create_class(
+                problem, max_params=int(max_params) or None, max_submissions=int(max_subs) or None,
+                closes_at=datetime.now(UTC) + timedelta(minutes=int(minutes)) if minutes else None)
+            st.session_state.setdefault(cr.KEYS, {})[code] = key
+            st.session_state["class_new_key"] = (code, key)
+            st.query_params["code"] = code
+            st.rerun()
+
+
+def join(code: str = "") -> None:
+    """A student joins: the join code (from the link or typed) and a nickname."""
+    with st.container(border=True):
+        st.markdown("**Join a class** (for a student)")
+        with st.form("class_join", border=False):
+            typed = st.text_input("Join code", value=code, max_chars=8, help="The 6 characters on the board.")
+            nick = st.text_input("Your nickname", max_chars=40,
+                                 help="Shown on the class board; at most 24 characters, unique in the class.")
+            go = st.form_submit_button("Join", type="primary", icon=":material/login:")
+        if go:
+            try:
+                token = cr.store().join(typed, nick)
+            except StoreError as err:
+                st.error(str(err), icon=":material/error:")
+                return
+            st.switch_page("pages/trainer.py", query_params={"class": normal_code(typed), "seat": token})
+
+
+def teacher(code: str) -> None:
+    info = cr.store().get_class(code)
+    base = cr.base_url()
+    student = f"{base}/class?code={code}"
+    new = st.session_state.pop("class_new_key", None)
+    if new and new[0] == code:
+        st.warning("Your teacher's link (keep it: the key is shown only now, and only this browser holds it):",
+                   icon=":material/key:")
+        st.code(f"{base}/class?code={code}&key={new[1]}", language=None, wrap_lines=True)
+    left, right = st.columns([3, 2], vertical_alignment="center")
+    with left:
+        st.html(f'<div style="font-size:clamp(48px,9vw,120px);font-weight:700;letter-spacing:0.12em;'
+                f'line-height:1.1">{code}</div>')   # our own code: six letters of CODE_ALPHABET
+        st.markdown(f"Students open **{cr.plain(student)}** (or scan the code) and pick a nickname.")
+        st.caption(cr.describe_problem(info.problem) + ".")
+    with right:
+        st.image(cr.qr_png(student), width=220, caption="The student link")
+    c = st.columns(3)
+    hide = c[0].toggle("Hide nicknames", value=info.hide_names, key="class_hide",
+                       help="Number the students on the board instead of naming them.")
+    reveal = c[1].toggle("Reveal the private scores", value=info.revealed, key="class_reveal",
+                         help="Show the hidden half's scores and rank by them (do this at the end).")
+    pause = c[2].toggle("Pause the class", value=info.paused, key="class_pause",
+                        help="Eyes up: every student's Play stops and Submit waits until you resume.")
+    key = cr.key_for(code)
+    for flag, value, was in (("hide_names", hide, info.hide_names), ("revealed", reveal, info.revealed),
+                             ("paused", pause, info.paused)):
+        if value != was:
+            cr.store().set_flag(code, key, flag, value)   # checked against the key on the server
+    st.fragment(board, run_every=3)(code)
+
+
+def board(code: str) -> None:
+    """Joined, active and playing students, and the leaderboard (refreshed every 3 s)."""
+    info = cr.store().get_class(code)
+    counts = cr.store().counts(code)
+    m = st.columns(4)
+    m[0].metric("Joined", counts.joined)
+    m[1].metric("Active (last minute)", counts.active)
+    m[2].metric("Playing", counts.playing)
+    m[3].metric("Submissions", counts.submissions)
+    rows = cr.store().leaderboard(code)
+    if not rows:
+        st.caption("No submissions yet: the board fills as students press Submit on /trainer.")
+        return
+    what = "R²" if info.problem.get("problem") == "regress" else "accuracy"
+    scale = 1.0 if what == "R²" else 100.0      # accuracy in percent, as everywhere in the app
+    table = pd.DataFrame({
+        "rank": [r.rank for r in rows],
+        "student": [f"Student {i + 1}" if info.hide_names else r.nickname for i, r in enumerate(rows)],
+        f"public {what}": [scale * r.public for r in rows],
+        **({f"private {what}": [scale * r.private for r in rows]} if info.revealed else {}),
+        "parameters": [r.n_params for r in rows],
+        "layers": [",".join(map(str, r.spec.get("hidden") or [])) or "none" for r in rows],
+        "bend": [r.spec.get("act", "") for r in rows],
+        "submissions": [r.submissions for r in rows],
+    })
+    fmt = "%.3f" if what == "R²" else "%.1f %%"
+    st.dataframe(table, hide_index=True, width="stretch", column_config={
+        f"public {what}": st.column_config.NumberColumn(format=fmt),
+        f"private {what}": st.column_config.NumberColumn(format=fmt)})
+
+
+if __name__ == "__main__":
+    st.title("Class challenge")
+    code = normal_code(st.query_params.get("code") or "")
+    cr.take_key(code)
+    info = cr.store().get_class(code) if code else None
+    if code and info is None:
+        st.error(f"No class has the code {cr.plain(code)}: check it on the board.", icon=":material/error:")
+    if info is not None and cr.is_teacher(code):
+        teacher(code)
+    else:
+        st.markdown("One dataset for the whole class, test points nobody sees, and a board that scores every "
+                    "network on them. The teacher starts a challenge and projects its code; each student "
+                    "joins with a nickname, trains on the live trainer and presses **Submit**.")
+        a, b = st.columns(2, gap="medium")
+        with a:
+            join(code if info is not None else "")
+        with b:
+            start()
+    problems = ", ".join(p.label for p in PROBLEMS.values())
+    st.caption(f"Any problem type works ({problems}): the score is accuracy for classes, R² for values.")
+    show_source(evaluate, score_of, label="The code that scores every network, on the server")

@@ -1,0 +1,93 @@
+"""/class and /trainer in a class under AppTest: a teacher starts a challenge, a student joins, trains,
+submits and is scored on the hidden points; the board shows it; pause holds Play and Submit."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from lib.challenge import evaluate
+from tests.app.conftest import open_page
+from ui import classroom as cr
+
+PROBLEM = {"problem": "classify", "dataset": "checkerboard", "k": 3, "n": 400, "noise": 0.0, "cells": 2,
+           "seed": 3, "feat": ["x1", "x2"]}
+
+
+def _text(at) -> str:
+    parts = [at.markdown, at.caption, at.error, at.warning, at.success, at.info]
+    return " ".join(el.value for part in parts for el in part)
+
+
+def test_a_teacher_starts_a_challenge_and_gets_a_code_and_a_link_shown_once():
+    at = open_page("class")
+    assert not at.exception
+    at.number_input[1].set_value(3)
+    at.button[1].click().run()   # the start form's submit (the join form's is first)
+    assert not at.exception
+    code = at.query_params["code"]
+    code = code[0] if isinstance(code, list) else code
+    assert len(code) == 6
+    info = cr.store().get_class(code)
+    assert info is not None and info.max_submissions == 3
+    links = [c.value for c in at.code if "key=" in c.value]
+    assert links and f"code={code}" in links[0]
+    key = links[0].split("key=")[1]
+    assert cr.store().is_teacher(code, key)
+    assert any(code in h.proto.body for h in at.get("html"))           # the join code, large
+    assert at.get("imgs") or at.get("image")                           # the QR code
+    at.run()
+    assert not [c for c in at.code if "key=" in c.value]                # shown only once
+
+
+def test_the_teachers_key_leaves_the_address_bar_and_a_wrong_one_opens_the_student_view():
+    code, key = cr.store().create_class(PROBLEM)
+    at = open_page("class", {"code": code, "key": key})
+    assert not at.exception and "key" not in at.query_params
+    assert any(t.label == "Pause the class" for t in at.toggle)          # the teacher's view
+    wrong = open_page("class", {"code": code, "key": "guess"})
+    assert not any(t.label == "Pause the class" for t in wrong.toggle)
+    assert any(t.label == "Your nickname" for t in wrong.text_input)
+
+
+def test_a_student_trains_submits_and_is_on_the_board_with_the_servers_score():
+    code, key = cr.store().create_class(PROBLEM, max_submissions=2)
+    seat = cr.store().join(code, "Ada <b>")
+    at = open_page("trainer", {"class": code, "seat": seat, "twin": "false"})
+    assert not at.exception
+    assert "Class challenge" in _text(at) and "Ada \\<b\\>" in _text(at)     # the nickname, as plain text
+    # the class's data, locked
+    assert at.selectbox(key="dataset").disabled and at.number_input(key="seed").value == 3
+    assert at.slider(key="cells").value == 2 and at.slider(key="noise").value == 0.0
+    at.button(key="trainer_step_100").click().run()
+    at.button(key="class_submit").click().run()
+    assert not at.exception
+    assert "Scored: public accuracy" in _text(at) and "1 submission left" in _text(at)
+    row = cr.store().leaderboard(code)[0]
+    assert row.nickname == "Ada <b>" and row.submissions == 1
+    # The score is lib's on the hidden points, recomputed here from the stored weights.
+    pub, _, n = evaluate(cr.store().weights(row.submission), PROBLEM, cr.store().test_seed(code))
+    assert row.public == pub and row.n_params == n == 33 and pub > 0.6
+    board = open_page("class", {"code": code, "key": key})
+    table = board.dataframe[0].value
+    assert list(table["student"]) == ["Ada <b>"] and np.isclose(table["public accuracy"][0], 100 * pub)
+
+
+def test_pause_holds_play_and_submit_and_resume_gives_them_back():
+    code, key = cr.store().create_class(PROBLEM)
+    seat = cr.store().join(code, "Bo")
+    cr.store().set_flag(code, key, "paused", True)
+    at = open_page("trainer", {"class": code, "seat": seat, "twin": "false"})
+    assert "Eyes up" in _text(at)
+    assert at.button(key="trainer_play").disabled and at.button(key="class_submit").disabled
+    cr.store().set_flag(code, key, "paused", False)
+    at.session_state["class_pause_seen"] = None
+    at.run()
+    assert "Eyes up" not in _text(at) and not at.button(key="trainer_play").disabled
+
+
+def test_a_bad_seat_or_class_trains_alone_with_one_line():
+    at = open_page("trainer", {"class": "ZZZZZZ", "seat": "nope", "twin": "false"})
+    assert not at.exception and "open the class link again" in _text(at)
+    assert not at.selectbox(key="dataset").disabled
+    bad = open_page("class", {"code": "ZZZZZZ"})
+    assert not bad.exception and "No class has the code ZZZZZZ" in _text(bad)

@@ -1,0 +1,215 @@
+"""A class on one link: the store as pages see it (/class, and /trainer in a class).
+
+Every privileged action is checked on the server: the teacher's key is read from the link once, kept in
+this session only, removed from the address bar, and checked by the store (hashed) on every change.
+Nicknames are shown as plain text only (st.dataframe, st.markdown of escaped text), never as HTML.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import time
+from dataclasses import dataclass
+
+import streamlit as st
+
+from lib.challenge import PROBLEM_KEYS, evaluate
+from store import ClassInfo, Store, StoreError, normal_code
+
+KEYS = "class_keys"          # session: {code: teacher's key}, never in a link after the first load
+SEAT_SEEN = "class_seat_seen"  # session: when this seat last told the store it was here (throttle)
+PAUSE_LOOK = 2.0             # seconds between two looks at the class's pause switch from a playing page
+
+
+@st.cache_resource(show_spinner=False)
+def store() -> Store:
+    """One store per process (its connection pool is shared by the sessions)."""
+    return Store()
+
+
+def plain(text: str) -> str:
+    """User text for st.markdown: every Markdown and HTML character escaped, so it reads as typed."""
+    out = []
+    for ch in str(text):
+        out.append("\\" + ch if ch in "\\`*_{}[]()#+-.!|<>~$:&" else ch)
+    return "".join(out)
+
+
+def base_url() -> str:
+    """Where the page was reached (st.context.url: Streamlit builds it from the Host and forwarded
+    headers), without path or query: 'http://host:port'."""
+    url = ""
+    with contextlib.suppress(AttributeError, RuntimeError):
+        url = st.context.url or ""
+    if "://" not in url:
+        return ""
+    scheme, rest = url.split("://", 1)
+    return f"{scheme}://{rest.split('/', 1)[0]}"
+
+
+def take_key(code: str | None) -> None:
+    """A teacher's link carries `key`: keep it in this session, and take it out of the address bar."""
+    key = st.query_params.get("key")
+    if key is None:
+        return
+    if code:
+        st.session_state.setdefault(KEYS, {})[normal_code(code)] = key
+    del st.query_params["key"]
+
+
+def key_for(code: str) -> str | None:
+    return st.session_state.get(KEYS, {}).get(normal_code(code))
+
+
+def is_teacher(code: str) -> bool:
+    return store().is_teacher(code, key_for(code))
+
+
+def qr_png(link: str) -> bytes:
+    """The student link as a QR code (segno), black on white, readable from the back of a room."""
+    import segno
+
+    buf = io.BytesIO()
+    segno.make(link, error="m").save(buf, kind="png", scale=10, border=2)
+    return buf.getvalue()
+
+
+# --- a student in /trainer ----------------------------------------------------------------------
+@dataclass(frozen=True)
+class Challenge:
+    code: str
+    seat: str
+    nickname: str
+    info: ClassInfo
+
+    @property
+    def problem(self) -> dict:
+        return {k: self.info.problem.get(k) for k in PROBLEM_KEYS}
+
+
+def challenge() -> Challenge | None:
+    """The class this /trainer is in (`class` and `seat` in its link), or None with one line saying why."""
+    code, seat = st.query_params.get("class"), st.query_params.get("seat")
+    if not code and not seat:
+        return None
+    if not code or not seat:
+        st.warning("This link is missing its class or its seat: open the class link again to join. Training "
+                   "on your own meanwhile.", icon=":material/link_off:")
+        return None
+    try:
+        info = store().get_class(code)
+        who = store().seat(code, seat) if info else None
+    except Exception:   # the database is away: train on, say so
+        st.warning("The class store cannot be reached; training on your own meanwhile.",
+                   icon=":material/cloud_off:")
+        return None
+    if info is None or who is None:
+        st.warning(f"No seat `{plain(seat[:8])}…` in a class `{plain(code)}`: open the class link again to "
+                   "join. Training on your own meanwhile.", icon=":material/link_off:")
+        return None
+    return Challenge(info.code, seat, who.nickname, info)
+
+
+def paused(ch: Challenge | None) -> bool:
+    """Has the teacher paused the class? Read from the store (every replica sees it), at most every
+    PAUSE_LOOK seconds per session."""
+    if ch is None:
+        return False
+    now = time.monotonic()
+    seen = st.session_state.get("class_pause_seen")
+    if seen is None or now - seen[0] >= PAUSE_LOOK:
+        info = store().get_class(ch.code)
+        seen = (now, bool(info and info.paused))
+        st.session_state["class_pause_seen"] = seen
+    return seen[1]
+
+
+def watch(ch: Challenge, was_paused: bool) -> None:
+    """A small fragment on a student's page (run every 3 s): when the teacher pauses or resumes, the
+    whole page follows within 3 s, playing or not. Draws nothing."""
+    st.session_state["class_pause_seen"] = None     # a fresh look at the store
+    if paused(ch) != was_paused:
+        st.rerun(scope="app")
+
+
+def here(ch: Challenge | None, playing: bool) -> None:
+    """Tell the store this student is here (and playing), at most every 5 s."""
+    if ch is None:
+        return
+    now = time.monotonic()
+    if now - st.session_state.get(SEAT_SEEN, -1e9) >= 5.0:
+        st.session_state[SEAT_SEEN] = now
+        with contextlib.suppress(Exception):
+            store().seat(ch.code, ch.seat, playing=playing)
+
+
+def banner(ch: Challenge | None, is_paused: bool) -> None:
+    if ch is None:
+        return
+    if is_paused:
+        st.warning("**Eyes up: your teacher paused the class.** Play and Submit wait until they resume; "
+                   "what you trained stays on this page.", icon=":material/visibility:")
+    else:
+        st.info(f"Class challenge `{ch.code}` as **{plain(ch.nickname)}**: the data is the class's (locked); "
+                "the network is yours. Submit it to be scored on test points nobody sees.",
+                icon=":material/groups:")
+
+
+def submit_box(ch: Challenge, network: dict, spec: dict, is_paused: bool) -> None:
+    """Submit to the class: the server scores the network on the hidden points and keeps it."""
+    with st.container(border=True):
+        st.markdown("**Submit to the class**")
+        info = ch.info
+        limits = []
+        if info.max_params:
+            limits.append(f"at most {info.max_params:,} parameters")
+        if info.max_submissions:
+            limits.append(f"{info.max_submissions} submissions each")
+        if info.closes_at:
+            limits.append(f"closes {info.closes_at:%H:%M} UTC")
+        st.caption("Scored on the class's hidden test points: the public half now, the private half when "
+                   "your teacher reveals it." + (" Limits: " + ", ".join(limits) + "." if limits else ""))
+        clicked = st.button("Submit to the class", key="class_submit", type="primary",
+                            icon=":material/upload:", disabled=is_paused,
+                            help="Send this network (its settings and weights) to be scored.")
+        if clicked:
+            try:
+                pub, priv, n = evaluate(network, info.problem, store().test_seed(ch.code))
+                r = store().submit(ch.code, ch.seat, spec=spec, weights=network, n_params=n, public=pub,
+                                   private=priv)
+                st.session_state["class_receipt"] = r
+            except (ValueError, StoreError) as err:
+                st.error(f"Not submitted: {err}", icon=":material/error:")
+        r = st.session_state.get("class_receipt")
+        if r is not None:
+            what = "R²" if info.problem.get("problem") == "regress" else "accuracy"
+            shown = f"{r.public:.3f}" if what == "R²" else f"{100 * r.public:.1f} %"
+            left = "" if r.left is None else f" {r.left} submission{'s' if r.left != 1 else ''} left."
+            st.success(f"Scored: public {what} {shown}, rank {r.rank} in the class.{left}",
+                       icon=":material/check_circle:")
+
+
+def network_spec(cfg, epoch: int) -> dict:
+    """A submission's settings as the board writes them out."""
+    return {"hidden": list(cfg.hidden), "act": cfg.act, "opt": cfg.opt, "lr": cfg.lr, "batch": cfg.batch,
+            "l1": cfg.l1, "l2": cfg.l2, "epoch": int(epoch)}
+
+
+def problem_from_spec(spec) -> dict:
+    """'Use this trainer view': the challenge's data from a trainer Spec."""
+    return {"problem": spec.problem, "dataset": spec.dataset, "k": int(spec.k), "n": int(spec.n),
+            "noise": float(spec.noise), "cells": spec.cells, "seed": int(spec.seed), "feat": list(spec.feat)}
+
+
+def describe_problem(p: dict) -> str:
+    kind = {"classify": "two classes", "classes": f"{p.get('k')} classes", "regress": "a value per point"}
+    cells = f", {p['cells']} × {p['cells']} cells" if p.get("cells") else ""
+    return (f"{kind.get(p.get('problem'), p.get('problem'))}: {p.get('dataset')}{cells}, "
+            f"{p.get('n')} points, noise {p.get('noise')}, seed {p.get('seed')}, "
+            f"inputs {', '.join(p.get('feat') or [])}")
+
+
+def dumps(d: dict) -> str:
+    return json.dumps(d, sort_keys=True)
