@@ -22,11 +22,23 @@ N_HIDDEN = 400          # hidden test points per challenge: 200 public, 200 priv
 PROBLEM_KEYS = ("problem", "dataset", "k", "n", "noise", "cells", "seed", "feat")
 
 
+def points(problem: dict, n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """`n` points of the challenge's pattern drawn with `seed` (lib.datasets.make_problem)."""
+    return make_problem(problem["problem"], problem["dataset"], int(n),
+                        noise=float(problem.get("noise", 0.0)), seed=int(seed), k=int(problem.get("k", 3)),
+                        cells=problem.get("cells"))
+
+
 def hidden_points(problem: dict, test_seed: int, n: int = N_HIDDEN) -> tuple[np.ndarray, np.ndarray]:
     """The challenge's test points: (X (n, 2) or (n, 1), y (n,)), from its pattern and the server's seed."""
-    kind = problem["problem"]
-    return make_problem(kind, problem["dataset"], n, noise=float(problem.get("noise", 0.0)),
-                        seed=int(test_seed), k=int(problem.get("k", 3)), cells=problem.get("cells"))
+    return points(problem, n, test_seed)
+
+
+def network_of(network: dict, head: str, n_in: int):
+    """A submitted network checked (lib.train.check_export's checks): (its layers [(W, b)], its config)."""
+    d, cfg = _read_export(network, head=head, n_in=n_in)
+    return [(np.asarray(layer["W"], dtype=float), np.asarray(layer["b"], dtype=float))
+            for layer in d["layers"]], cfg
 
 
 def public_half(n: int, test_seed: int) -> np.ndarray:
@@ -58,12 +70,10 @@ def evaluate(network: dict, problem: dict, test_seed: int) -> tuple[float, float
     feat = list(problem.get("feat") or ("x1", "x2"))
     X, y = hidden_points(problem, test_seed)
     F = expand(X, feat)
-    d, cfg = _read_export(network, head=head, n_in=F.shape[1])
+    params, cfg = network_of(network, head, F.shape[1])
     if head == "softmax" and cfg.classes != int(problem.get("k", 3)):
         raise ValueError(f"this network tells {cfg.classes} classes apart; the challenge has "
                          f"{problem.get('k')}")
-    params = [(np.asarray(layer["W"], dtype=float), np.asarray(layer["b"], dtype=float))
-              for layer in d["layers"]]
     with np.errstate(all="ignore"):
         pred = np.asarray(predict_proba(params, F, cfg.act, head))
     if not np.isfinite(pred).all():
@@ -72,3 +82,35 @@ def evaluate(network: dict, problem: dict, test_seed: int) -> tuple[float, float
     public = public_half(len(y), test_seed)
     n_params = int(sum(W.size + b.size for W, b in params))
     return score_of(head, pred[public], y[public]), score_of(head, pred[~public], y[~public]), n_params
+
+
+def decision_map(network: dict, problem: dict, res: int = 48) -> tuple[np.ndarray, float] | None:
+    """A submitted network's picture over the plane, for the class gallery: (shade (res, res) in [0, 1],
+    the square's half-width), shaded as the trainer shades it (P(class 1), lib.maps.class_shade for k
+    classes, lib.maps.value_shade for values). None for a curve (one input: no plane to draw)."""
+    from lib.datasets import dims
+    from lib.maps import (
+        class_map,
+        class_shade,
+        limit_for,
+        probability_map,
+        value_map,
+        value_shade,
+        value_span,
+    )
+
+    kind = problem["problem"]
+    if dims(kind, problem["dataset"]) == 1:
+        return None
+    head = PROBLEMS[kind].head
+    feat = list(problem.get("feat") or ("x1", "x2"))
+    params, cfg = network_of(network, head, len(feat))
+    X, y = points(problem, problem.get("n", 400), problem.get("seed", 0))   # the class's own data
+    limit = limit_for(X)
+    if head == "softmax":
+        shade = class_shade(class_map(params, feat, limit, cfg.act, res))
+    elif head == "linear":
+        shade = value_shade(value_map(params, feat, limit, cfg.act, res), value_span(y))
+    else:
+        shade = probability_map(params, feat, limit, cfg.act, res)
+    return np.nan_to_num(np.asarray(shade, dtype=np.float32), nan=0.5), limit

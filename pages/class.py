@@ -97,6 +97,7 @@ def teacher(code: str) -> None:
         if value != was:
             cr.store().set_flag(code, key, flag, value)   # checked against the key on the server
     st.fragment(board, run_every=3)(code)
+    st.fragment(gallery, run_every=3)(code)
 
 
 def board(code: str) -> None:
@@ -128,6 +129,29 @@ def board(code: str) -> None:
     st.dataframe(table, hide_index=True, width="stretch", column_config={
         f"public {what}": st.column_config.NumberColumn(format=fmt),
         f"private {what}": st.column_config.NumberColumn(format=fmt)})
+
+
+def gallery(code: str) -> None:
+    """Every student's latest best boundary, small, in rank order (each map computed once per
+    submission), and the class on one chart."""
+    info = cr.store().get_class(code)
+    rows = cr.store().leaderboard(code)
+    if not rows:
+        return
+    what = "R²" if info.problem.get("problem") == "regress" else "accuracy"
+    st.plotly_chart(cr.class_chart(cr.store().submissions(code), what, info.hide_names), key="class_chart")
+    problem_json = cr.dumps(info.problem)
+    st.markdown("**Every boundary**, in rank order")
+    cols = st.columns(4)
+    for i, r in enumerate(rows[:32]):
+        drawn = cr.gallery_map(r.submission, problem_json)
+        if drawn is None:
+            st.caption("A curve fit has no plane to draw: the board and the chart show every fit.")
+            return
+        name = f"Student {i + 1}" if info.hide_names else r.nickname
+        with cols[i % 4]:
+            st.plotly_chart(cr.gallery_figure(*drawn, info.problem, f"{r.rank}. {name}"[:28]),
+                            key=f"class_map_{r.submission}", config={"displayModeBar": False})
 
 
 if __name__ == "__main__":

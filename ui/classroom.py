@@ -29,6 +29,13 @@ def store() -> Store:
     return Store()
 
 
+def for_plotly(text: str) -> str:
+    """User text inside a plotly title or hover: plotly reads a few HTML tags, so escape them all."""
+    import html
+
+    return html.escape(str(text), quote=False)
+
+
 def plain(text: str) -> str:
     """User text for st.markdown: every Markdown and HTML character escaped, so it reads as typed."""
     out = []
@@ -213,3 +220,67 @@ def describe_problem(p: dict) -> str:
 
 def dumps(d: dict) -> str:
     return json.dumps(d, sort_keys=True)
+
+
+@st.cache_data(max_entries=2000, show_spinner=False)
+def gallery_map(submission: int, problem_json: str):
+    """A submission's decision map, computed once ever per submission (its weights never change)."""
+    from lib.challenge import decision_map
+
+    return decision_map(store().weights(submission), json.loads(problem_json))
+
+
+def gallery_figure(shade, limit: float, problem: dict, title: str):
+    """A small map of one student's boundary (no points: the test points stay secret)."""
+    import numpy as np
+
+    from ui import trainer_charts as tc
+    from ui.trainer import Data
+
+    res = shade.shape[0]
+    xs = np.linspace(-limit, limit, res)
+    empty = np.zeros((0, 2))
+    data = Data(empty, np.zeros(0), empty, np.zeros(0), empty, empty, limit)
+    look = {}
+    if problem["problem"] == "classes":
+        look = dict(scale=tc.shading_for("classes", int(problem.get("k", 3))), k=int(problem.get("k", 3)))
+    elif problem["problem"] == "regress":
+        look = dict(scale=tc.VALUE_SHADING)
+    fig = tc.boundary_figure(xs, xs, shade, data, title=for_plotly(title), live=False, height=260, **look)
+    fig.update_layout(margin=dict(l=4, r=4, t=36, b=4))
+    fig.update_xaxes(showticklabels=False)
+    fig.update_yaxes(showticklabels=False)
+    return fig
+
+
+def class_chart(subs: list[dict], what: str, hide: bool):
+    """Every submission: parameters (log axis) against public score, a colour per bend, a marker per
+    optimiser, hover naming the network."""
+    import plotly.graph_objects as go
+
+    from ui import charts
+
+    scale = 1.0 if what == "R²" else 100.0
+    bends = sorted({s["spec"].get("act", "?") for s in subs})
+    symbols = {"sgd": "circle", "momentum": "diamond", "adam": "square"}
+    names = {n: f"Student {i + 1}" for i, n in enumerate(dict.fromkeys(s["nickname"] for s in subs))}
+    fig = go.Figure()
+    for i, bend in enumerate(bends):
+        mine = [s for s in subs if s["spec"].get("act", "?") == bend]
+        fig.add_trace(go.Scatter(
+            x=[s["n_params"] for s in mine], y=[scale * s["public"] for s in mine], mode="markers", name=bend,
+            marker=dict(size=12, color=charts.SERIES[i % len(charts.SERIES)],
+                        symbol=[symbols.get(s["spec"].get("opt"), "circle") for s in mine],
+                        line=dict(width=1, color="#333")),
+            text=[f"{names[s['nickname']] if hide else for_plotly(s['nickname'])}: layers "
+                  f"{','.join(map(str, s['spec'].get('hidden') or [])) or 'none'}, {s['spec'].get('opt')}"
+                  for s in mine],
+            hovertemplate="%{text}<br>%{x} parameters<br>" + what + " %{y:.1f}<extra></extra>"))
+    fig.update_layout(height=380, margin=dict(l=8, r=8, t=40, b=8), showlegend=True,
+                      legend=dict(orientation="h", y=1.12, title=dict(text="bend ")),
+                      title=dict(text=f"Every submission: size against public {what} (marker: optimiser)",
+                                 font=dict(size=16)))
+    fig.update_xaxes(type="log", title="parameters (log scale)")
+    fig.update_yaxes(title=f"public {what}" + ("" if what == "R²" else " (%)"),
+                     range=[-1.05, 1.05] if what == "R²" else [0, 101])   # chance and perfect both in view
+    return fig

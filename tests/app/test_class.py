@@ -3,10 +3,12 @@ submits and is scored on the hidden points; the board shows it; pause holds Play
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 
 from lib.challenge import evaluate
-from tests.app.conftest import open_page
+from tests.app.conftest import decode, open_page
 from ui import classroom as cr
 
 PROBLEM = {"problem": "classify", "dataset": "checkerboard", "k": 3, "n": 400, "noise": 0.0, "cells": 2,
@@ -70,6 +72,12 @@ def test_a_student_trains_submits_and_is_on_the_board_with_the_servers_score():
     board = open_page("class", {"code": code, "key": key})
     table = board.dataframe[0].value
     assert list(table["student"]) == ["Ada <b>"] and np.isclose(table["public accuracy"][0], 100 * pub)
+    # the gallery: one map per student, lib's map of the stored weights; the class chart beside it
+    figs = [json.loads(c.proto.spec) for c in board.get("plotly_chart")]
+    maps = [f for f in figs if f["layout"].get("uirevision") == "boundary"]
+    assert len(maps) == 1 and maps[0]["layout"]["title"]["text"] == "1. Ada &lt;b&gt;"
+    chart = next(f for f in figs if f["layout"].get("xaxis", {}).get("type") == "log")
+    assert chart["data"][0]["x"] == [33] or list(decode(chart["data"][0]["x"])) == [33]
 
 
 def test_pause_holds_play_and_submit_and_resume_gives_them_back():

@@ -24,6 +24,15 @@ def test_teacher_starts_student_joins_submits_and_the_board_shows_them(open_page
     assert f"code={code}" in link and "key=" not in teacher.url        # the key is not in the address bar
     assert teacher.get_by_text(code, exact=True).count() >= 1           # the join code, large
     assert teacher.locator("[data-testid='stImage'] img").count() == 1  # the QR code of the student link
+    # ...that a phone's camera reads as the student link, at the address the page was reached at
+    import io
+
+    import zxingcpp
+    from PIL import Image
+
+    shot = Image.open(io.BytesIO(teacher.locator("[data-testid='stImage'] img").screenshot()))
+    found = zxingcpp.read_barcodes(shot)
+    assert [b.text for b in found] == [teacher.url.split("/class")[0] + f"/class?code={code}"]
     screenshot(teacher, "class-board")
 
     student = open_page(f"/class?code={code}", "phone")

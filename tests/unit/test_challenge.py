@@ -72,3 +72,16 @@ def test_a_network_that_does_not_fit_the_challenge_is_refused_in_one_line():
         evaluate(bad, CHECKER, 1)
     with pytest.raises(ValueError, match="Layer Lab network"):
         evaluate({"format": "something else"}, CHECKER, 1)
+
+
+def test_the_gallerys_map_is_libs_map_for_the_stored_weights():
+    from lib.challenge import decision_map
+    from lib.maps import limit_for, probability_map
+
+    t = _trained(100)
+    shade, limit = decision_map(t.to_dict(), CHECKER, res=32)
+    X, _ = make_problem("classify", "checkerboard", 400, seed=0, cells=2)
+    assert limit == limit_for(X)
+    np.testing.assert_allclose(shade, probability_map(t.params, ["x1", "x2"], limit, "relu", 32), atol=1e-6)
+    curve = {**CHECKER, "problem": "regress", "dataset": "sin(2x)", "feat": ["x1"]}
+    assert decision_map(t.to_dict(), curve) is None          # a curve has no plane to draw
