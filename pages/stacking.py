@@ -12,6 +12,7 @@ import streamlit as st
 
 from lib.depth import compound, random_stack
 from lib.layers import collapse, linear
+from lib.onestep import central, explain, steps
 from lib.recipe import (
     MAX_SIZE,
     MINI_B1,
@@ -41,6 +42,8 @@ RECIPE = "pages/recipe-card.py"
 MINI = ("mx", "mw", "mb", "pw", "pb")
 REF_UP, REF_DOWN = 1.5, 0.7  # seed 002's two examples: grows a little, shrinks a little
 HIDDEN = ["h₁", "h₂"]  # layer 1's outputs, as the equation names them
+LRS = (0.001, 0.003, 0.01, 0.03, 0.05, 0.1, 0.2, 0.3, 0.5)
+MAX_STEPS = 500
 
 LINKS = state.Links(
     # The mini network.
@@ -58,6 +61,12 @@ LINKS = state.Links(
     cells("pw", MINI_W2, -3.0, 3.0, 0.1, help="Layer-2 weight from layer-1 neuron i.",
           name="w′", meaning="Mini network: layer-2 weight W′_i1"),
     cells("pb", MINI_B2, -3.0, 3.0, 0.1, help="Layer-2 bias.", name="b′", meaning="Mini network: layer-2 bias b′"),
+    state.select_slider("lr", LRS, 0.05, "Learning rate", "How far one step moves every weight against its "
+                        "gradient: new = old − rate × gradient.", meaning="The mini network's learning rate"),
+    state.number("steps", 0, MAX_STEPS, 0, 1, "Steps taken", "Gradient-descent steps from the starting numbers "
+                 "set above; the diagram and the equation show the network after them.",
+                 meaning="Steps of gradient descent taken from the mini network's starting numbers",
+                 values=f"0 to {MAX_STEPS} (`0`)"),
     # Depth.
     state.slider("scale", 0.5, 2.0, 1.5, 0.05, "Scale per layer", "How much one layer multiplies the size "
                  "of the numbers.", number_format="%.2f", meaning="Depth: the scale per layer"),
@@ -134,6 +143,19 @@ def mini() -> None:
         mW2 = slider_grid(LINKS, "pw", 2, 1, row_labels=["out₁", "out₂"], col_labels=["**ŷ**"])  # (2, 1)
         mb2 = slider_row(LINKS, "pb", 1, lead="**b′**")  # (1,)
     bend = "relu" if relu_on else "identity"
+    # The sliders hold the starting numbers; after k steps of learning (below) the network is lib's.
+    k, lr = int(LINKS.value("steps")), float(LINKS.value("lr"))
+    start = {"W1": mW1, "b1": mb1, "W2": mW2, "b2": mb2}
+    now, losses = steps(start, mx, float(target), lr, k, bend)
+    mW1, mb1, mW2, mb2 = now["W1"], now["b1"], now["W2"], now["b2"]
+    if len(losses) - 1 < k:
+        st.error(f"The loss blew up at step {len(losses)}: the rate {fmt.num(lr, 3)} is too large for this "
+                 f"network. Showing it after the {len(losses) - 1} steps before; lower the rate.",
+                 icon=":material/warning:")
+    if k:
+        st.caption(f":material/school: After {fmt.count(k)} step{'s' if k > 1 else ''} of learning (below): the "
+                   "diagram, the table and the equation show the network as it has learnt; the sliders keep "
+                   "its starting numbers.")
     z1, h1, _z2, y_hat = mini_network(mx, mW1, mb1, mW2, mb2, bend)  # (2,), (2,), (1,), (1,)
     loss = float(squared_error(y_hat, target)[0])
     grad = float(squared_error_grad(y_hat, target)[0])
@@ -179,6 +201,90 @@ def mini() -> None:
                  rf"&= {tex(val(linear(mx, Wc, bc)[0]))}\end{{aligned}}")
         st.info("Without ReLU the two layers fold into **one** layer, x(WW′) + (bW′ + b′): three weights "
                 "and a bias. The second layer bought nothing.", icon=":material/layers_clear:")
+    one_step(mx, now, float(target), bend, losses)
+
+
+def _step_by(k: int) -> None:
+    LINKS.set("steps", 0 if k == 0 else min(MAX_STEPS, int(LINKS.value("steps")) + k))
+
+
+def one_step(x, p: dict, y: float, bend: str, losses: list[float]) -> None:
+    """One step of learning, written out: the forward numbers, the chain rule for all 11 parameters with
+    this run's numbers, central differences beside them, the dead neuron named, and steps."""
+    st.subheader("One step of learning, written out")
+    st.markdown("The loss sits outside every layer, yet it decides how every weight inside them moves, all "
+                "at once: the **chain rule** carries its slope back through each layer. Each line below is one "
+                "parameter's gradient, as the product of the factors on its path, with this network's numbers.")
+    e = explain(x, p["W1"], p["b1"], p["W2"], p["b2"], y, bend)
+    num = central(p, x, y, bend)
+    f = r"\operatorname{ReLU}'" if bend == "relu" else "f'"
+    n = tex
+    # Short rows (the symbols, then the numbers), so every line fits a phone.
+    st.latex(rf"\begin{{aligned}}\hat y &= {n(val(e.y_hat))} \\ "
+             rf"L &= (\hat y - y)^2 = ({n(val(e.y_hat))} - {n(par(y))})^2 = {n(fmt.num(e.loss, 4, keep=1))} \\ "
+             rf"\delta' = \tfrac{{\partial L}}{{\partial z'}} &= 2(\hat y - y)\,{f}(z') \\ "
+             rf"&= {n(par(e.dy))} \cdot {n(val(e.slope2))} = {n(val(e.delta2))}\end{{aligned}}")
+    lines = [(r"b'", r"\delta'", f"{n(val(e.delta2))}", e.grads["b2"][0], num["b2"][0])]
+    for j in range(2):
+        lines.append((rf"w'_{{{j + 1}1}}", rf"\delta' h_{j + 1}", rf"{n(par(e.delta2))} \cdot {n(par(e.h1[j]))}",
+                      e.grads["W2"][j, 0], num["W2"][j, 0]))
+    for j in range(2):
+        path = rf"\delta' w'_{{{j + 1}1}}\,{f}(z_{j + 1})"
+        nums = rf"{n(par(e.delta2))} \cdot {n(par(p['W2'][j, 0]))} \cdot {n(val(e.slope1[j]))}"
+        lines.append((rf"b_{j + 1}", path, nums, e.grads["b1"][j], num["b1"][j]))
+        for i in range(3):
+            lines.append((rf"W_{{{i + 1}{j + 1}}}", rf"{path}\,x_{i + 1}", rf"{nums} \cdot {n(par(x[i]))}",
+                          e.grads["W1"][i, j], num["W1"][i, j]))
+    rows = [rf"\tfrac{{\partial L}}{{\partial {name}}} &= {path}"
+            + ("" if numbers == n(val(g)) else f" \\\\ &= {numbers}") + f" = {n(val(g))}"
+            for name, path, numbers, g, _ in lines]
+    st.latex(r"\begin{aligned}" + r" \\ ".join(rows) + r"\end{aligned}")
+    worst = max(abs(g - c) for *_, g, c in lines)
+    st.caption(f"Each gradient beside its central-difference estimate (L(p + ε) − L(p − ε)) / 2ε with "
+               f"ε = 10⁻⁶, nudging one parameter at a time: every one of the 11 {fmt.agrees(worst, 0.0)} or better.")
+    table = pd.DataFrame({"parameter": [re_name(name) for name, *_ in lines],
+                          "chain rule": [val(g) for *_, g, _ in lines],
+                          "central difference": [fmt.num(c, 6, keep=1) for *_, c in lines],
+                          "how close": [fmt.agrees(g, c) for *_, g, c in lines]})
+    st.dataframe(table, hide_index=True, width="stretch")
+    for j in e.dead:
+        st.warning(f"**Neuron {j + 1} is switched off for this input.** Its sum is {val(e.z1[j])}, so ReLU′ = 0, "
+                   f"and its four parameters ({', '.join(re_name(f'W_{{{i}{j + 1}}}') for i in (1, 2, 3))}, "
+                   f"{re_name(f'b_{j + 1}')}) get gradient 0: nothing it "
+                   "holds can learn from this input. Change x or its weights until its sum is above 0, and its "
+                   "gradients appear.", icon=":material/power_off:")
+    c1, c2, c3, c4 = st.columns([2, 1, 1, 1], vertical_alignment="bottom")
+    with c1:
+        LINKS.widget("lr")
+    c2.button("One step", icon=":material/skip_next:", on_click=_step_by, args=(1,), key="st_one_step",
+              help="Move every parameter once: new = old − rate × gradient.", width="stretch")
+    c3.button("Ten steps", icon=":material/fast_forward:", on_click=_step_by, args=(10,), key="st_ten_steps",
+              help="Ten steps in a row.", width="stretch")
+    c4.button("Back to the start", icon=":material/restart_alt:", on_click=_step_by, args=(0,),
+              key="st_step_reset", help="Steps to 0: the starting numbers set by the sliders.", width="stretch")
+    left, right = st.columns([1, 2], vertical_alignment="center")
+    with left:
+        LINKS.widget("steps")
+        st.metric("loss now", fmt.num(losses[-1], 4, keep=1),
+                  delta=None if len(losses) < 2 else fmt.num(losses[-1] - losses[0], 4, keep=1),
+                  delta_color="inverse", help="The loss after the steps taken, and its change since the start.")
+    with right:
+        charts.show(_loss_figure(tuple(losses)), key="st_loss_steps")
+
+
+def re_name(tex_name: str) -> str:
+    """A parameter's LaTeX name as plain text for the table: W_{31} -> W₃₁, w'_{11} -> w′₁₁."""
+    sub = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+    base, _, idx = tex_name.replace("'", "′").partition("_")
+    return base + idx.strip("{}").translate(sub)
+
+
+def _loss_figure(losses: tuple):
+    fig = charts.figure(title="Loss against step", x_title="step", y_title="loss (ŷ − y)²", height=240)
+    fig.add_scatter(x=list(range(len(losses))), y=list(losses), mode="lines+markers",
+                    line=dict(color=charts.SERIES[0], width=2.5), marker=dict(size=6), showlegend=False)
+    fig.update_yaxes(rangemode="tozero")
+    return fig
 
 
 # --- 2. Depth ----------------------------------------------------------------------------------

@@ -91,6 +91,14 @@ def gap(v: float) -> str:
     return num(v, 6) if v < 1e-3 else num(v, 3)
 
 
+def agrees(a: float, b: float) -> str:
+    """How closely two numbers that should be equal agree: 'agrees to 10⁻⁹', or 'exactly'."""
+    d = abs(float(a) - float(b))
+    if d == 0:
+        return "exactly"
+    return "agrees to 10" + str(math.ceil(math.log10(d))).translate(_SUP)
+
+
 def count(n: float) -> str:
     """A whole number with thousands separators: 124,439,808."""
     return _minus(f"{round(float(n)):,}")

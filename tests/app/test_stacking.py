@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from tests.app.conftest import decode, figures, open_page
+from ui import fmt
 from ui.fmt import MINUS as M
 
 
@@ -42,17 +43,17 @@ def test_defaults_show_the_seed_examples():
 
 def test_the_batch_uses_the_same_weights():
     at = open_page("stacking", {"tokens": "8"})
-    X, Y = at.dataframe[1].value, at.dataframe[2].value
+    X, Y = at.dataframe[2].value, at.dataframe[3].value  # after the neurons and the gradients
     assert X.shape == (8, 3) and Y.shape == (8, 2)
     W = np.array([[0.8, -0.5], [0.3, 0.9], [-0.6, 0.4]])
     np.testing.assert_allclose(Y.to_numpy(), X.to_numpy() @ W + [0.1, -0.2], atol=1e-3)  # rounded to 3
-    shapes = at.dataframe[3].value
+    shapes = at.dataframe[4].value
     assert list(shapes["8 tokens"]) == ["[8, 3]", "[3, 2]", "[8, 2]"]
 
 
 def test_the_batch_and_storage_use_the_cards_layer_from_the_link():
     at = open_page("stacking", {"nin": "5", "nout": "4", "w11": "1.5"})
-    assert at.dataframe[1].value.shape == (5, 5)  # the batch X: 5 tokens x 5 inputs
+    assert at.dataframe[2].value.shape == (5, 5)  # the batch X: 5 tokens x 5 inputs
     gpt2, torch = _storage(at)
     assert "(n_in, n_out) = (5, 4)" in gpt2 and "W = np.array([[1.5, " in gpt2
     assert "nn.Linear(5, 4)" in torch
@@ -132,8 +133,8 @@ def test_moving_depth_changes_its_section_only():
     figs, mets, frames = figures(at), _metrics(at), [d.value.copy() for d in at.dataframe]
     at.slider(key="depth").set_value(20).run()
     after = figures(at)
-    assert after[1] != figs[1]                         # the depth chart moved
-    assert after[0] == figs[0] and after[2:] == figs[2:]  # the mini network and storage did not
+    assert after[2] != figs[2]                         # the depth chart moved
+    assert after[:2] == figs[:2] and after[3:] == figs[3:]  # the mini network, its steps and storage did not
     m = _metrics(at)
     assert m["prediction ŷ"] == mets["prediction ŷ"] and "1.5^20" in m and "1.5^10" not in m
     assert all(a.equals(b) for a, b in zip(frames, [d.value for d in at.dataframe], strict=True))
@@ -144,9 +145,9 @@ def test_moving_a_mini_weight_changes_its_section_only():
     figs, frames = figures(at), [d.value.copy() for d in at.dataframe]
     at.slider(key="mw11").set_value(1.5).run()
     after = figures(at)
-    assert after[0] != figs[0] and after[1:] == figs[1:]  # only the mini diagram
-    assert not at.dataframe[0].value.equals(frames[0])    # its neurons table
-    assert all(a.equals(b) for a, b in zip(frames[1:], [d.value for d in at.dataframe][1:], strict=True))
+    assert after[0] != figs[0] and after[2:] == figs[2:]  # only the mini diagram (and its loss by step)
+    assert not at.dataframe[0].value.equals(frames[0])    # its neurons table (and its gradients)
+    assert all(a.equals(b) for a, b in zip(frames[2:], [d.value for d in at.dataframe][2:], strict=True))
 
 
 def test_the_page_reproduces_from_its_link():
@@ -158,3 +159,66 @@ def test_the_page_reproduces_from_its_link():
     assert at.select_slider(key="width").value == 16 and at.slider(key="tokens").value == 3
     again = open_page("stacking", q)
     assert _metrics(again) == _metrics(at) and figures(again) == figures(at)
+
+
+def _text(at) -> str:
+    return " ".join(el.value for part in (at.markdown, at.caption, at.warning, at.latex) for el in part)
+
+
+def test_one_step_written_out_at_the_seeds_numbers_and_the_dead_neuron_named():
+    at = open_page("stacking")
+    text = _text(at)
+    assert r"\delta' w'_{11}\,\operatorname{ReLU}'(z_1)\,x_3" in text   # the chain rule, by name and number
+    grads = at.dataframe[1].value
+    row = grads.set_index("parameter")
+    assert row.loc["W₃₁", "chain rule"] == "−5.4" and row.loc["b′", "chain rule"] == "−1.8"
+    assert (row.loc[["W₁₂", "W₂₂", "W₃₂", "b₂"], "chain rule"] == "0.0").all()
+    assert all(h.startswith("agrees to 10⁻") or h == "exactly" for h in grads["how close"])
+    assert "Neuron 2 is switched off" in text and "−2.5" in text
+    assert "0.81" in " ".join(m.value for m in at.metric)
+
+
+def test_steps_lower_the_loss_travel_in_the_link_and_go_back():
+    from lib.onestep import steps
+    from lib.recipe import MINI_B1, MINI_B2, MINI_W1, MINI_W2, MINI_X
+
+    at = open_page("stacking")
+    at.button(key="st_ten_steps").click().run()
+    at.button(key="st_one_step").click().run()
+    assert at.number_input(key="steps").value == 11
+    _, losses = steps({"W1": MINI_W1, "b1": MINI_B1, "W2": MINI_W2, "b2": MINI_B2}, MINI_X, 1.0, 0.05, 11)
+    loss = next(m for m in at.metric if m.label == "loss now")
+    assert loss.value == fmt.num(losses[-1], 4, keep=1) and losses[-1] < losses[0]
+    # the link reproduces the view after 11 steps
+    again = open_page("stacking", {"steps": "11"})
+    assert next(m for m in again.metric if m.label == "loss now").value == loss.value
+    assert again.dataframe[0].value.equals(at.dataframe[0].value)
+    at.button(key="st_step_reset").click().run()
+    assert at.number_input(key="steps").value == 0
+    assert next(m for m in at.metric if m.label == "loss now").value == "0.81"
+    bad = open_page("stacking", {"steps": "9999"})
+    assert not bad.exception and bad.number_input(key="steps").value == 0
+
+
+def test_the_dead_neuron_line_goes_when_its_sum_turns_positive():
+    at = open_page("stacking", {"mb2": "3.0"})      # neuron 2's bias: its sum -2.5 + 3 = 0.5 > 0
+    assert "switched off" not in _text(at)
+    assert at.dataframe[1].value.set_index("parameter").loc["W₃₂", "chain rule"] != "0.0"
+
+
+def test_a_rate_too_large_stops_the_steps_with_one_line_and_no_nan():
+    at = open_page("stacking", {"relu": "false", "target": "5.0", "lr": "0.5", "steps": "200"})
+    assert not at.exception
+    assert any("blew up" in e.value for e in at.error)
+    assert "nan" not in " ".join(m.value for m in at.metric).lower()
+
+
+def test_the_chain_rule_is_well_formed_latex_one_line_per_parameter():
+    at = open_page("stacking")
+    bodies = [el.value for el in at.latex]
+    assert all(ch.isprintable() or ch == "\n" for body in bodies for ch in body)   # no control characters
+    rule = next(b for b in bodies if "partial W_{31}" in b).strip("$\n")
+    assert rule.startswith(r"\begin{aligned}") and rule.endswith(r"\end{aligned}")
+    assert rule.count(r"\tfrac{\partial L}") == 11                     # one line per parameter,
+    assert rule.count(r" \\ ") == 20                                   # its numbers on a row of their own
+    assert rule.count("{") == rule.count("}")

@@ -40,3 +40,21 @@ def test_the_link_back_carries_the_card(open_page):
     page.wait_for_url(re.compile(r"/recipe-card\?"), timeout=30_000)
     wait_ready(page)
     assert page.get_by_role("slider", name="w₁₁").input_value() == "1.5"
+
+
+@pytest.mark.parametrize("width", ["laptop", "phone"])
+def test_one_step_lowers_the_loss_and_the_equations_fit_the_width(open_page, width):
+    page = open_page("/stacking", width)
+    assert metric(page, "loss now") == "0.81"
+    page.locator("[data-testid='stMain']").get_by_role("button", name="One step", exact=True).click()
+    page.wait_for_url(re.compile(r"steps=1"), timeout=30_000)
+    box = page.locator("[data-testid='stMetric']", has_text="loss now").first
+    expect(box.locator("[data-testid='stMetricValue']")).not_to_have_text("0.81", timeout=30_000)
+    wait_ready(page)
+    assert float(metric(page, "loss now")) < 0.81
+    # the chain rule's lines are readable without sideways scrolling of the page
+    overflow = page.evaluate("() => document.querySelector(\"[data-testid='stMain']\").scrollWidth"
+                             " - document.querySelector(\"[data-testid='stMain']\").clientWidth")
+    assert overflow <= 1
+    assert_clean(page)
+    screenshot(page, "stacking-one-step")
