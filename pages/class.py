@@ -69,8 +69,12 @@ def join(code: str = "") -> None:
 
 def teacher(code: str) -> None:
     info = cr.store().get_class(code)
-    base = cr.base_url()
+    from ui import address
+
+    base, swapped = address.base()
     student = f"{base}/class?code={code}"
+    if swapped:
+        st.caption(":material/lan: " + address.LOOPBACK_NOTE.format(host=base.split("//", 1)[1]))
     new = st.session_state.pop("class_new_key", None)
     if new and new[0] == code:
         st.warning("Your teacher's link (keep it: the key is shown only now, and only this browser holds it):",

@@ -9,7 +9,6 @@ fragment that ticks while playing; the open tab ticks too, at a lower rate (ui.t
 the open tab runs (Streamlit's lazy tabs), so a data move computes and sends one tab's pictures.
 """
 
-import contextlib
 import json
 import math
 from dataclasses import replace
@@ -56,7 +55,7 @@ from lib.points import (
 )
 from lib.regions import line_in_box, region_ids
 from lib.train import MAX_LINK_PARAMS
-from ui import charts, fmt, picking, state, tex
+from ui import address, charts, fmt, picking, state, tex
 from ui import classroom as cr
 from ui import trainer as tr
 from ui import trainer_charts as tc
@@ -176,6 +175,21 @@ NETWORKS = {
                                   "bands are), and more ramps fit the wave on every seed"),
 }
 LAST_PROBLEM = "trainer_last_problem"
+# The page's first words, per problem type: what is on screen and what to watch.
+INTRO = {
+    "classify": "Two classes of points, a tiny network, and gradient descent running live. With **no hidden "
+                "layer** the network can only draw a straight boundary; give it a hidden layer with a **bend** "
+                "and the same training loop carves out curved regions. Press **Play** and watch both side by "
+                "side.",
+    "classes": "Three to five classes of points, a tiny network with one output per class (softmax), and "
+               "gradient descent running live. With **no hidden layer** every border between two classes is "
+               "straight; with hidden layers and a **bend** the borders curve around the arms. Press **Play** "
+               "and watch both side by side.",
+    "regress": "A value for every point, a tiny network with one output, and gradient descent running live. "
+               "With **no hidden layer** the network can only draw a straight line (or a flat plane); with a "
+               "hidden layer of **ReLU** units its fit is a sum of ramps, one per unit, that bends to follow "
+               "the curve. Press **Play** and watch both.",
+}
 CHALLENGE = "trainer_challenge"   # the class challenge this page is in (ui.classroom), set by each full run
 CURVE_RES = 240   # points along a curve fit's axis
 
@@ -325,11 +339,10 @@ def _slider(key: str):
 
 
 def page_base() -> str:
-    """The page's address without its query (st.context.url; '/trainer' under AppTest)."""
-    url = ""
-    with contextlib.suppress(AttributeError, RuntimeError):
-        url = st.context.url or ""
-    return url.split("?")[0] if url else "/trainer"
+    """The page's address without its query, one students can reach (ui.address: a loopback address
+    becomes the machine's network address); '/trainer' under AppTest."""
+    url = address.page_url()
+    return address.reachable(url.split("?")[0])[0] if url else "/trainer"
 
 
 def share_link(run: tr.Run, values: dict) -> str | None:
@@ -402,6 +415,20 @@ def _lock(problem: dict) -> None:
             LINKS.set(key, value)
 
 
+ONE_INPUT = tuple(f for f in FEATURES if FEATURES[f].inputs == 1)   # what a curve (one input, x1) can use
+
+
+def _inputs_for(curve: bool) -> None:
+    """The inputs box offers what the points have: a curve only the features of x1 alone."""
+    choices, default = (ONE_INPUT, ("x1",)) if curve else (tuple(FEATURES), ("x1", "x2"))
+    LINKS.links["feat"] = replace(LINKS["feat"], choices=choices, default=default)
+    now = [f for f in (LINKS.value("feat") or ()) if f in choices]
+    if curve and now != list(LINKS.value("feat") or ()):
+        LINKS.set("feat", now or list(default))
+        LINKS.note("feat", "A curve has one input, x₁: the inputs made from x₂ were left out.",
+                   tuple(now or default))
+
+
 def data_controls(own: tr.OwnData | None, locked: dict | None = None) -> dict:
     """The data's controls; returns their values. `locked`: a class challenge's data, shown but fixed."""
     lock = locked is not None
@@ -428,17 +455,13 @@ def data_controls(own: tr.OwnData | None, locked: dict | None = None) -> dict:
         seed = LINKS.widget("seed", disabled=lock)
         plain_board = dataset == "checkerboard" and problem == "classify"
         cells = LINKS.widget("cells", disabled=lock) if plain_board and own is None else None
+        curve = (own.X.shape[1] == 1) if own is not None else dims(problem, dataset) == 1
+        _inputs_for(curve)
         feat = LINKS.widget("feat", disabled=lock)
         if not feat:
-            st.caption(":orange[:material/info: Pick at least one input; using x1 and x2.]")
+            st.caption(":orange[:material/info: Pick at least one input; using "
+                       + ("x1" if curve else "x1 and x2") + ".]")
             feat = LINKS["feat"].default
-        curve = (own.X.shape[1] == 1) if own is not None else dims(problem, dataset) == 1
-        if curve:
-            kept = tuple(f for f in feat if FEATURES[f].inputs == 1) or ("x1",)
-            if kept != tuple(feat):
-                st.caption(":material/info: A curve has one input, x₁: using "
-                           + ", ".join(FEATURES[f].label for f in kept) + ".")
-            feat = kept
         only = False
         if not lock:
             row = st.container(horizontal=True, vertical_alignment="center")
@@ -627,6 +650,9 @@ def share(run: tr.Run, values: dict, problem: str = "classify", spec: tr.Spec | 
             st.caption("This page's link with every setting and the trained weights: a class opens exactly "
                        "this network.")
             st.code(link, language=None, wrap_lines=True)
+            if address.reachable(address.page_url())[1]:
+                host = address.network_ip()
+                st.caption(":material/lan: " + address.LOOPBACK_NOTE.format(host=host))
             st.caption(f"This network has {fmt.count(size)} parameters; links carry up to "
                        f"{fmt.count(MAX_LINK_PARAMS)}.")
         else:
@@ -888,7 +914,7 @@ def _metric_row(c, m: dict, head: str) -> None:
                       "their mean.")
         c.metric("Test R²", _r2(m["test_r2"]), width=125,
                  help="On the points the network never trains on (none: every point is a training point).")
-        c.metric("Test mean absolute error", _r2(m["test_mae"]), width=125,
+        c.metric("Test mean absolute error", _r2(m["test_mae"]), width=190,
                  help="The average distance between the network's value and the point's, on the test points.")
         return
     c.metric("Loss", fmt.fixed(m["train_loss"], 3), width=125,
@@ -1262,11 +1288,7 @@ def below(spec: tr.Spec | None) -> None:
 
 if __name__ == "__main__":
     st.title("Live trainer")
-    st.markdown(
-        "Two classes of points, a tiny network, and gradient descent running live. With **no hidden layer** "
-        "the network can only draw a straight boundary; give it a hidden layer with a **bend** and the same "
-        "training loop carves out curved regions. Press **Play** and watch both side by side."
-    )
+    st.markdown(INTRO.get(LINKS.value("problem"), INTRO["classify"]))
     st.session_state[FULL] = True
     challenge = cr.challenge()
     st.session_state[CHALLENGE] = challenge

@@ -45,15 +45,11 @@ def plain(text: str) -> str:
 
 
 def base_url() -> str:
-    """Where the page was reached (st.context.url: Streamlit builds it from the Host and forwarded
-    headers), without path or query: 'http://host:port'."""
-    url = ""
-    with contextlib.suppress(AttributeError, RuntimeError):
-        url = st.context.url or ""
-    if "://" not in url:
-        return ""
-    scheme, rest = url.split("://", 1)
-    return f"{scheme}://{rest.split('/', 1)[0]}"
+    """Where students reach this app ('http://host:port'): the page's address, or the machine's network
+    address when the teacher opened a loopback one (ui.address)."""
+    from ui import address
+
+    return address.base()[0]
 
 
 def take_key(code: str | None) -> None:

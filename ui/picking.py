@@ -153,7 +153,8 @@ def controls(links, problem: str, k: int, limit: float, curve_fit: bool, count: 
     row = st.container(horizontal=True, vertical_alignment="bottom")
     with row:
         mode = st.segmented_control(
-            "Click on the map to", list(names), format_func=names.get, key=MODE,
+            "Click on the chart to" if curve_fit else "Click on the map to", list(names),
+            format_func=names.get, key=MODE,
             help="Choose what a click adds: a point of that class "
                  + ("(or, for values, a point at the value you set)" if problem == "regress" else "")
                  + "; a click on one of your points (ringed) removes it. They join the training points, and "
@@ -170,10 +171,12 @@ def controls(links, problem: str, k: int, limit: float, curve_fit: bool, count: 
     elif mode is not None:
         what = f"a point of {names[mode]}"
     left = HAND_MAX - count
+    where = "the chart" if curve_fit else "the map"
+    choose = "choose “value” above" if problem == "regress" else "choose a class above"
     st.caption(f":material/touch_app: {count} of {HAND_MAX} points placed by hand" + (
-        " (ringed): click the map to add more, or a ring to remove it." if mode is not None
-        else " (ringed). Choose a class above, then click the map." if count else
-        ": choose a class above, then click the map.")
+        f" (ringed): click {where} to add more, or a ring to remove it." if mode is not None
+        else f" (ringed). To add more, {choose}, then click {where}." if count else
+        f": {choose}, then click {where}.")
         + (f" {left} left." if 0 < left < 20 else ""))
     if note := st.session_state.pop(NOTE, None):
         st.caption(f":orange[:material/block: {note}]")

@@ -681,7 +681,9 @@ def test_a_curve_fit_draws_the_points_the_curve_and_each_units_ramp_with_r2():
 def test_a_curve_uses_only_the_inputs_of_x1():
     at = open_page("trainer", {"twin": "false", "problem": "regress", "feat": ["x1", "x2", "x1sq"]})
     assert not at.exception
-    assert "A curve has one input" in _captions(at)
+    assert "using x1, x1sq" in _captions(at)                           # one line says what was left out
+    feat = at.multiselect(key="feat")
+    assert "x2" not in feat.options and feat.value == ["x1", "x1sq"]  # the box offers what a curve has
     run = at.session_state[tr.RUN]
     assert run.trainer.sizes[0] == 2 and run.data.Ftr.shape[1] == 2     # x1 and x1sq, not x2
 
@@ -707,6 +709,20 @@ def test_a_dataset_of_another_problem_in_the_link_is_refused_with_one_line():
     assert not at.exception
     assert "Ignored `dataset=xor`" in _captions(at)
     assert at.selectbox(key="dataset").value == "sin(2x)"
+
+
+def test_the_words_follow_the_problem_type():
+    for problem, words, wrong in (("classify", "Two classes of points", "one output per class"),
+                                  ("classes", "one output per class", "Two classes of points"),
+                                  ("regress", "sum of ramps", "Two classes of points")):
+        at = open_page("trainer", {"twin": "false", "problem": problem})
+        intro = at.markdown[0].value
+        assert words in intro and wrong not in intro, problem
+        hint = _captions(at)
+        if problem == "regress":
+            assert "click the chart" in hint and "choose a class" not in hint
+        else:
+            assert "choose a class above, then click the map" in hint
 
 
 def test_each_problem_opens_with_its_own_first_network_unless_the_student_chose_one():

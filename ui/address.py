@@ -1,0 +1,63 @@
+"""Links students can reach: the address a page was opened at, or, when that is a loopback address
+(the teacher opened localhost or 127.0.0.1), the machine's network address instead, as Streamlit's own
+"Network URL" is found (a UDP socket "connected" to a public address: no packet is sent)."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import ipaddress
+import socket
+from urllib.parse import urlsplit, urlunsplit
+
+import streamlit as st
+
+LOOPBACK_NOTE = ("This page was opened on this machine's own address, which no other machine can reach: "
+                 "links here use its network address, {host}.")
+
+
+@functools.cache
+def network_ip() -> str | None:
+    """This machine's address on its network (None when it has none but loopback)."""
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.connect(("192.0.2.1", 9))          # TEST-NET-1: routing decides the source address; nothing is sent
+        ip = s.getsockname()[0]
+        return None if ipaddress.ip_address(ip).is_loopback else ip
+    return None
+
+
+def is_loopback(host: str) -> bool:
+    if host in ("localhost", ""):
+        return True
+    with contextlib.suppress(ValueError):
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    return False
+
+
+def reachable(url: str) -> tuple[str, bool]:
+    """`url` with a loopback host swapped for the network address: (the url, whether it was swapped)."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if not is_loopback(host):
+        return url, False
+    ip = network_ip()
+    if ip is None:
+        return url, False
+    netloc = ip + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc)), True
+
+
+def page_url() -> str:
+    """The address the page was opened at (st.context.url; '' under AppTest)."""
+    with contextlib.suppress(AttributeError, RuntimeError):
+        return st.context.url or ""
+    return ""
+
+
+def base() -> tuple[str, bool]:
+    """'scheme://host:port' students can reach, and whether it had to be swapped from a loopback one."""
+    url = page_url()
+    if "://" not in url:
+        return "", False
+    parts = urlsplit(url)
+    return reachable(urlunsplit((parts.scheme, parts.netloc, "", "", "")))
