@@ -223,7 +223,7 @@ def test_old_links_to_the_second_half_open_stacking():
     assert "Ignored `mw11=abc`" in _notes(at)  # read there, as it was here
     at = open_page("recipe-card", {"tokens": "8", "w11": "1"})
     assert at.query_params["w11"] == "1"  # the card's keys travel too: the batch uses this W
-    X, Y = at.dataframe[1].value, at.dataframe[2].value
+    X, Y = at.dataframe[2].value, at.dataframe[3].value   # after the neurons and the gradients
     assert X.shape == (8, 3)
     np.testing.assert_allclose(Y.to_numpy()[0], [1.85, -0.65], atol=1e-9)
 
