@@ -292,7 +292,8 @@ PRESETS: dict[str, Schedule] = {s.key: s for s in (
         "HMRC, published on GOV.UK as 'Income Tax rates and Personal Allowances'",
         "Non-savings income of one person with the standard Personal Allowance of £12,570. "
         "Ignores the taper that withdraws the allowance by £1 for every £2 above £100,000 "
-        "(preset uk-2024-taper models it), and ignores National Insurance, savings and "
+        "(the preset 'UK income tax with the allowance taper as a band' models it), and ignores "
+        "National Insurance, savings and "
         "dividend rates, and Scotland's own bands.", "UK 2024/25",
     ),
     Schedule(

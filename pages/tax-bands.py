@@ -61,6 +61,14 @@ LINKS = state.Links(
 # --- cached results: pure, keyed by their inputs; figures are never mutated after caching ----------
 @st.cache_resource(max_entries=64, show_spinner=False)
 @freezes
+def band_label(threshold: float, step: float, rate: float, cur: str) -> str:
+    """A ramp's legend: where it starts, its rate step in percentage points, and the band's own rate:
+    '£50,270: +20 points (band rate 40 %)'."""
+    points = fmt.num(100 * step, 2)
+    sign = "+" if step > 0 else ""
+    return f"{fmt.money(threshold, cur)}: {sign}{points} points (band rate {fmt.num(100 * rate, 2)} %)"
+
+
 def _tax_view(thresholds: tuple, rates: tuple, income: float, cur: str) -> dict:
     """Everything the tax section draws for one schedule and income: lib's numbers, then figures."""
     t, r = np.asarray(thresholds), np.asarray(rates)                 # (k,), (k,)
@@ -69,8 +77,7 @@ def _tax_view(thresholds: tuple, rates: tuple, income: float, cur: str) -> dict:
     x = np.linspace(0.0, tax.chart_top(t, income), 801)               # (801,)
     total = tax.relu_tax(x, t, r)                                      # (801,)
     bottom, top = tax.stacked_ramps(x, t, r)                           # (801, k) each
-    names = [f"{fmt.money(t_k, cur)}: {fmt.signed(100 * s_k)} %" for t_k, s_k in zip(t[live], steps[live],
-                                                                                       strict=True)]
+    names = [band_label(t_k, s_k, r_k, cur) for t_k, s_k, r_k in zip(t[live], steps[live], r[live], strict=True)]
     axis = f"income ({cur or 'units'})"
     at_income = tax.relu_tax(income, t, r)
     return {
@@ -166,6 +173,7 @@ def tax_section() -> None:
         with controls:
             LINKS.widget("preset", on_change=schedule.forget_edits, args=(LINKS,))
             LINKS.widget("income", label=f"An income to follow ({cur or 'units'})")
+            st.caption(f"That is {fmt.money(income, cur)}.")
             st.metric("Tax at this income", fmt.money(view["tax"], cur, 2))
             st.caption("Each band adds a ramp: nothing below its threshold, then its rate step on every "
                        "extra unit. Crossing a threshold changes only the tax on the income above it.")

@@ -73,9 +73,9 @@ def stacked_figure(x, bottom, top, names, falling, tax, *, income=None, tax_at_i
             x=[income], y=[tax_at_income], mode="markers", showlegend=False,
             marker=dict(color=colors.ON, size=11, line=dict(color="white", width=2)),
             hovertemplate="income %{x:,.0f}<br>tax %{y:,.2f}<extra></extra>"))
-    # The legend sits in the empty upper left (a tax curve bends upwards), so the pile gets the height.
-    fig.update_layout(legend=dict(traceorder="normal", orientation="v", x=0.01, xanchor="left", y=0.99,
-                                  yanchor="top", bgcolor="rgba(255,255,255,0.6)"), margin=dict(b=10))
+    # The legend sits under the chart: inside it, the income line ran through its labels.
+    fig.update_layout(legend=dict(traceorder="normal", orientation="h", x=0.0, xanchor="left", y=-0.22,
+                                  yanchor="top"), margin=dict(b=10))
     _income_marker(fig, income)
     _money_axes(fig, currency)
     return readable(fig)

@@ -379,3 +379,19 @@ def test_every_declared_key_round_trips_through_its_link_text():
         else:
             assert state._equal(back, value), link.key
     assert "| `bands` |" in links.readme() and "| `w1`, `b1`, `w2`, `b2` |" in links.readme()
+
+
+def test_the_ramps_are_named_by_their_rate_step_and_their_bands_rate():
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location(
+        "_tax_page", Path(__file__).resolve().parents[2] / "pages" / "tax-bands.py")
+    page = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(page)
+    assert page.band_label(50_270, 0.20, 0.40, "£") == "£50,270: +20 points (band rate 40 %)"
+    assert page.band_label(125_140, -0.15, 0.45, "£") == "£125,140: −15 points (band rate 45 %)"
+    at = open_page("tax-bands")
+    names = [tr_.get("name", "") for f in figures(at) for tr_ in f["data"]]
+    assert "£50,270: +20 points (band rate 40 %)" in names
+    assert "uk-2024-taper" not in " ".join([c.value for c in at.caption] + [m.value for m in at.markdown])
