@@ -87,6 +87,13 @@ LINKS = state.Links(
 )
 
 
+def _heads_moved(before: int) -> None:
+    """Key/value heads follow the heads while they were equal (no grouping, as GPT-2): moving the heads
+    from 12 to 16 makes 16 of each. Set apart by the student (grouped-query attention), they stay."""
+    if LINKS.value("kv") == before:
+        LINKS.set("kv", LINKS.value("heads"))
+
+
 def load_preset(name: str | None = None) -> None:
     """Write a preset's values into every field (a widget callback)."""
     cfg = PRESETS[name or st.session_state["preset"]]
@@ -104,7 +111,9 @@ def configuration():
     cfg = TransformerConfig(**{a: int(v) if isinstance(v, float) and v.is_integer() else v
                                for a, v in values.items()})
     problems = validate(cfg)
-    shown = LINKS.kept("config", cfg) if not problems else LINKS.kept("config", default=base)
+    # While the fields do not make a model, the numbers are the preset's: a link shows what it shows to
+    # everyone who opens it, whatever each session moved before.
+    shown = cfg if not problems else base
     return preset, base, cfg, problems, shown
 
 
@@ -148,7 +157,7 @@ def section_model(preset, base, cfg, problems, shown, v: ui.View) -> None:
     if problems:
         fields = ", ".join(f"**{LINKS[FIELDS[p.field]].label}**" for p in problems)
         st.warning(f"Not a model yet: fix {fields} under *Change the architecture*. Until then every number "
-                   f"shows the last valid configuration, {describe(shown, preset)}.", icon=":material/warning:")
+                   f"shows the preset it starts from, {describe(shown, preset)}.", icon=":material/warning:")
 
 
 def section_architecture(base, problems) -> None:
@@ -161,7 +170,9 @@ def section_architecture(base, problems) -> None:
     for i, (attr, key) in enumerate(FIELDS.items()):
         with left if i < 5 else right:
             raw = st.query_params.get(key)
-            v = LINKS.widget(key, default=getattr(base, attr))
+            extra = {"on_change": _heads_moved, "args": (LINKS.value("heads", default=base.n_head),)} \
+                if key == "heads" else {}
+            v = LINKS.widget(key, default=getattr(base, attr), **extra)
             if LINKS[key].kind == "number" and raw is not None and key in st.query_params \
                     and raw != str(v):
                 try:

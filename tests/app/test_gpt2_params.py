@@ -116,24 +116,35 @@ def test_a_custom_config_equal_to_another_preset_says_so():
     assert "(that is **Mistral 7B**)" in _text(at)
 
 
-def test_inconsistent_config_names_the_field_and_keeps_the_last_table():
+def test_inconsistent_config_names_the_field_and_shows_the_presets_numbers_as_a_link_would():
     at = open_page("gpt2-params")
+    preset = _table(at)
     at.slider(key="layers").set_value(6).run()
-    good = _table(at)
-    at.slider(key="heads").set_value(10).run()  # 768 is not divisible by 10
+    at.slider(key="heads").set_value(10).run()  # 768 is not divisible by 10 (kv follows: 10)
     assert not at.exception
     errors = [c.value for c in at.caption if ":red[" in c.value]
     assert any("Attention heads" in e and "10 heads" in e for e in errors)
-    assert "last valid configuration" in at.warning[0].value
-    assert _table(at).equals(good)  # the table of the 6-layer model stays
+    assert "the preset it starts from" in at.warning[0].value
+    assert _table(at).equals(preset)                       # the same numbers the same link shows afresh
+    fresh = open_page("gpt2-params", {"layers": "6", "heads": "10", "kv": "10"})
+    assert _metric(fresh, "Parameters") == _metric(at, "Parameters") == "124,439,808"
     at.slider(key="layers").set_value(0).run()
     errors = [c.value for c in at.caption if ":red[" in c.value]
     assert any("Blocks (layers)" in e and "at least one block" in e for e in errors)
-    assert _table(at).equals(good)
     at.slider(key="heads").set_value(12).run()
     at.slider(key="layers").set_value(3).run()
     assert not at.warning
     assert _metric(at, "Parameters") == f"{count_params(replace(PRESETS['gpt2'], n_layer=3)):,}"
+
+
+def test_the_kv_heads_follow_the_heads_unless_set_apart():
+    at = open_page("gpt2-params")
+    at.slider(key="heads").set_value(16).run()           # GPT-2 does not group its heads: kv follows
+    assert at.slider(key="kv").value == 16 and not at.warning
+    assert _metric(at, "Parameters") == f"{count_params(replace(PRESETS['gpt2'], n_head=16, n_kv_head=16)):,}"
+    llama = open_page("gpt2-params", {"preset": "llama-3-8b"})   # grouped (32 heads, 8 kv): kv stays
+    llama.slider(key="heads").set_value(64).run()
+    assert llama.slider(key="kv").value == 8
 
 
 def test_absurd_vocabulary_is_refused_with_a_message():
@@ -150,7 +161,7 @@ def test_bad_link_values_open_cleanly_with_notes():
     notes = " ".join(c.value for c in at.caption)
     assert "Ignored `preset=gpt5`" in notes and "Ignored `d=abc`" in notes
     assert "Key/value heads" in notes  # 12 heads cannot share 5 kv heads
-    assert _metric(at, "Parameters") == "124,439,808"  # the last valid table: GPT-2 small
+    assert _metric(at, "Parameters") == "124,439,808"  # not a model: the preset's numbers, GPT-2 small
 
 
 def test_a_fraction_in_a_link_is_rounded_with_a_note():

@@ -77,8 +77,8 @@ def test_inconsistent_config_and_bad_link_open_cleanly(open_page):
     text = main_text(page)
     assert "Ignored preset=gpt5" in text and "Ignored vocab=abc" in text
     assert "cannot be split evenly into 10 heads" in text
-    assert "last valid configuration" in text
-    assert "124,439,808" in text  # nothing valid yet in this session: the preset's table
+    assert "the preset it starts from" in text
+    assert "124,439,808" in text  # not a model: the preset's numbers, as anyone opening this link sees
     screenshot(page, "gpt2-params-invalid")
 
 
