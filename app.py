@@ -1,6 +1,7 @@
 """Layer Lab: the table of contents. Every lesson lives in pages/, listed in ui/nav.py."""
 
 import os
+from pathlib import Path
 
 import streamlit as st
 
@@ -8,8 +9,10 @@ import engine
 from engine import heap
 from engine.fairshare import busy_note
 from engine.replica import restart_note
-from ui import inplace
+from ui import inplace, state
 from ui.nav import HOME, LESSONS
+
+ROOT = Path(__file__).resolve().parent
 
 # The class server's patches to Streamlit (engine/): each on unless its switch is 0, and one that does
 # not fit this Streamlit stays off with a logged line rather than stopping the app.
@@ -30,5 +33,8 @@ if note := restart_note(st.context.headers, st.session_state):  # its replica st
 if note := busy_note():  # past capacity answers come later, never not at all: say so
     st.caption(f":material/hourglass_top: {note}")
 page.run()
+lesson = next((item for item in LESSONS if item.url_path == page.url_path), HOME)
+if links := state.declared(ROOT / lesson.file):   # the page's link keys: a link for the class can hide them
+    state.class_link_box(links)
 if os.environ.get("LAYERLAB_GC_FREEZE") != "0":
     heap.settle(page.url_path)  # what the page loaded stays out of later full collections (engine/heap.py)

@@ -40,6 +40,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -250,11 +251,17 @@ class Links:
         flat: list[Link] = []
         for item in links:
             flat.extend([item] if isinstance(item, Link) else item)
+        flat.append(text(HIDE, "", "Controls this link hides", "Written by the box 'A link for the class'.",
+                         parse=str, fmt=str, hand=True,
+                         meaning="this page's link keys whose controls are not drawn (their values still "
+                                 "apply), comma separated, or `all`",
+                         values="keys of this page's table, or `all`; unknown ones are ignored with a note"))
         self.links: dict[str, Link] = {}
         for link in flat:
             if link.key in self.links:
                 raise ValueError(f"link key {link.key!r} declared twice")
             self.links[link.key] = link
+        _DECLARED[_caller_file()] = self   # the page that declared it (app.py's box for the class reads it)
 
     def __getitem__(self, key: str) -> Link:
         return self.links[key]
@@ -428,13 +435,28 @@ class Links:
             store[name] = value
         return store.get(name, default)
 
+    def hidden(self) -> set[str]:
+        """The keys whose controls the link hides (`hide=lr,act` or `hide=all`); unknown ones get a note."""
+        raw = st.query_params.get(HIDE) or ""
+        names = {k.strip().lower() for k in raw.split(",") if k.strip()}
+        if "all" in names:
+            return set(self.links) - {HIDE}
+        unknown = sorted(names - set(self.links))
+        if unknown:
+            self.note(HIDE, f"Ignored {', '.join(f'`{k}`' for k in unknown)} in `hide=`: no such control on "
+                            "this page.")
+        return names & set(self.links) - {HIDE}
+
     def widget(self, key: str, *, label: str | None = None, help: str | None = None,
                default: Any = _UNSET, **kw) -> Any:
         """Draw `key`'s control and return its value (see the module's docstring for how it travels).
 
         `default=` replaces the declared default on this draw (see `value`): Streamlit leaves a value
-        equal to it out of the URL, so a link holds only what was moved away from it.
+        equal to it out of the URL, so a link holds only what was moved away from it. A key the link
+        hides (`hide=`) is not drawn: its value (from the link, or the default) still applies.
         """
+        if key in self.hidden():
+            return self.value(key) if default is _UNSET else self.value(key, default=default)
         link = self._link(key, default)
         label = link.label if label is None else label
         options = {**link.options, **kw, "help": help or link.help}
@@ -616,6 +638,48 @@ def _same(raws: list[str], value: Any) -> bool:
         except ValueError:
             return False
     return raw == str(value)
+
+
+HIDE = "hide"
+_DECLARED: dict[str, Links] = {}   # absolute page file -> the Links it declared on its last run
+
+
+def _caller_file() -> str:
+    import sys
+
+    frame = sys._getframe(2)
+    return str(Path(frame.f_code.co_filename).resolve())
+
+
+def declared(path) -> Links | None:
+    """The Links a page file declared on its last run in this process (None: it declares none)."""
+    return _DECLARED.get(str(Path(path).resolve()))
+
+
+def class_link_box(links: Links) -> None:
+    """'A link for the class': tick the controls students should not see, copy the link (`hide=`).
+
+    Drawn in the sidebar by app.py for every page that declares its link keys."""
+    from urllib.parse import urlencode
+
+    from ui import address
+
+    keys = [k for k, link in links.links.items() if k != HIDE and not link.hand and link.kind != "tabs"]
+    if not keys:
+        return
+    with st.sidebar:
+        links.show_note(HIDE)   # a hide= key this page does not have
+    with st.sidebar.expander("A link for the class", icon=":material/visibility_off:"):
+        now = sorted(links.hidden())
+        chosen = st.multiselect("Hide these controls", keys, default=[k for k in now if k in keys],
+                                format_func=lambda k: links[k].label, key="_class_link_hide",
+                                help="Students who open the link do not see these controls; their values "
+                                     "(as now on this page) still apply.")
+        params = [(k, v) for k in st.query_params if k != HIDE for v in st.query_params.get_all(k)]
+        if chosen:
+            params.append((HIDE, ",".join(chosen) if len(chosen) < len(keys) else "all"))
+        base = address.reachable(address.page_url().split("?")[0])[0] if address.page_url() else ""
+        st.code(base + ("?" + urlencode(params) if params else ""), language=None, wrap_lines=True)
 
 
 def page_links(path: str) -> Links | None:

@@ -101,7 +101,7 @@ def test_declarations_refuse_a_key_twice_and_read_without_running():
     with pytest.raises(ValueError, match="twice"):
         state.Links(state.toggle("a", True, "A", "a"), state.toggle("a", False, "A", "a"))
     links = state.page_links(PAGE)
-    assert [link.key for link in links] == ["n", "act", "mode", "on", "show", "hidden", "w"]
+    assert [link.key for link in links] == ["n", "act", "mode", "on", "show", "hidden", "w", "hide"]
     table = links.readme()
     assert "| `n` | Count | 1 to 10 (3) |" in table
     assert "| `act` | Bend | `relu`, `gelu`, `gelu_tanh` (`relu`) |" in table
@@ -113,3 +113,45 @@ def test_matrix_text_form():
     for bad, why in (("1,x;0,1", "not a number"), ("1,inf;0,1", "finite"), ("1;2", "2 × 2")):
         with pytest.raises(ValueError, match=why):
             state.parse_matrix(bad, (2, 2))
+
+
+def test_a_link_can_hide_controls_and_their_values_still_apply():
+    from tests.app.conftest import open_page
+
+    at = open_page("trainer", {"twin": "false", "lr": "0.1", "hide": "lr,act,nope"})
+    assert not at.exception
+    keys = {w.key for w in at.select_slider} | {w.key for w in at.selectbox}
+    assert "lr" not in keys and "act" not in keys and "opt" in keys        # hidden: not drawn
+    assert at.session_state["trainer_spec"].lr == 0.1                       # ...its link value applies
+    assert "Ignored `nope` in `hide=`" in str(at.session_state["_links"])   # noted (shown in the sidebar)
+    everything = open_page("trainer", {"twin": "false", "hide": "all"})
+    assert not everything.exception
+    assert not [w for w in everything.select_slider if w.key in ("lr", "speed", "l1", "l2")]
+    everything.button(key="trainer_step_10").click().run()                  # it still trains
+    assert any(m.label == "Epoch" and m.value == "10" for m in everything.metric)
+
+
+def _box_page():
+    import streamlit as st
+
+    from ui import state
+
+    links = state.Links(state.slider("lr", 0.0, 1.0, 0.5, 0.1, "Rate", "A rate."),
+                        state.toggle("relu", True, "ReLU", "The bend."))
+    st.write(links.widget("lr"), links.widget("relu"))
+    state.class_link_box(links)
+
+
+def test_the_box_for_the_class_builds_the_hiding_link():
+    """app.py draws it in the sidebar for every page (AppTest runs a switched-to page without app.py)."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_function(_box_page)
+    at.query_params["hide"] = "relu"
+    at.run()
+    box = at.multiselect(key="_class_link_hide")
+    assert box.value == ["relu"] and not any(t.label == "ReLU" for t in at.toggle)
+    box.set_value(["relu", "lr"]).run()
+    assert any(c.value.endswith("hide=all") for c in at.code)
+    box.set_value(["lr"]).run()
+    assert any(c.value.endswith("hide=lr") for c in at.code)

@@ -472,3 +472,20 @@ def test_points_by_hand_on_a_curve_and_on_a_phone(open_page):
     assert re.search(r"pts=0_-?\d", page.url)           # x = 0 and the value where the click landed
     assert_clean(page)
     screenshot(page, "trainer-curve-by-hand")
+
+
+def test_a_hide_all_link_on_a_phone_still_trains_and_the_box_builds_links(open_page):
+    page = open_page("/trainer?twin=false&hide=all", "phone")
+    main = page.locator("[data-testid='stMain']")
+    assert main.get_by_role("slider", name="Learning rate").count() == 0   # today's controls only
+    _click(page, "Play")
+    page.get_by_role("button", name="Pause", exact=True).wait_for()
+    page.wait_for_function(
+        "() => Array.from(document.querySelectorAll(\"[data-testid='stMetric']\"))"
+        ".some(m => m.innerText.startsWith('Epoch') && +m.innerText.replace(/[^0-9]/g, '') > 20)",
+        timeout=30_000)
+    _pause(page)
+    screenshot(page, "trainer-hide-all")
+    laptop = open_page("/trainer?twin=false")
+    laptop.get_by_text("A link for the class").click()
+    assert laptop.get_by_text("Hide these controls").count() == 1
