@@ -231,7 +231,8 @@ def test_a_view_tab_opens_its_view_in_the_link_and_a_link_opens_it(open_page):
     wait_ready(page)
     assert page.locator(".st-key-trainer_network .js-plotly-plot").count() == 1
     assert page.locator(BEND_AFTER).count() == 0
-    assert "view=inside" in page.locator("[data-testid='stCode']").first.inner_text()  # the share link
+    share = page.locator("[data-testid='stMain'] [data-testid='stCode']").first   # the share link
+    assert "view=inside" in share.inner_text()
     assert_clean(page)
     screenshot(page, "trainer-inside")
     page = open_page("/trainer?twin=false&view=mistakes", "phone")
@@ -258,13 +259,13 @@ def test_bad_links_open_cleanly_with_notes(open_page):
 
 def test_a_shared_link_restores_the_weights(open_page):
     page = open_page("/trainer?twin=false")
-    code = page.locator("[data-testid='stCode']").filter(has_text="w=").first
+    code = page.locator("[data-testid='stMain'] [data-testid='stCode']").filter(has_text="w=").first
     untrained = code.inner_text().strip()
     _click(page, "+100")
     _wait_epoch(page, 100)
     # The link is drawn at the end of the page: wait until it carries the trained weights.
     page.wait_for_function(
-        "(before) => Array.from(document.querySelectorAll(\"[data-testid='stCode']\"))"
+        "(before) => Array.from(document.querySelectorAll(\"[data-testid='stMain'] [data-testid='stCode']\"))"
         ".some(e => e.innerText.includes('w=') && e.innerText.trim() !== before)", arg=untrained)
     trained = metric(page, "Train accuracy")
     link = code.inner_text().strip()
@@ -299,14 +300,14 @@ def test_own_points_from_a_csv(open_page, tmp_path):
 
 def test_a_slider_in_the_top_fragment_updates_its_section_and_the_url(open_page):
     page = open_page("/trainer?twin=false")
-    code = page.locator("[data-testid='stCode']").filter(has_text="w=").first
+    code = page.locator("[data-testid='stMain'] [data-testid='stCode']").filter(has_text="w=").first
     before = code.inner_text()
     assert "lr=" not in before
     page.locator(".st-key-lr").get_by_role("slider").focus()
     page.keyboard.press("ArrowRight")  # 0.03 -> 0.1
     page.wait_for_url("**lr=0.1**")
     page.wait_for_function(
-        "() => Array.from(document.querySelectorAll(\"[data-testid='stCode']\"))"
+        "() => Array.from(document.querySelectorAll(\"[data-testid='stMain'] [data-testid='stCode']\"))"
         ".some(e => e.innerText.includes('lr=0.1'))")
     wait_ready(page)
     assert "lr=0.1" in code.inner_text()
