@@ -102,6 +102,40 @@ def teacher(code: str) -> None:
             cr.store().set_flag(code, key, flag, value)   # checked against the key on the server
     st.fragment(board, run_every=3)(code)
     st.fragment(gallery, run_every=3)(code)
+    manage(code, info)
+
+
+def manage(code: str, info) -> None:
+    """The teacher's other actions: close or reopen, remove, download, end (each checked on the server)."""
+    key = cr.key_for(code)
+    with st.expander("Manage the class", icon=":material/settings:"):
+        closed = info.closed()
+        c1, c2 = st.columns(2)
+        if c1.button("Reopen submissions" if closed else "Close submissions", key="class_close",
+                     icon=":material/lock_open:" if closed else ":material/lock:",
+                     help="Closed: nobody can join or submit; the board stays."):
+            cr.store().set_open(code, key, closed)
+            st.rerun()
+        rows = cr.store().export(code, key)
+        c2.download_button("Download every submission (JSON)", cr.dumps({"code": code, "submissions": rows}),
+                           file_name=f"class-{code}.json", mime="application/json", icon=":material/download:",
+                           help="Each network with its settings, weights and both scores.")
+        table = pd.DataFrame([{k: r[k] for k in ("nickname", "submitted", "parameters", "public", "private")}
+                              for r in rows])
+        c2.download_button("Download the scores (CSV)", table.to_csv(index=False), file_name=f"class-{code}.csv",
+                           mime="text/csv", icon=":material/table:", help="One row per submission.")
+        names = sorted({r["nickname"] for r in rows} | {r.nickname for r in cr.store().leaderboard(code)})
+        who = st.selectbox("Remove a student (and their submissions)", ["—", *names], key="class_remove_who",
+                           help="For a nickname that should not be on the board.")
+        if who != "—" and st.button(f"Remove {who}", key="class_remove", icon=":material/person_remove:"):
+            cr.store().remove(code, key, nickname=who)
+            st.rerun()
+        sure = st.checkbox("I am sure: delete this class, its students and every submission", key="class_end_sure")
+        if st.button("End the class", key="class_end", disabled=not sure, icon=":material/delete_forever:",
+                     help="Everything of this class is deleted. Classes older than 14 days are deleted anyway."):
+            cr.store().end(code, key)
+            st.query_params.clear()
+            st.rerun()
 
 
 def board(code: str) -> None:
@@ -148,7 +182,10 @@ def gallery(code: str) -> None:
     st.markdown("**Every boundary**, in rank order")
     cols = st.columns(4)
     for i, r in enumerate(rows[:32]):
-        drawn = cr.gallery_map(r.submission, problem_json)
+        try:
+            drawn = cr.gallery_map(r.submission, problem_json)
+        except ValueError:   # a stored network that no longer fits (the checks changed): no map, no error
+            continue
         if drawn is None:
             st.caption("A curve fit has no plane to draw: the board and the chart show every fit.")
             return

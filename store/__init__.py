@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from sqlalchemy import create_engine, event, func, select
+from sqlalchemy import create_engine, delete, event, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -33,6 +33,9 @@ from store.models import Class, Seat, Submission
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 NICK_MAX = 24
+MAX_SEATS = 200                    # students in one class
+MIN_GAP = timedelta(seconds=3)     # between two submissions of one student
+KEEP = timedelta(days=14)          # a class older than this is deleted with everything in it
 ACTIVE = timedelta(seconds=60)      # a student seen within this is "active"
 PLAYING = timedelta(seconds=10)     # ... and one whose Play ticked within this is "playing"
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -153,6 +156,61 @@ class Store:
                 conn.exec_driver_sql("BEGIN IMMEDIATE")   # first, so a count and its insert are one step
         self.session = sessionmaker(self.engine, expire_on_commit=False)
         migrate(self.engine)
+        self.purge()
+
+    def purge(self, older_than: timedelta = KEEP) -> int:
+        """Delete the classes created more than `older_than` ago, with their seats and submissions."""
+        with self.session.begin() as s:
+            old = s.scalars(select(Class).where(Class.created_at < _now() - older_than)).all()
+            for c in old:
+                s.delete(c)
+            return len(old)
+
+    def _teacher(self, s: Session, code: str, key: str | None) -> Class:
+        c = s.scalar(select(Class).where(Class.code == normal_code(code)))
+        if c is None or not key or not hmac.compare_digest(c.key_hash, _hash(key)):
+            raise StoreError("Only the teacher's link can change this class.")
+        return c
+
+    def set_open(self, code: str, key: str, is_open: bool) -> None:
+        """Close submissions now, or reopen them (no closing time)."""
+        with self.session.begin() as s:
+            c = self._teacher(s, code, key)
+            c.closes_at = None if is_open else _now()
+
+    def remove(self, code: str, key: str, *, submission: int | None = None,
+               nickname: str | None = None) -> None:
+        """Remove one submission, or one student with all their submissions."""
+        with self.session.begin() as s:
+            c = self._teacher(s, code, key)
+            if submission is not None:
+                sub = s.scalar(select(Submission).where(Submission.id == int(submission),
+                                                        Submission.class_id == c.id))
+                if sub is not None:
+                    s.delete(sub)
+            if nickname is not None:
+                seat = s.scalar(select(Seat).where(Seat.class_id == c.id, Seat.nickname == nickname))
+                if seat is not None:
+                    s.execute(delete(Submission).where(Submission.seat_id == seat.id))
+                    s.delete(seat)
+
+    def end(self, code: str, key: str) -> None:
+        """End the class: delete it, its seats and its submissions."""
+        with self.session.begin() as s:
+            c = self._teacher(s, code, key)
+            s.execute(delete(Submission).where(Submission.class_id == c.id))
+            s.execute(delete(Seat).where(Seat.class_id == c.id))
+            s.delete(c)
+
+    def export(self, code: str, key: str) -> list[dict]:
+        """Every submission for the teacher: nickname, time, size, both scores, settings and weights."""
+        with self.session() as s:
+            c = self._teacher(s, code, key)
+            rows = s.execute(select(Submission, Seat.nickname).join(Seat, Seat.id == Submission.seat_id)
+                             .where(Submission.class_id == c.id).order_by(Submission.created_at)).all()
+        return [dict(nickname=nick, submitted=_aware(sub.created_at).isoformat(), parameters=sub.n_params,
+                     public=sub.public, private=sub.private, spec=json.loads(sub.spec),
+                     weights=json.loads(sub.weights)) for sub, nick in rows]
 
     # --- a teacher ----------------------------------------------------------------------------
     def create_class(self, problem: dict, *, max_params: int | None = None,
@@ -184,11 +242,8 @@ class Store:
         """Pause, reveal or hide names: the teacher's key is checked here, on the server."""
         if flag not in ("paused", "revealed", "hide_names"):
             raise ValueError(flag)
-        if not self.is_teacher(code, key):
-            raise StoreError("Only the teacher's link can change this class.")
         with self.session.begin() as s:
-            row = s.scalar(select(Class).where(Class.code == normal_code(code)))
-            setattr(row, flag, bool(value))
+            setattr(self._teacher(s, code, key), flag, bool(value))
 
     def test_seed(self, code: str) -> int:
         """The hidden test points' seed: for the server's scoring only, never for a page or a link."""
@@ -221,6 +276,8 @@ class Store:
         try:
             with self.session.begin() as s:
                 cid = s.scalar(select(Class.id).where(Class.code == info.code))
+                if s.scalar(select(func.count()).select_from(Seat).where(Seat.class_id == cid)) >= MAX_SEATS:
+                    raise StoreError(f"This class is full ({MAX_SEATS} students).")
                 s.add(Seat(class_id=cid, token_hash=_hash(token), nickname=name, nickname_key=name.casefold(),
                            joined_at=now, last_seen=now))
         except IntegrityError:
@@ -268,18 +325,31 @@ class Store:
             if c.max_params is not None and n_params > c.max_params:
                 raise StoreError(f"This network has {n_params:,} parameters; the class allows at most "
                                  f"{c.max_params:,}. Use fewer units or layers.")
+            text_weights = json.dumps(weights)
+            last = s.scalars(select(Submission).where(Submission.seat_id == seat.id)
+                             .order_by(Submission.created_at.desc(), Submission.id.desc()).limit(1)).first()
             used = s.scalar(select(func.count()).select_from(Submission).where(Submission.seat_id == seat.id))
-            if c.max_submissions is not None and used >= c.max_submissions:
+            if last is not None and last.weights == text_weights:   # the same network again (a double click)
+                sub_id, pub = last.id, last.public
+                left = None if c.max_submissions is None else c.max_submissions - used
+                same = True
+            elif last is not None and _now() - _aware(last.created_at) < MIN_GAP:
+                raise StoreError("Wait a few seconds between two submissions.")
+            else:
+                same = False
+            if not same and c.max_submissions is not None and used >= c.max_submissions:
                 raise StoreError(f"You have used all {c.max_submissions} submissions.")
-            sub = Submission(class_id=c.id, seat_id=seat.id, spec=json.dumps(spec, sort_keys=True),
-                             weights=json.dumps(weights), n_params=int(n_params), public=float(public),
-                             private=float(private), created_at=_now())
-            s.add(sub)
+            if not same:
+                sub = Submission(class_id=c.id, seat_id=seat.id, spec=json.dumps(spec, sort_keys=True),
+                                 weights=text_weights, n_params=int(n_params), public=float(public),
+                                 private=float(private), created_at=_now())
+                s.add(sub)
+                s.flush()
+                sub_id, pub = sub.id, float(public)
+                left = None if c.max_submissions is None else c.max_submissions - used - 1
             seat.last_seen = _now()
-            s.flush()
-            sub_id, left = sub.id, (None if c.max_submissions is None else c.max_submissions - used - 1)
         rank = next((r.rank for r in self.leaderboard(code) if r.nickname == seat.nickname), 0)
-        return Receipt(sub_id, float(public), rank, left)
+        return Receipt(sub_id, pub, rank, left)
 
     # --- the board ----------------------------------------------------------------------------
     def leaderboard(self, code: str, *, reveal: bool | None = None) -> list[Row]:

@@ -23,10 +23,22 @@ SEAT_SEEN = "class_seat_seen"  # session: when this seat last told the store it 
 PAUSE_LOOK = 2.0             # seconds between two looks at the class's pause switch from a playing page
 
 
+def store_url() -> str | None:
+    """LAYERLAB_DB if set, else Streamlit's `[connections.layerlab] url` in .streamlit/secrets.toml, else
+    None (the store's SQLite file under the home folder)."""
+    import os
+
+    if os.environ.get("LAYERLAB_DB"):
+        return os.environ["LAYERLAB_DB"]
+    with contextlib.suppress(Exception):   # no secrets file: nothing set
+        return st.secrets["connections"]["layerlab"]["url"]
+    return None
+
+
 @st.cache_resource(show_spinner=False)
 def store() -> Store:
     """One store per process (its connection pool is shared by the sessions)."""
-    return Store()
+    return Store(store_url())
 
 
 def for_plotly(text: str) -> str:
@@ -185,6 +197,9 @@ def submit_box(ch: Challenge, network: dict, spec: dict, is_paused: bool) -> Non
                 st.session_state["class_receipt"] = r
             except (ValueError, StoreError) as err:
                 st.error(f"Not submitted: {err}", icon=":material/error:")
+            except Exception:   # the database is away: nothing is lost, the network is still here
+                st.error("Not submitted: the class store cannot be reached just now. Your network is still "
+                         "on this page: press Submit again in a moment.", icon=":material/cloud_off:")
         r = st.session_state.get("class_receipt")
         if r is not None:
             what = "R²" if info.problem.get("problem") == "regress" else "accuracy"

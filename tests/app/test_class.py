@@ -10,6 +10,7 @@ import numpy as np
 from lib.challenge import evaluate
 from tests.app.conftest import decode, open_page
 from ui import classroom as cr
+from ui import trainer as tr
 
 PROBLEM = {"problem": "classify", "dataset": "checkerboard", "k": 3, "n": 400, "noise": 0.0, "cells": 2,
            "seed": 3, "feat": ["x1", "x2"]}
@@ -99,3 +100,49 @@ def test_a_bad_seat_or_class_trains_alone_with_one_line():
     assert not at.selectbox(key="dataset").disabled
     bad = open_page("class", {"code": "ZZZZZZ"})
     assert not bad.exception and "No class has the code ZZZZZZ" in _text(bad)
+
+
+def _count(at, kind: str) -> int:
+    def walk(node) -> int:
+        kids = getattr(node, "children", {}).values()
+        return sum((getattr(c, "type", None) == kind) + walk(c) for c in kids)
+
+    return walk(at._tree)
+
+
+def test_the_teacher_closes_removes_downloads_and_ends_the_class():
+    code, key = cr.store().create_class(PROBLEM)
+    seat = cr.store().join(code, "Ada")
+    cr.store().submit(code, seat, spec={"hidden": [8]}, weights={"w": [1]}, n_params=33, public=0.9,
+                      private=0.8)
+    at = open_page("class", {"code": code, "key": key})
+    assert not at.exception
+    assert _count(at, "download_button") == 2                        # the JSON of every network, the CSV
+    at.button(key="class_close").click().run()
+    assert cr.store().get_class(code).closed() and at.button(key="class_close").label == "Reopen submissions"
+    at.button(key="class_close").click().run()
+    assert not cr.store().get_class(code).closed()
+    at.selectbox(key="class_remove_who").select("Ada").run()
+    at.button(key="class_remove").click().run()
+    assert cr.store().leaderboard(code) == []
+    assert at.button(key="class_end").disabled
+    at.checkbox(key="class_end_sure").check().run()
+    at.button(key="class_end").click().run()
+    assert cr.store().get_class(code) is None and not at.exception
+
+
+def test_submit_says_so_in_one_line_when_the_store_is_away(monkeypatch):
+    from sqlalchemy.exc import OperationalError
+
+    code, _ = cr.store().create_class(PROBLEM)
+    seat = cr.store().join(code, "Bo")
+    at = open_page("trainer", {"class": code, "seat": seat, "twin": "false"})
+
+    def away(*args, **kwargs):
+        raise OperationalError("SELECT 1", {}, Exception("connection refused"))
+
+    monkeypatch.setattr(type(cr.store()), "submit", away)
+    at.button(key="class_submit").click().run()
+    assert not at.exception
+    assert any("cannot be reached" in e.value for e in at.error)
+    assert at.session_state[tr.RUN] is not None                         # the network is still there

@@ -24,7 +24,7 @@ def test_the_config_is_valid_as_shipped_and_as_written():
     need_haproxy()
     subprocess.run([HAPROXY, "-c", "-q", "-f", str(ROOT / "deploy" / "haproxy.cfg")], check=True)
     text = subprocess.run([str(ROOT / "deploy" / "serve"), "--replicas", "3", "--port", "9000",
-                           "--backend", "10.0.0.7:8601", "--print-config"],
+                           "--backend", "10.0.0.7:8601", "--print-config", "--db", "postgresql+psycopg:///x"],
                           capture_output=True, text=True, check=True).stdout
     servers = [line.split() for line in text.splitlines() if line.strip().startswith("server ")]
     assert [s[1:3] for s in servers] == [["r1", "127.0.0.1:9100"], ["r2", "127.0.0.1:9101"],
@@ -123,3 +123,15 @@ def test_serve_refuses_to_start_a_class_on_an_app_that_cannot_draw(tmp_path):
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 1
     assert "cannot draw a page" in done.stdout and "no replica can draw a page" in done.stderr
+
+
+def test_several_machines_without_one_store_are_refused_in_one_line():
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k != "LAYERLAB_DB"}
+    done = subprocess.run([str(ROOT / "deploy" / "serve"), "--backend", "10.0.0.7:8601", "--print-config"],
+                          capture_output=True, text=True, env=env)
+    assert done.returncode == 2 and "need one class store" in done.stderr
+    ok = subprocess.run([str(ROOT / "deploy" / "serve"), "--backend", "10.0.0.7:8601", "--print-config",
+                         "--db", "postgresql+psycopg://db.example/layerlab"], capture_output=True, text=True)
+    assert ok.returncode == 0

@@ -31,6 +31,22 @@ def _postgres_url():
     return name
 
 
+@pytest.fixture(autouse=True)
+def no_gap(monkeypatch):
+    """Submissions of one student follow each other at once here (the gap has its own test)."""
+    import store as store_module
+
+    monkeypatch.setattr(store_module, "MIN_GAP", timedelta(0))
+
+
+_n = iter(range(10**6))
+
+
+def W():
+    """A network's weights, new each time (the same network twice is one submission)."""
+    return {"w": [next(_n)]}
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def store(request, tmp_path):
     if request.param == "sqlite":
@@ -78,16 +94,16 @@ def test_students_join_with_unique_nicknames_and_a_seat_that_survives(store):
 def test_submissions_are_limited_scored_ranked_and_the_private_half_waits(store):
     code, key = store.create_class(PROBLEM, max_submissions=2, max_params=100)
     a, b = store.join(code, "Ada"), store.join(code, "<b>Bo</b>")
-    r = store.submit(code, a, spec={"hidden": [8]}, weights={}, n_params=33, public=0.8, private=0.7)
+    r = store.submit(code, a, spec={"hidden": [8]}, weights=W(), n_params=33, public=0.8, private=0.7)
     assert r.rank == 1 and r.left == 1
-    store.submit(code, b, spec={"hidden": [4]}, weights={}, n_params=17, public=0.9, private=0.6)
+    store.submit(code, b, spec={"hidden": [4]}, weights=W(), n_params=17, public=0.9, private=0.6)
     board = store.leaderboard(code)
     assert [(x.rank, x.nickname, x.private) for x in board] == [(1, "<b>Bo</b>", None), (2, "Ada", None)]
     with pytest.raises(StoreError, match="at most 100"):
-        store.submit(code, a, spec={}, weights={}, n_params=101, public=1.0, private=1.0)
-    store.submit(code, a, spec={"hidden": [8]}, weights={}, n_params=33, public=0.85, private=0.9)
+        store.submit(code, a, spec={}, weights=W(), n_params=101, public=1.0, private=1.0)
+    store.submit(code, a, spec={"hidden": [8]}, weights=W(), n_params=33, public=0.85, private=0.9)
     with pytest.raises(StoreError, match="used all 2"):
-        store.submit(code, a, spec={}, weights={}, n_params=33, public=1.0, private=1.0)
+        store.submit(code, a, spec={}, weights=W(), n_params=33, public=1.0, private=1.0)
     with pytest.raises(StoreError, match="teacher's link"):
         store.set_flag(code, "wrong", "revealed", True)
     store.set_flag(code, key, "revealed", True)                 # private half shown, and it decides
@@ -100,10 +116,10 @@ def test_pause_and_closing_hold_submissions_with_nothing_kept(store):
     a = store.join(code, "Ada")
     store.set_flag(code, key, "paused", True)
     with pytest.raises(StoreError, match="paused"):
-        store.submit(code, a, spec={}, weights={}, n_params=1, public=0.5, private=0.5)
+        store.submit(code, a, spec={}, weights=W(), n_params=1, public=0.5, private=0.5)
     assert store.counts(code).submissions == 0
     store.set_flag(code, key, "paused", False)
-    store.submit(code, a, spec={}, weights={}, n_params=1, public=0.5, private=0.5)
+    store.submit(code, a, spec={}, weights=W(), n_params=1, public=0.5, private=0.5)
     late, _ = store.create_class(PROBLEM, closes_at=datetime.now(UTC) - timedelta(seconds=1))
     with pytest.raises(StoreError, match="closed"):
         store.join(late, "Ada")
@@ -116,7 +132,7 @@ def test_the_last_submission_cannot_be_taken_twice_by_quick_clicks(store):
 
     def click():
         try:
-            store.submit(code, a, spec={}, weights={}, n_params=1, public=0.5, private=0.5)
+            store.submit(code, a, spec={}, weights=W(), n_params=1, public=0.5, private=0.5)   # 4 networks
             results.append("kept")
         except StoreError:
             results.append("refused")
@@ -144,3 +160,55 @@ def test_the_schema_is_alembics_and_the_models_agree(store):
         assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0001"
         names = set(inspect(conn).get_table_names())
     assert {t.name for t in Base.metadata.sorted_tables} <= names
+
+
+def test_the_same_network_twice_is_one_submission_and_quick_ones_wait(store, monkeypatch):
+    import store as store_module
+
+    monkeypatch.setattr(store_module, "MIN_GAP", timedelta(seconds=3))
+    code, _ = store.create_class(PROBLEM)
+    a = store.join(code, "Ada")
+    first = store.submit(code, a, spec={}, weights={"w": [1]}, n_params=1, public=0.5, private=0.5)
+    again = store.submit(code, a, spec={}, weights={"w": [1]}, n_params=1, public=0.5, private=0.5)
+    assert again.submission == first.submission and store.counts(code).submissions == 1
+    with pytest.raises(StoreError, match="Wait a few seconds"):
+        store.submit(code, a, spec={}, weights={"w": [2]}, n_params=1, public=0.6, private=0.6)
+
+
+def test_the_teacher_closes_reopens_removes_exports_and_ends_with_the_key_only(store):
+    code, key = store.create_class(PROBLEM)
+    a, b = store.join(code, "Ada"), store.join(code, "Bo")
+    r = store.submit(code, a, spec={"hidden": [8]}, weights={"w": [1]}, n_params=33, public=0.8, private=0.7)
+    store.submit(code, b, spec={}, weights={"w": [3]}, n_params=5, public=0.6, private=0.9)
+    for forged in (None, "", "nope"):
+        with pytest.raises(StoreError, match="teacher's link"):
+            store.end(code, forged)
+        with pytest.raises(StoreError, match="teacher's link"):
+            store.export(code, forged)
+    store.set_open(code, key, False)
+    with pytest.raises(StoreError, match="closed"):
+        store.submit(code, a, spec={}, weights={"w": [9]}, n_params=1, public=1.0, private=1.0)
+    store.set_open(code, key, True)
+    rows = store.export(code, key)
+    assert [(x["nickname"], x["parameters"], x["weights"]) for x in rows] == [("Ada", 33, {"w": [1]}),
+                                                                            ("Bo", 5, {"w": [3]})]
+    assert not any(a in str(x) or key in str(x) for x in rows)        # no token, no key in an export
+    store.remove(code, key, submission=r.submission)
+    assert [x.nickname for x in store.leaderboard(code)] == ["Bo"]
+    store.remove(code, key, nickname="Bo")
+    assert store.leaderboard(code) == [] and store.counts(code).joined == 1
+    store.end(code, key)
+    assert store.get_class(code) is None and store.seat(code, a) is None
+
+
+def test_old_classes_are_deleted_and_a_class_holds_at_most_200(store, monkeypatch):
+    import store as store_module
+
+    code, _ = store.create_class(PROBLEM)
+    assert store.purge() == 0 and store.get_class(code) is not None
+    assert store.purge(timedelta(seconds=-1)) >= 1 and store.get_class(code) is None
+    small, _ = store.create_class(PROBLEM)
+    monkeypatch.setattr(store_module, "MAX_SEATS", 2)
+    store.join(small, "a"), store.join(small, "b")
+    with pytest.raises(StoreError, match="full"):
+        store.join(small, "c")
