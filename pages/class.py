@@ -77,9 +77,10 @@ def teacher(code: str) -> None:
         st.caption(":material/lan: " + address.LOOPBACK_NOTE.format(host=base.split("//", 1)[1]))
     new = st.session_state.pop("class_new_key", None)
     if new and new[0] == code:
-        st.warning("Your teacher's link (keep it: the key is shown only now, and only this browser holds it):",
-                   icon=":material/key:")
-        st.code(f"{base}/class?code={code}&key={new[1]}", language=None, wrap_lines=True)
+        st.warning("Keep your teacher's link: the key in it is shown only now, and only this browser holds "
+                   "it. Open it away from the projector.", icon=":material/key:")
+        with st.expander("Your teacher's link", icon=":material/key:"):
+            st.code(f"{base}/class?code={code}&key={new[1]}", language=None, wrap_lines=True)
     left, right = st.columns([3, 2], vertical_alignment="center")
     with left:
         st.html(f'<div style="font-size:clamp(48px,9vw,120px);font-weight:700;letter-spacing:0.12em;'
@@ -120,8 +121,8 @@ def manage(code: str, info) -> None:
         c2.download_button("Download every submission (JSON)", cr.dumps({"code": code, "submissions": rows}),
                            file_name=f"class-{code}.json", mime="application/json", icon=":material/download:",
                            help="Each network with its settings, weights and both scores.")
-        table = pd.DataFrame([{k: r[k] for k in ("nickname", "submitted", "parameters", "public", "private")}
-                              for r in rows])
+        table = pd.DataFrame([{k: cr.cell(r[k]) for k in ("nickname", "submitted", "parameters", "public",
+                                                          "private")} for r in rows])
         c2.download_button("Download the scores (CSV)", table.to_csv(index=False), file_name=f"class-{code}.csv",
                            mime="text/csv", icon=":material/table:", help="One row per submission.")
         names = sorted({r["nickname"] for r in rows} | {r.nickname for r in cr.store().leaderboard(code)})

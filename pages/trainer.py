@@ -404,7 +404,13 @@ def network_why(problem: str, hidden: tuple) -> str | None:
 
 
 def _lock(problem: dict) -> None:
-    """A class challenge's data, set on the data controls before they are drawn (then drawn locked)."""
+    """A class challenge's data, set on the data controls before they are drawn (then drawn locked).
+    A link's own data values would win over it on a widget's first draw: they are dropped first."""
+    dropped = [k for k in problem if k in st.query_params and k in LINKS.links]
+    for key in dropped:
+        del st.query_params[key]
+    if dropped:
+        st.rerun(scope="app")
     for key, value in problem.items():
         if value is None or key not in LINKS.links:
             continue

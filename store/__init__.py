@@ -33,6 +33,7 @@ from store.models import Class, Seat, Submission
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 NICK_MAX = 24
+LINK_SEEDS = 100_000               # a link's seed is below this: the hidden points' seed never is one
 MAX_SEATS = 200                    # students in one class
 MIN_GAP = timedelta(seconds=3)     # between two submissions of one student
 KEEP = timedelta(days=14)          # a class older than this is deleted with everything in it
@@ -223,7 +224,8 @@ class Store:
             try:
                 with self.session.begin() as s:
                     s.add(Class(code=code, key_hash=_hash(key), problem=json.dumps(problem, sort_keys=True),
-                                test_seed=secrets.randbelow(2**31 - 1), max_params=max_params,
+                                test_seed=LINK_SEEDS + secrets.randbelow(2**31 - 1 - LINK_SEEDS),
+                                max_params=max_params,
                                 max_submissions=max_submissions, closes_at=closes_at, paused=False,
                                 revealed=False, hide_names=False, created_at=_now()))
                 return code, key

@@ -229,6 +229,13 @@ def describe_problem(p: dict) -> str:
             f"inputs {', '.join(p.get('feat') or [])}")
 
 
+def cell(v):
+    """A value for a CSV a spreadsheet opens: text that starts like a formula (=, +, -, @) is kept as text."""
+    if isinstance(v, str) and v[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + v
+    return v
+
+
 def dumps(d: dict) -> str:
     return json.dumps(d, sort_keys=True)
 

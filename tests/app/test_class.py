@@ -146,3 +146,21 @@ def test_submit_says_so_in_one_line_when_the_store_is_away(monkeypatch):
     assert not at.exception
     assert any("cannot be reached" in e.value for e in at.error)
     assert at.session_state[tr.RUN] is not None                         # the network is still there
+
+
+def test_a_link_cannot_unlock_the_challenges_data():
+    code, _ = cr.store().create_class(PROBLEM)
+    seat = cr.store().join(code, "Cy")
+    at = open_page("trainer", {"class": code, "seat": seat, "twin": "false", "dataset": "ring", "seed": "9"})
+    assert not at.exception
+    assert at.selectbox(key="dataset").value == "checkerboard" and at.number_input(key="seed").value == 3
+    spec = at.session_state["trainer_spec"]
+    assert (spec.dataset, spec.seed, spec.cells) == ("checkerboard", 3, 2)
+
+
+def test_the_hidden_points_seed_is_never_a_links_seed_and_csv_cells_are_not_formulas():
+    from store import LINK_SEEDS
+
+    code, _ = cr.store().create_class(PROBLEM)
+    assert cr.store().test_seed(code) >= LINK_SEEDS > 99_999
+    assert cr.cell("=HYPERLINK(1)") == "'=HYPERLINK(1)" and cr.cell("Ada") == "Ada" and cr.cell(3) == 3

@@ -20,6 +20,8 @@ def test_teacher_starts_student_joins_submits_and_the_board_shows_them(open_page
     teacher.wait_for_function("() => /code=[A-Z2-9]{6}/.test(location.href)")
     wait_ready(teacher)
     code = re.search(r"code=([A-Z2-9]{6})", teacher.url)[1]
+    assert "key=" not in main_text(teacher)                             # a projector shows no key...
+    teacher.get_by_text("Your teacher's link", exact=True).click()     # ...until the teacher opens it
     link = teacher.locator("[data-testid='stCode']", has_text="key=").inner_text()
     assert f"code={code}" in link and "key=" not in teacher.url        # the key is not in the address bar
     assert teacher.get_by_text(code, exact=True).count() >= 1           # the join code, large
