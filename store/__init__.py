@@ -363,12 +363,14 @@ class Store:
         if info is None:
             return []
         show = info.revealed if reveal is None else reveal
-        with self.session() as s:
+        with self.session() as s:   # the columns the board needs (never the weights: the heavy part)
             rows = s.execute(
-                select(Submission, Seat.nickname).join(Seat, Seat.id == Submission.seat_id)
+                select(Submission.id, Submission.public, Submission.private, Submission.n_params,
+                       Submission.spec, Seat.nickname).join(Seat, Seat.id == Submission.seat_id)
                 .join(Class, Class.id == Submission.class_id).where(Class.code == info.code)
-                .order_by(Submission.created_at)).all()
-        best: dict[str, tuple[Submission, int]] = {}
+                .order_by(Submission.created_at, Submission.id)).all()
+        rows = [(row, row.nickname) for row in rows]
+        best: dict[str, tuple] = {}
         for sub, nick in rows:
             kept, n = best.get(nick, (None, 0))
             if kept is None or sub.public >= kept.public:
@@ -386,11 +388,12 @@ class Store:
         """Every submission of the class (for the class chart): nickname, size, scores, settings."""
         with self.session() as s:
             rows = s.execute(
-                select(Submission, Seat.nickname).join(Seat, Seat.id == Submission.seat_id)
+                select(Submission.id, Submission.n_params, Submission.public, Submission.private,
+                       Submission.spec, Seat.nickname).join(Seat, Seat.id == Submission.seat_id)
                 .join(Class, Class.id == Submission.class_id).where(Class.code == normal_code(code))
                 .order_by(Submission.created_at)).all()
-        return [dict(id=sub.id, nickname=nick, n_params=sub.n_params, public=sub.public, private=sub.private,
-                     spec=json.loads(sub.spec)) for sub, nick in rows]
+        return [dict(id=r.id, nickname=r.nickname, n_params=r.n_params, public=r.public, private=r.private,
+                     spec=json.loads(r.spec)) for r in rows]
 
     def weights(self, submission: int) -> dict:
         with self.session() as s:
