@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import assert_clean, screenshot, wait_ready
+from tests.e2e.conftest import assert_clean, wait_ready
 from ui.nav import LESSONS
 
-PATHS = ["", *[lesson.url_path for lesson in LESSONS]]
 
-
-@pytest.mark.parametrize("path", PATHS)
+# The trap came from pages/ discovery, the same for every page: the home page, a lesson and /class.
+# (Each visit needs a server of its own, so not all nine: test_readable opens every page.)
+@pytest.mark.parametrize("path", ["", "tax-bands", "class"])
 def test_direct_visit_on_a_fresh_server(browser, fresh_server, path):
     """The first visit after a start is the one where the old pages/ discovery used to
     show 'Page not found' over the right page (HOUSE.md's trap)."""
@@ -29,14 +29,6 @@ def test_direct_visit_on_a_fresh_server(browser, fresh_server, path):
     width = page.evaluate("document.querySelector('[data-testid=\"stMainBlockContainer\"]').clientWidth")
     assert width > 900, f"not the wide layout: {width}px"
     ctx.close()
-
-
-@pytest.mark.parametrize("width", ["laptop", "phone"])
-@pytest.mark.parametrize("path", PATHS)
-def test_every_page_renders_and_is_photographed(open_page, path, width):
-    page = open_page(f"/{path}", width)
-    assert_clean(page)
-    screenshot(page, path or "home")
 
 
 def test_every_navigation_link_opens_its_page(open_page):
