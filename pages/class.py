@@ -101,6 +101,7 @@ def teacher(code: str) -> None:
                              ("paused", pause, info.paused)):
         if value != was:
             cr.store().set_flag(code, key, flag, value)   # checked against the key on the server
+            cr.changed(code)
     st.fragment(board, run_every=3)(code)
     st.fragment(gallery, run_every=3)(code)
     manage(code, info)
@@ -116,6 +117,7 @@ def manage(code: str, info) -> None:
                      icon=":material/lock_open:" if closed else ":material/lock:",
                      help="Closed: nobody can join or submit; the board stays."):
             cr.store().set_open(code, key, closed)
+            cr.changed(code)
             st.rerun()
         rows = cr.store().export(code, key)
         c2.download_button("Download every submission (JSON)", cr.dumps({"code": code, "submissions": rows}),
@@ -130,25 +132,29 @@ def manage(code: str, info) -> None:
                            help="For a nickname that should not be on the board.")
         if who != "—" and st.button(f"Remove {who}", key="class_remove", icon=":material/person_remove:"):
             cr.store().remove(code, key, nickname=who)
+            cr.changed(code)
             st.rerun()
         sure = st.checkbox("I am sure: delete this class, its students and every submission", key="class_end_sure")
         if st.button("End the class", key="class_end", disabled=not sure, icon=":material/delete_forever:",
                      help="Everything of this class is deleted. Classes older than 14 days are deleted anyway."):
             cr.store().end(code, key)
+            cr.changed(code)
             st.query_params.clear()
             st.rerun()
 
 
 def board(code: str) -> None:
-    """Joined, active and playing students, and the leaderboard (refreshed every 3 s)."""
-    info = cr.store().get_class(code)
-    counts = cr.store().counts(code)
+    """Joined, active and playing students, and the leaderboard (refreshed every 3 s; one read a second
+    per class is shared by every viewer, ui.classroom.board_now)."""
+    info, counts, rows = cr.board_now(code)
+    if info is None:
+        st.caption("This class has ended.")
+        return
     m = st.columns(4)
     m[0].metric("Joined", counts.joined)
     m[1].metric("Active (last minute)", counts.active)
     m[2].metric("Playing", counts.playing)
     m[3].metric("Submissions", counts.submissions)
-    rows = cr.store().leaderboard(code)
     if not rows:
         st.caption("No submissions yet: the board fills as students press Submit on /trainer.")
         return
@@ -162,6 +168,8 @@ def board(code: str) -> None:
         "parameters": [r.n_params for r in rows],
         "layers": [",".join(map(str, r.spec.get("hidden") or [])) or "none" for r in rows],
         "bend": [r.spec.get("act", "") for r in rows],
+        "epochs": [int(r.spec.get("epoch", 0)) for r in rows],
+        "submitted (UTC)": [r.at.strftime("%H:%M:%S") for r in rows],
         "submissions": [r.submissions for r in rows],
     })
     fmt = "%.3f" if what == "R²" else "%.1f %%"
@@ -173,9 +181,8 @@ def board(code: str) -> None:
 def gallery(code: str) -> None:
     """Every student's latest best boundary, small, in rank order (each map computed once per
     submission), and the class on one chart."""
-    info = cr.store().get_class(code)
-    rows = cr.store().leaderboard(code)
-    if not rows:
+    info, _, rows = cr.board_now(code)
+    if info is None or not rows:
         return
     what = "R²" if info.problem.get("problem") == "regress" else "accuracy"
     st.plotly_chart(cr.class_chart(cr.store().submissions(code), what, info.hide_names), key="class_chart")
@@ -214,6 +221,9 @@ if __name__ == "__main__":
             join(code if info is not None else "")
         with b:
             start()
+        if info is not None:   # every student sees the class's board live, as the projector does
+            st.subheader(f"The board of class {code}")
+            st.fragment(board, run_every=3)(code)
     problems = ", ".join(p.label for p in PROBLEMS.values())
     st.caption(f"Any problem type works ({problems}): the score is accuracy for classes, R² for values.")
     show_source(evaluate, score_of, label="The code that scores every network, on the server")

@@ -118,6 +118,7 @@ class Row:
     spec: dict
     submission: int            # the submission's id (the gallery caches its map by it)
     submissions: int
+    at: datetime               # when that submission was stored (UTC)
 
 
 @dataclass(frozen=True)
@@ -366,7 +367,8 @@ class Store:
         with self.session() as s:   # the columns the board needs (never the weights: the heavy part)
             rows = s.execute(
                 select(Submission.id, Submission.public, Submission.private, Submission.n_params,
-                       Submission.spec, Seat.nickname).join(Seat, Seat.id == Submission.seat_id)
+                       Submission.spec, Submission.created_at, Seat.nickname)
+                .join(Seat, Seat.id == Submission.seat_id)
                 .join(Class, Class.id == Submission.class_id).where(Class.code == info.code)
                 .order_by(Submission.created_at, Submission.id)).all()
         rows = [(row, row.nickname) for row in rows]
@@ -381,7 +383,7 @@ class Store:
         out = []
         for i, (nick, (sub, n)) in enumerate(sorted(best.items(), key=key)):
             out.append(Row(i + 1, nick, sub.public, sub.private if show else None, sub.n_params,
-                           json.loads(sub.spec), sub.id, n))
+                           json.loads(sub.spec), sub.id, n, _aware(sub.created_at)))
         return out
 
     def submissions(self, code: str) -> list[dict]:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from lib.challenge import PROBLEM_KEYS, evaluate
-from store import ClassInfo, Store, StoreError, normal_code
+from store import ClassInfo, Counts, Row, Store, StoreError, normal_code
 
 KEYS = "class_keys"          # session: {code: teacher's key}, never in a link after the first load
 SEAT_SEEN = "class_seat_seen"  # session: when this seat last told the store it was here (throttle)
@@ -39,6 +39,26 @@ def store_url() -> str | None:
 def store() -> Store:
     """One store per process (its connection pool is shared by the sessions)."""
     return Store(store_url())
+
+
+BOARD_TTL = 1.0   # seconds a class's board is shared by every viewer of this process
+
+
+@st.cache_data(ttl=BOARD_TTL, max_entries=256, show_spinner=False)
+def board_now(code: str) -> tuple[ClassInfo | None, Counts, list[Row]]:
+    """A class's settings, counts and leaderboard as one read shared by every viewer of this process for
+    a second: thirty boards refreshing every 3 s cost about one set of queries a second, not ten."""
+    s = store()
+    info = s.get_class(code)
+    if info is None:
+        return None, Counts(0, 0, 0, 0), []
+    return info, s.counts(code), s.leaderboard(code)
+
+
+def changed(code: str) -> None:
+    """A teacher changed the class: this process's boards read it again at once (other replicas within
+    BOARD_TTL)."""
+    board_now.clear()
 
 
 def for_plotly(text: str) -> str:
@@ -191,9 +211,11 @@ def submit_box(ch: Challenge, network: dict, spec: dict, is_paused: bool) -> Non
                             help="Send this network (its settings and weights) to be scored.")
         if clicked:
             try:
+                t0 = time.perf_counter()
                 pub, priv, n = evaluate(network, info.problem, store().test_seed(ch.code))
                 r = store().submit(ch.code, ch.seat, spec=spec, weights=network, n_params=n, public=pub,
                                    private=priv)
+                _record_submit(time.perf_counter() - t0, r.submission)
                 st.session_state["class_receipt"] = r
             except (ValueError, StoreError) as err:
                 st.error(f"Not submitted: {err}", icon=":material/error:")
@@ -207,6 +229,18 @@ def submit_box(ch: Challenge, network: dict, spec: dict, is_paused: bool) -> Non
             left = "" if r.left is None else f" {r.left} submission{'s' if r.left != 1 else ''} left."
             st.success(f"Scored: public {what} {shown}, rank {r.rank} in the class.{left}",
                        icon=":material/check_circle:")
+
+
+def _record_submit(seconds: float, submission: int) -> None:
+    """With LAYERLAB_CLASS_STATS=<file> (bench/classroom.py), one JSON line per acknowledged submission:
+    the server's time to score and store it, and its id."""
+    import os
+
+    path = os.environ.get("LAYERLAB_CLASS_STATS")
+    if path:
+        with contextlib.suppress(OSError), open(path, "a") as f:
+            f.write(json.dumps({"submit_s": round(seconds, 5), "submission": int(submission),
+                                "pid": os.getpid()}) + "\n")
 
 
 def network_spec(cfg, epoch: int) -> dict:

@@ -164,3 +164,57 @@ def test_the_hidden_points_seed_is_never_a_links_seed_and_csv_cells_are_not_form
     code, _ = cr.store().create_class(PROBLEM)
     assert cr.store().test_seed(code) >= LINK_SEEDS > 99_999
     assert cr.cell("=HYPERLINK(1)") == "'=HYPERLINK(1)" and cr.cell("Ada") == "Ada" and cr.cell(3) == 3
+
+
+def _submit_as(code: str, nickname: str, epochs: int) -> float:
+    """A student joins, trains `epochs` on /trainer and presses Submit; returns the public score."""
+    seat = cr.store().join(code, nickname)
+    at = open_page("trainer", {"class": code, "seat": seat, "twin": "false"})
+    for _ in range(epochs // 100):
+        at.button(key="trainer_step_100").click().run()
+    at.button(key="class_submit").click().run()
+    assert not at.exception and "Scored: public accuracy" in _text(at)
+    return next(r.public for r in cr.store().leaderboard(code) if r.nickname == nickname)
+
+
+def test_two_students_on_the_board_in_order_a_students_view_has_no_teacher_control_and_reveal_reranks():
+    code, key = cr.store().create_class(PROBLEM)
+    scores = {"Ada": _submit_as(code, "Ada", 100), "Bo": _submit_as(code, "Bo", 300)}
+    # Cy tuned to the public half: first on it, last once the private half is revealed.
+    seat = cr.store().join(code, "Cy")
+    cr.store().submit(code, seat, spec={"hidden": [8], "epoch": 7}, weights={"w": [1]}, n_params=33,
+                      public=1.0, private=0.0)
+    scores["Cy"] = 1.0
+    order = sorted(scores, key=lambda n: -scores[n])
+    teacher = open_page("class", {"code": code, "key": key})
+    table = teacher.dataframe[0].value
+    assert list(table["student"]) == order and list(table["rank"]) == [1, 2, 3]
+    assert list(table["epochs"]) == [{"Ada": 100, "Bo": 300, "Cy": 7}[n] for n in order]   # as trained
+    assert all(len(t) == 8 for t in table["submitted (UTC)"])                       # hh:mm:ss
+    assert "private accuracy" not in table.columns
+    # A student's /class: the same board, live, and no teacher control (no toggle, no manage expander).
+    student = open_page("class", {"code": code})
+    assert not student.exception and not student.toggle
+    assert [e.label for e in student.expander] == ["The code that scores every network, on the server"]
+    assert list(student.dataframe[0].value["student"]) == order
+    # The teacher reveals: the board shows the private half and ranks by it, at once.
+    teacher.toggle(key="class_reveal").set_value(True).run()
+    table = teacher.dataframe[0].value
+    private = {r.nickname: r.private for r in cr.store().leaderboard(code, reveal=True)}
+    assert list(table["student"]) == sorted(private, key=lambda n: -private[n])
+    assert table["student"].iloc[0] != "Cy" == table["student"].iloc[-1] == order[0]
+    assert np.allclose(table["private accuracy"], [100 * private[n] for n in table["student"]])
+
+
+def test_thirty_viewers_share_one_read_of_the_board_and_a_teachers_change_reads_again(monkeypatch):
+    code, key = cr.store().create_class(PROBLEM)
+    calls = []
+    real = type(cr.store()).leaderboard
+    monkeypatch.setattr(type(cr.store()), "leaderboard",
+                        lambda self, *a, **k: calls.append(1) or real(self, *a, **k))
+    cr.changed(code)
+    boards = [cr.board_now(code) for _ in range(30)]      # thirty viewers' refreshes within a second
+    assert len(calls) == 1 and all(b == boards[0] for b in boards)
+    cr.store().set_flag(code, key, "revealed", True)
+    cr.changed(code)                                      # what /class calls after the teacher's toggle
+    assert cr.board_now(code)[0].revealed and len(calls) == 2
