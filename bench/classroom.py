@@ -10,6 +10,17 @@ pids with --pid so CPU and memory can be read). Counts and times are bounded; no
     python bench/classroom.py --students 10 --players 3 --page trainer
     python bench/classroom.py --replicas 2 --students 60
     python bench/classroom.py --url http://127.0.0.1:8501 --pid 12345 --students 10
+    python bench/classroom.py --students 30 --submit-every 20               # a class challenge, SQLite
+    python bench/classroom.py --replicas 2 --students 60 --submit-every 20 \
+        --db postgresql+psycopg:///layerlab_bench --kill-replica                # one replica SIGKILLed
+    python bench/classroom.py --students 0 --viewers 30 --submit-every 20       # the board's cost
+
+With --submit-every, the students are in a class challenge (made in the store the server uses, seats
+taken there): each also keeps /trainer open in the class and, every so many seconds, trains 100 epochs
+and presses Submit. The server writes each acknowledged submission's time (score + commit) to a file
+(LAYERLAB_CLASS_STATS); the store is read at the end: every acknowledged submission stored, none
+twice. --viewers open /class on the class's code and follow its board. --kill-replica kills one
+replica with SIGKILL halfway; its students reopen their links through the balancer and carry on.
 
 It prints: slider answer p50 / p95 / max, moves finished of sent, each player's full redraws per
 second, the server's CPU per move and cores used (from /proc/<pid>/stat of the server's process
@@ -192,14 +203,16 @@ def wait_health(url: str, proc: subprocess.Popen | None, timeout: float = 90.0) 
     raise RuntimeError(f"{url} did not answer its health check in {timeout:.0f} s")
 
 
-def start_server(replicas: int, options: list[str], log) -> tuple[subprocess.Popen, str]:
-    """One `streamlit run app.py` (replicas == 0) or deploy/serve with that many replicas."""
+def start_server(replicas: int, options: list[str], log, serve: tuple[str, ...] = ()
+                 ) -> tuple[subprocess.Popen, str]:
+    """One `streamlit run app.py` (replicas == 0) or deploy/serve with that many replicas (and `serve`'s
+    own flags, such as --db)."""
     port = free_port()
     flags = [f"--{o}" if not o.startswith("--") else o for o in options]
     flags = [part for f in flags for part in f.split("=", 1)]
     if replicas:
         cmd = [str(ROOT / "deploy" / "serve"), "--replicas", str(replicas), "--port", str(port),
-               "--address", "127.0.0.1", *(["--", *flags] if flags else [])]
+               "--address", "127.0.0.1", *serve, *(["--", *flags] if flags else [])]
     else:
         cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
                "--server.port", str(port), "--server.address", "127.0.0.1",
@@ -251,12 +264,82 @@ async def mover(st: Student, every: float, slider: str | None, until: float, rng
         await asyncio.sleep(every * rng.uniform(0.8, 1.2))
 
 
+async def reopen(st: Student, until: float) -> bool:
+    """A student whose replica died opens their link again (through the balancer), as a reload does."""
+    while time.perf_counter() < until:
+        try:
+            await st.close()
+            await st.open(timeout=30)
+            st.stats.reopened += 1
+            return True
+        except Exception:
+            await asyncio.sleep(1.0)
+    return False
+
+
+async def press(st: Student, key: str, until: float) -> bool:
+    """Press a button and wait for the run that answers it (False: the tab closed or time ran out)."""
+    n = len(st.stats.latencies)
+    st.pending.append(time.perf_counter())
+    st.click(key)
+    while len(st.stats.latencies) == n:
+        if st.closed or time.perf_counter() > until:
+            st.pending.clear()
+            return False
+        await asyncio.sleep(0.01)
+    return True
+
+
+async def submitter(st: Student, every: float, until: float, grace: float, rng: random.Random,
+                    revive: bool) -> None:
+    """A student in the challenge: every `every` s, 100 more epochs on /trainer, then Submit."""
+
+    async def pause(seconds: float) -> None:   # never past the end of the class
+        await asyncio.sleep(max(0.0, min(seconds, until - time.perf_counter())))
+
+    await pause(rng.uniform(0, every))
+    while time.perf_counter() < until:
+        if st.closed and not (revive and await reopen(st, until)):
+            return
+        if await press(st, "trainer_step_100", until + grace):
+            st.stats.submits_sent += 1
+            if await press(st, "class_submit", until + grace):
+                st.stats.submits_answered += 1
+                st.stats.submit_latencies.append(st.stats.latencies[-1])
+        await pause(every * rng.uniform(0.8, 1.2))
+
+
+async def revived_mover(st: Student, args, until: float, rng: random.Random, revive: bool) -> None:
+    while time.perf_counter() < until:
+        await mover(st, args.every, args.slider, until, rng, closed=args.closed)
+        if not (revive and st.closed and await reopen(st, until)):
+            return
+
+
+async def killer(pids: list[int], at: float, out: dict) -> None:
+    """SIGKILL one replica `at` seconds in (deploy/serve starts it again; its students reopen their links
+    through the balancer meanwhile)."""
+    await asyncio.sleep(at)
+    replicas = streamlit_pids(pids)
+    if len(replicas) < 2:
+        out["killed"] = None
+        return
+    victim = replicas[0]
+    os.kill(victim, signal.SIGKILL)
+    out["killed"] = victim
+
+
 async def classroom(url: str, args, meter: Meter | None) -> dict:
     rng = random.Random(args.seed)
     students = [Student(url, args.page, query=args.query, rng=random.Random(rng.random()))
                 for _ in range(args.students)]
     players = [Student(url, "trainer", query=args.player_query, rng=random.Random(rng.random()))
                for _ in range(args.players)]
+    seats = getattr(args, "seats", [])
+    submitters = [Student(url, "trainer", query=f"class={args.code}&seat={seat}&twin=false",
+                          rng=random.Random(rng.random())) for seat in seats]
+    viewers = [Student(url, "class", query=f"code={args.code}", rng=random.Random(rng.random()))
+               for _ in range(args.viewers if getattr(args, "code", None) else 0)]
     # One tab first, closed again: imports and caches warm, so RSS per session counts sessions only.
     for page in {args.page, *(["trainer"] if players else [])}:
         warm = Student(url, page, query=args.query if page == args.page else args.player_query)
@@ -276,7 +359,7 @@ async def classroom(url: str, args, meter: Meter | None) -> dict:
             st.closed = True
             print(f"  a student could not open the page: {type(err).__name__}: {err}", file=sys.stderr)
 
-    everyone = students + players
+    everyone = students + players + submitters + viewers
     await asyncio.gather(*(_open(st, i * args.ramp) for i, st in enumerate(everyone)))
     open_s = time.perf_counter() - opened_at
     opened = meter.read() if meter else None
@@ -287,13 +370,21 @@ async def classroom(url: str, args, meter: Meter | None) -> dict:
 
     marks = {id(st): (st.stats.moves_sent, len(st.stats.latencies), st.stats.bytes_in,
                       st.stats.redraws, st.stats.ticks_done) for st in everyone}
+    stats_file = getattr(args, "stats_file", None)
+    lines0 = len(stats_file.read_text().splitlines()) if stats_file and stats_file.exists() else 0
+    kill = {}
     start = meter.read() if meter else None
     t0 = time.perf_counter()
     until = t0 + args.duration
     client0 = time.process_time()
-    tasks = [asyncio.create_task(mover(st, args.every, args.slider, until, random.Random(rng.random()),
-                                       closed=args.closed))
+    revive = bool(args.kill_replica)
+    tasks = [asyncio.create_task(revived_mover(st, args, until, random.Random(rng.random()), revive))
              for st in students if not st.closed]
+    tasks += [asyncio.create_task(submitter(st, args.submit_every, until, args.grace,
+                                            random.Random(rng.random()), revive))
+              for st in submitters if not st.closed]
+    if args.kill_replica and meter:
+        tasks.append(asyncio.create_task(killer(meter.roots, args.duration / 2, kill)))
     await asyncio.gather(*tasks, asyncio.sleep(args.duration))
     t1 = time.perf_counter()
     end = meter.read() if meter else None
@@ -337,18 +428,55 @@ async def classroom(url: str, args, meter: Meter | None) -> dict:
         "loadavg_1min": float(Path("/proc/loadavg").read_text().split()[0]),
         "cores": os.cpu_count(),
     }
+    if submitters or viewers:
+        out.update(class_figures(args, submitters, viewers, marks, window, stats_file, lines0, kill))
     if meter:
         cpu = {k: end["cpu"].get(k, 0.0) - start["cpu"].get(k, 0.0) for k in end["cpu"]}
         total = sum(cpu.values())
         out["server_cpu_s"] = {k: round(v, 2) for k, v in cpu.items()}
         out["server_cores"] = round(total / window, 2)
-        out["cpu_per_move_ms"] = round(1000 * total / done, 1) if done and not players else None
-        out["moves_per_s_per_core"] = round(done / total, 2) if total and not players else None
+        alone = not (players or submitters or viewers)   # the movers alone: CPU per move is theirs
+        out["cpu_per_move_ms"] = round(1000 * total / done, 1) if done and alone else None
+        out["moves_per_s_per_core"] = round(done / total, 2) if total and alone else None
         out["rss_per_session_mb"] = round((opened["rss"] - before["rss"]) / max(1, len(everyone)) / 1e6, 2)
         out["server_processes"] = end["n"]
+        refreshes = out.get("board_refreshes", 0)
+        if viewers and refreshes and not (students or players or submitters):
+            out["cpu_per_board_refresh_ms"] = round(1000 * total / refreshes, 2)
     for st in everyone:
         await st.close()
     return out
+
+
+def class_figures(args, submitters, viewers, marks, window, stats_file, lines0, kill) -> dict:
+    """What the class challenge did: submissions pressed, answered, acknowledged by the server (its
+    stats file), stored (the store itself), and the server's time per submission."""
+    import store as store_module
+
+    lines = stats_file.read_text().splitlines()[lines0:] if stats_file and stats_file.exists() else []
+    acks = [json.loads(line) for line in lines]
+    ids = [a["submission"] for a in acks]
+    db = store_module.Store(args.db_url)
+    kept = {s["id"] for s in db.submissions(args.code)}
+    networks = [(r["nickname"], json.dumps(r["weights"], sort_keys=True))
+                for r in db.export(args.code, args.key)]
+    db.engine.dispose()
+    lat = [x for st in submitters for x in st.stats.submit_latencies]
+    server = [a["submit_s"] for a in acks]
+    return {
+        "submitters": len(submitters), "submit_every_s": args.submit_every,
+        "submits_pressed": sum(st.stats.submits_sent for st in submitters),
+        "submits_answered": sum(st.stats.submits_answered for st in submitters),
+        "submits_acknowledged": len(ids), "submits_distinct": len(set(ids)), "submits_stored": len(kept),
+        "submits_lost": len(set(ids) - kept),                       # acknowledged, not in the store
+        "submits_twice": len(networks) - len(set(networks)),        # one student's network stored twice
+        "submit_server_p50_s": pct(server, 50), "submit_server_p95_s": pct(server, 95),
+        "submit_answer_p50_s": pct(lat, 50), "submit_answer_p95_s": pct(lat, 95),
+        "reopened": sum(st.stats.reopened for st in submitters),
+        "killed_pid": kill.get("killed"),
+        "viewers": len(viewers),
+        "board_refreshes": sum(st.stats.ticks_done - marks[id(st)][4] for st in viewers),
+    }
 
 
 def report(r: dict) -> str:
@@ -376,6 +504,25 @@ def report(r: dict) -> str:
         lines.append(f"  server: {per}{r['server_cores']} cores used {r['server_cpu_s']}, "
                      f"moves/s per core {r['moves_per_s_per_core']}, "
                      f"RSS per session {r['rss_per_session_mb']} MB ({r['server_processes']} processes)")
+    if r.get("submitters"):
+        good = not r["submits_lost"] and not r["submits_twice"]
+        again = r["submits_acknowledged"] - r["submits_distinct"]
+        lines.append(f"  class: {r['submitters']} students submitting every {r['submit_every_s']:g} s: "
+                     f"{r['submits_pressed']} pressed, {r['submits_answered']} answered, "
+                     f"{r['submits_acknowledged']} acknowledged ({r['submits_distinct']} distinct"
+                     + (f"; {again} resent a network already in and got it back" if again else "")
+                     + f"), {r['submits_stored']} stored: {r['submits_lost']} lost, "
+                     f"{r['submits_twice']} twice" + ("" if good else "  <-- FAILED"))
+        lines.append(f"  submission, server time (score + commit) p50 {ms(r['submit_server_p50_s'])} · p95 "
+                     f"{ms(r['submit_server_p95_s'])}; the click's answer p50 "
+                     f"{ms(r['submit_answer_p50_s'])} · p95 {ms(r['submit_answer_p95_s'])}")
+        if r.get("killed_pid"):
+            lines.append(f"  replica pid {r['killed_pid']} killed with SIGKILL halfway; "
+                         f"{r['reopened']} students reopened their link and carried on")
+    if r.get("viewers"):
+        per = r.get("cpu_per_board_refresh_ms")
+        lines.append(f"  board: {r['viewers']} viewers on /class, {r['board_refreshes']} refreshes"
+                     + (f", server CPU {per} ms per viewer per refresh" if per is not None else ""))
     lines.append(f"  opened in {r['open_s']} s ({r['failed_to_open']} failed); load client CPU "
                  f"{r['client_cpu_s']} s; 'server busy' notes seen {r['busy_notes']}; machine load "
                  f"{r['loadavg_1min']:g} on {r['cores']} cores")
@@ -407,15 +554,67 @@ def parse(argv=None, description: str = __doc__.split("\n\n")[0]) -> argparse.Na
                     help="each student waits for its answer before the next move (throughput past capacity)")
     ap.add_argument("--cpu-quota", type=float, default=0.0, metavar="CORES",
                     help="cap each server process started here at this much CPU (cgroups, root)")
+    ap.add_argument("--submit-every", type=float, default=0.0, metavar="S",
+                    help="a class challenge: each student also trains and submits on /trainer every S s")
+    ap.add_argument("--submitters", type=int, default=None,
+                    help="students in the challenge (default: --students)")
+    ap.add_argument("--viewers", type=int, default=0, help="tabs on /class following the class's board")
+    ap.add_argument("--db", default=None, metavar="URL",
+                    help="the class store of the server started here (default: SQLite in a scratch folder)")
+    ap.add_argument("--kill-replica", action="store_true",
+                    help="with --replicas: SIGKILL one replica halfway; its students reopen their links")
     ap.add_argument("--json", action="store_true", help="print the result as one JSON line as well")
     args = ap.parse_args(argv)
     if not 0 <= args.students + args.players <= MAX_STUDENTS:
         ap.error(f"at most {MAX_STUDENTS} simulated students")
     if args.cpu_quota and (args.url or not 0.05 <= args.cpu_quota <= (os.cpu_count() or 1)):
         ap.error("--cpu-quota caps servers started here, at 0.05 cores to the machine's count")
+    if args.submitters is None:
+        args.submitters = args.students if args.submit_every else 0
+    if args.submitters + args.viewers + args.students + args.players > MAX_STUDENTS:
+        ap.error(f"at most {MAX_STUDENTS} simulated tabs")
+    if (args.submitters or args.viewers) and not args.submit_every:
+        ap.error("--submitters and --viewers need a class: --submit-every S")
+    if args.submit_every and (args.url or args.submit_every < 5):
+        ap.error("--submit-every makes its own class on a server started here, every 5 s or more")
+    if args.kill_replica and args.replicas < 2:
+        ap.error("--kill-replica needs --replicas 2 or more")
+    if args.replicas > 1 and args.submit_every and not (args.db or "").startswith("postgresql"):
+        ap.error("a class across replicas needs one store: --db postgresql+psycopg:///NAME")
     if not 0 < args.duration <= MAX_DURATION:
         ap.error(f"--duration is 0 to {MAX_DURATION:.0f} s")
     return args
+
+
+def make_class(args) -> tuple[str, ...]:
+    """A class in the store the server will use, its students seated; the server's environment names
+    the store and the stats file. Returns deploy/serve's flags."""
+    import tempfile
+    from datetime import timedelta
+
+    import store as store_module
+    from bench.submit import PROBLEM, networks
+
+    scratch = Path(tempfile.mkdtemp(prefix="layerlab-classroom-"))
+    args.db_url = args.db or f"sqlite:///{scratch}/classes.sqlite3"
+    args.stats_file = scratch / "submits.jsonl"
+    os.environ["LAYERLAB_DB"] = args.db_url
+    os.environ["LAYERLAB_CLASS_STATS"] = str(args.stats_file)
+    st = store_module.Store(args.db_url)
+    args.code, args.key = st.create_class(PROBLEM)
+    args.seats = [st.join(args.code, f"student {i + 1}") for i in range(args.submitters)]
+    if args.viewers and not args.submitters:   # the board's cost: a board of thirty scored networks
+        from lib.challenge import evaluate
+
+        seed = st.test_seed(args.code)
+        for i, net in enumerate(networks(30)):
+            pub, priv, n = evaluate(net, PROBLEM, seed)
+            seat = st.join(args.code, f"on the board {i + 1}")
+            st.submit(args.code, seat, spec={"hidden": [8], "epoch": 20 + i}, weights=net, n_params=n,
+                      public=pub, private=priv)
+    st.engine.dispose()
+    assert timedelta(seconds=args.submit_every) >= store_module.MIN_GAP
+    return ("--db", args.db_url)   # a killed replica is restarted by deploy/serve, as in a class
 
 
 def run(args: argparse.Namespace) -> dict:
@@ -433,7 +632,8 @@ def run(args: argparse.Namespace) -> dict:
         else:
             (ROOT / "artifacts").mkdir(exist_ok=True)
             log = open(ROOT / "artifacts" / "classroom-server.log", "w")  # noqa: SIM115
-            proc, url = start_server(args.replicas, args.set, log)
+            serve = make_class(args) if args.submit_every else ()
+            proc, url = start_server(args.replicas, args.set, log, serve)
             pids = [proc.pid]
             if args.cpu_quota:
                 quota = CpuQuota(args.cpu_quota)

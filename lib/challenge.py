@@ -61,15 +61,11 @@ def score_of(head: str, pred: np.ndarray, y: np.ndarray) -> float:
     return float(np.mean(guess == np.asarray(y).astype(int))) if len(y) else 0.0
 
 
-def evaluate(network: dict, problem: dict, test_seed: int) -> tuple[float, float, int]:
-    """Score a submitted network on the hidden points: (public score, private score, parameters).
-
-    ValueError (one line a student can act on) when the network does not fit the challenge: another
-    problem type, other input features, a malformed or non-finite file."""
+def _predict(network: dict, problem: dict, X: np.ndarray):
+    """The network's answers on points X of the challenge: (pred, n_params, head); ValueError (one line a
+    student can act on) when it does not fit the challenge or diverged."""
     head = PROBLEMS[problem["problem"]].head
-    feat = list(problem.get("feat") or ("x1", "x2"))
-    X, y = hidden_points(problem, test_seed)
-    F = expand(X, feat)
+    F = expand(X, list(problem.get("feat") or ("x1", "x2")))
     params, cfg = network_of(network, head, F.shape[1])
     if head == "softmax" and cfg.classes != int(problem.get("k", 3)):
         raise ValueError(f"this network tells {cfg.classes} classes apart; the challenge has "
@@ -79,9 +75,33 @@ def evaluate(network: dict, problem: dict, test_seed: int) -> tuple[float, float
     if not np.isfinite(pred).all():
         raise ValueError("the network's answers are not all finite numbers (it diverged): reset and "
                          "train again")
+    return pred, int(sum(W.size + b.size for W, b in params)), head
+
+
+def evaluate(network: dict, problem: dict, test_seed: int) -> tuple[float, float, int]:
+    """Score a submitted network on the hidden points: (public score, private score, parameters).
+
+    ValueError (one line a student can act on) when the network does not fit the challenge: another
+    problem type, other input features, a malformed or non-finite file."""
+    X, y = hidden_points(problem, test_seed)
+    pred, n_params, head = _predict(network, problem, X)
     public = public_half(len(y), test_seed)
-    n_params = int(sum(W.size + b.size for W, b in params))
     return score_of(head, pred[public], y[public]), score_of(head, pred[~public], y[~public]), n_params
+
+
+def public_mistakes(network: dict, problem: dict, test_seed: int
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For a snapshot on the projector: the public half of the test points and which of them the network
+    gets wrong, (X (m, d), y (m,), wrong bool (m,)). The private half, which decides the final ranks,
+    is never drawn. Values have no 'wrong': all False."""
+    X, y = hidden_points(problem, test_seed)
+    public = public_half(len(y), test_seed)
+    X, y = X[public], y[public]
+    pred, _, head = _predict(network, problem, X)
+    if head == "linear":
+        return X, y, np.zeros(len(y), dtype=bool)
+    guess = pred.argmax(axis=1) if pred.ndim == 2 else (pred > 0.5).astype(int)
+    return X, y, guess != np.asarray(y).astype(int)
 
 
 def decision_map(network: dict, problem: dict, res: int = 48) -> tuple[np.ndarray, float] | None:

@@ -104,6 +104,7 @@ def teacher(code: str) -> None:
             cr.changed(code)
     st.fragment(board, run_every=3)(code)
     st.fragment(gallery, run_every=3)(code)
+    st.fragment(snapshots)(code)
     manage(code, info)
 
 
@@ -143,35 +144,26 @@ def manage(code: str, info) -> None:
             st.rerun()
 
 
-def board(code: str) -> None:
+def board(code: str, compact: bool = False) -> None:
     """Joined, active and playing students, and the leaderboard (refreshed every 3 s; one read a second
-    per class is shared by every viewer, ui.classroom.board_now)."""
-    info, counts, rows = cr.board_now(code)
+    per class, table built, is shared by every viewer: ui.classroom.board_table)."""
+    info, counts, table = cr.board_table(code)
     if info is None:
         st.caption("This class has ended.")
         return
-    m = st.columns(4)
-    m[0].metric("Joined", counts.joined)
-    m[1].metric("Active (last minute)", counts.active)
-    m[2].metric("Playing", counts.playing)
-    m[3].metric("Submissions", counts.submissions)
-    if not rows:
+    if compact:   # a student's phone: one line, the table first
+        st.markdown(f"**{counts.joined}** joined · **{counts.active}** active in the last minute · "
+                    f"**{counts.playing}** playing · **{counts.submissions}** submissions")
+    else:         # the projector: numbers readable from the back
+        m = st.columns(4)
+        m[0].metric("Joined", counts.joined)
+        m[1].metric("Active (last minute)", counts.active)
+        m[2].metric("Playing", counts.playing)
+        m[3].metric("Submissions", counts.submissions)
+    if table is None:
         st.caption("No submissions yet: the board fills as students press Submit on /trainer.")
         return
-    what = "R²" if info.problem.get("problem") == "regress" else "accuracy"
-    scale = 1.0 if what == "R²" else 100.0      # accuracy in percent, as everywhere in the app
-    table = pd.DataFrame({
-        "rank": [r.rank for r in rows],
-        "student": [f"Student {i + 1}" if info.hide_names else r.nickname for i, r in enumerate(rows)],
-        f"public {what}": [scale * r.public for r in rows],
-        **({f"private {what}": [scale * r.private for r in rows]} if info.revealed else {}),
-        "parameters": [r.n_params for r in rows],
-        "layers": [",".join(map(str, r.spec.get("hidden") or [])) or "none" for r in rows],
-        "bend": [r.spec.get("act", "") for r in rows],
-        "epochs": [int(r.spec.get("epoch", 0)) for r in rows],
-        "submitted (UTC)": [r.at.strftime("%H:%M:%S") for r in rows],
-        "submissions": [r.submissions for r in rows],
-    })
+    what = cr.score_name(info)
     fmt = "%.3f" if what == "R²" else "%.1f %%"
     st.dataframe(table, hide_index=True, width="stretch", column_config={
         f"public {what}": st.column_config.NumberColumn(format=fmt),
@@ -184,8 +176,15 @@ def gallery(code: str) -> None:
     info, _, rows = cr.board_now(code)
     if info is None or not rows:
         return
-    what = "R²" if info.problem.get("problem") == "regress" else "accuracy"
-    st.plotly_chart(cr.class_chart(cr.store().submissions(code), what, info.hide_names), key="class_chart")
+    what = cr.score_name(info)
+    subs = cr.store().submissions(code)
+    st.plotly_chart(cr.class_chart(subs, what, info.hide_names), key="class_chart")
+    st.caption("Every submission: a colour per bend, a marker per optimiser. A bigger network is not always a "
+               "better test score.")
+    if info.revealed:   # over-fitting made visible: who was tuned to the half they were shown
+        st.plotly_chart(cr.reveal_chart(subs, what, info.hide_names), key="class_reveal_chart")
+        st.caption("On the dashed line a network did as well on the half nobody saw; under it, it was tuned to "
+                   "the half it was shown.")
     problem_json = cr.dumps(info.problem)
     st.markdown("**Every boundary**, in rank order")
     cols = st.columns(4)
@@ -203,6 +202,42 @@ def gallery(code: str) -> None:
                             key=f"class_map_{r.submission}", config={"displayModeBar": False})
 
 
+def snapshots(code: str) -> None:
+    """Snapshots: the teacher stars up to three networks; they show large, side by side, each with its
+    settings, the public test points and a ring round each it gets wrong (anonymised when names are)."""
+    info, _, rows = cr.board_now(code)
+    if info is None or not rows:
+        return
+    names = {r.submission: f"{r.rank}. " + (f"Student {i + 1}" if info.hide_names else r.nickname)
+             for i, r in enumerate(rows)}
+    kept = [s for s in st.session_state.get("class_stars", []) if s in names]   # a removed one goes
+    if kept != st.session_state.get("class_stars", kept):
+        st.session_state["class_stars"] = kept
+    starred = st.multiselect("Snapshots: star up to three networks to show side by side", list(names),
+                             max_selections=3, format_func=lambda s: names.get(s, "?"), key="class_stars",
+                             help="Each shows large, with its settings, the public test points and a ring "
+                                  "round each one it gets wrong. Ask: what did these do differently?")
+    if not starred:
+        return
+    problem_json = cr.dumps(info.problem)
+    by_id = {r.submission: r for r in rows}
+    for col, sub in zip(st.columns(len(starred)), starred, strict=True):
+        with col:
+            try:
+                drawn, X, y, wrong = cr.snapshot_parts(sub, problem_json, code)
+            except (ValueError, StoreError):   # removed meanwhile, or no longer fits: say so, draw nothing
+                st.caption(f"{cr.plain(names[sub])}: this network can no longer be drawn.")
+                continue
+            if drawn is None:
+                st.caption("A curve fit has no plane to draw; its settings:")
+            else:
+                st.plotly_chart(cr.snapshot_figure(drawn, X, y, wrong, info.problem, names[sub]),
+                                key=f"class_snap_{sub}", config={"displayModeBar": False})
+            ringed = f"{int(wrong.sum())} of {len(wrong)} public test points wrong (ringed)" \
+                if info.problem.get("problem") != "regress" else f"{len(wrong)} public test points"
+            st.markdown(cr.settings_line(by_id[sub].spec) + f" · {ringed}")
+
+
 if __name__ == "__main__":
     st.title("Class challenge")
     code = normal_code(st.query_params.get("code") or "")
@@ -216,14 +251,18 @@ if __name__ == "__main__":
         st.markdown("One dataset for the whole class, test points nobody sees, and a board that scores every "
                     "network on them. The teacher starts a challenge and projects its code; each student "
                     "joins with a nickname, trains on the live trainer and presses **Submit**.")
-        a, b = st.columns(2, gap="medium")
-        with a:
-            join(code if info is not None else "")
-        with b:
-            start()
-        if info is not None:   # every student sees the class's board live, as the projector does
+        if info is not None:   # a student's link: join, then the class's board, live as on the projector
+            join(code)
             st.subheader(f"The board of class {code}")
-            st.fragment(board, run_every=3)(code)
+            st.fragment(board, run_every=3)(code, compact=True)
+            with st.expander("Start a challenge of your own (for a teacher)", icon=":material/flag:"):
+                start()
+        else:
+            a, b = st.columns(2, gap="medium")
+            with a:
+                join("")
+            with b:
+                start()
     problems = ", ".join(p.label for p in PROBLEMS.values())
     st.caption(f"Any problem type works ({problems}): the score is accuracy for classes, R² for values.")
     show_source(evaluate, score_of, label="The code that scores every network, on the server")

@@ -754,9 +754,8 @@ def top() -> None:
     elif run.twin is not None:
         knobs[1].caption(f":material/compare_arrows: The twin starts from {run.twin.start_note}.")
     with share_col:
-        if ch is not None:
-            t = run.trainer
-            cr.submit_box(ch, t.to_dict(), cr.network_spec(t.cfg, t.epoch), cr.paused(ch))
+        if ch is not None:   # its own fragment: Submit reruns the box, not the maps
+            st.fragment(submit_part)(ch)
         twin_values = {f"t{k}" if k != "hidden" else "thidden": v for k, v in twin_diff.items()}
         share(run, {**values, **twin_values, "hidden": spec.hidden, "speed": speed_text, "twin": bool(twin_on),
                     "discrete": bool(discrete), "bend": LINKS.value("bend"),
@@ -1240,6 +1239,17 @@ def _unit_maps(spec: tr.Spec, t, d: tr.Data, li: int, units: int, xs, ys, folds,
     return tc.unit_maps_figure(xs, ys, H, titles=titles, limit=d.limit,
                                folds=folds[:units] if li == 0 and folds else None,
                                cols=4 if units <= 8 else 6, live=live)
+
+
+def submit_part(ch) -> None:
+    """Submit to the class: the network as it is when pressed (Play may have moved it since the box was
+    drawn), read from the session's run."""
+
+    def network() -> tuple[dict, dict]:
+        t = st.session_state[tr.RUN].trainer
+        return t.to_dict(), cr.network_spec(t.cfg, t.epoch)
+
+    cr.submit_box(ch, network, cr.paused(ch))
 
 
 def mistakes(spec: tr.Spec) -> None:

@@ -332,8 +332,12 @@ class Store:
             last = s.scalars(select(Submission).where(Submission.seat_id == seat.id)
                              .order_by(Submission.created_at.desc(), Submission.id.desc()).limit(1)).first()
             used = s.scalar(select(func.count()).select_from(Submission).where(Submission.seat_id == seat.id))
-            if last is not None and last.weights == text_weights:   # the same network again (a double click)
-                sub_id, pub = last.id, last.public
+            # The same network again (a double click, a reload that retrained the same epochs from the same
+            # start): the submission it already is, whichever of this student's it was.
+            before = s.execute(select(Submission.id, Submission.public).where(
+                Submission.seat_id == seat.id, Submission.weights == text_weights).limit(1)).first()
+            if before is not None:
+                sub_id, pub = before.id, before.public
                 left = None if c.max_submissions is None else c.max_submissions - used
                 same = True
             elif last is not None and _now() - _aware(last.created_at) < MIN_GAP:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import itertools
 import json
 import time
 from dataclasses import dataclass
@@ -44,10 +45,33 @@ def store() -> Store:
 BOARD_TTL = 1.0   # seconds a class's board is shared by every viewer of this process
 
 
-@st.cache_data(ttl=BOARD_TTL, max_entries=256, show_spinner=False)
+_GENERATION: dict[str, int] = {}   # class code -> the last change this process made to it
+_CHANGES = itertools.count(1)
+
+
 def board_now(code: str) -> tuple[ClassInfo | None, Counts, list[Row]]:
     """A class's settings, counts and leaderboard as one read shared by every viewer of this process for
-    a second: thirty boards refreshing every 3 s cost about one set of queries a second, not ten."""
+    a second: thirty boards refreshing every 3 s cost about one set of queries a second, not ten. A
+    change made in this process (changed()) is read at once; another replica's within BOARD_TTL."""
+    code = normal_code(code)
+    return _board_read(code, _GENERATION.get(code, 0))
+
+
+def board_table(code: str):
+    """The board as every viewer sees it: (settings, counts, an Arrow table or None before the first
+    submission), built once a second per class and shared read-only. Building a DataFrame and converting
+    it to Arrow was three quarters of a viewer's refresh (py-spy of bench/classroom.py --viewers)."""
+    code = normal_code(code)
+    return _board_built(code, _GENERATION.get(code, 0))
+
+
+def changed(code: str) -> None:
+    """This process changed the class (a teacher's action, a submission): its boards read it again."""
+    _GENERATION[normal_code(code)] = next(_CHANGES)
+
+
+@st.cache_data(ttl=BOARD_TTL, max_entries=256, show_spinner=False)
+def _board_read(code: str, generation: int) -> tuple[ClassInfo | None, Counts, list[Row]]:
     s = store()
     info = s.get_class(code)
     if info is None:
@@ -55,10 +79,32 @@ def board_now(code: str) -> tuple[ClassInfo | None, Counts, list[Row]]:
     return info, s.counts(code), s.leaderboard(code)
 
 
-def changed(code: str) -> None:
-    """A teacher changed the class: this process's boards read it again at once (other replicas within
-    BOARD_TTL)."""
-    board_now.clear()
+def score_name(info: ClassInfo) -> str:
+    return "R²" if info.problem.get("problem") == "regress" else "accuracy"
+
+
+@st.cache_resource(ttl=BOARD_TTL, max_entries=256, show_spinner=False)
+def _board_built(code: str, generation: int):
+    import pyarrow as pa
+
+    info, counts, rows = _board_read(code, generation)
+    if info is None or not rows:
+        return info, counts, None
+    what = score_name(info)
+    scale = 1.0 if what == "R²" else 100.0      # accuracy in percent, as everywhere in the app
+    columns = {
+        "rank": [r.rank for r in rows],
+        "student": [f"Student {i + 1}" if info.hide_names else r.nickname for i, r in enumerate(rows)],
+        f"public {what}": [scale * r.public for r in rows],
+        **({f"private {what}": [scale * r.private for r in rows]} if info.revealed else {}),
+        "parameters": [r.n_params for r in rows],
+        "layers": [",".join(map(str, r.spec.get("hidden") or [])) or "none" for r in rows],
+        "bend": [str(r.spec.get("act", "")) for r in rows],
+        "epochs": [int(r.spec.get("epoch", 0)) for r in rows],
+        "submitted (UTC)": [r.at.strftime("%H:%M:%S") for r in rows],
+        "submissions": [r.submissions for r in rows],
+    }
+    return info, counts, pa.table(columns)
 
 
 def for_plotly(text: str) -> str:
@@ -192,8 +238,9 @@ def banner(ch: Challenge | None, is_paused: bool) -> None:
                 icon=":material/groups:")
 
 
-def submit_box(ch: Challenge, network: dict, spec: dict, is_paused: bool) -> None:
-    """Submit to the class: the server scores the network on the hidden points and keeps it."""
+def submit_box(ch: Challenge, network, is_paused: bool) -> None:
+    """Submit to the class: the server scores the network on the hidden points and keeps it.
+    `network()` gives the network (weights) and its settings at the moment Submit is pressed."""
     with st.container(border=True):
         st.markdown("**Submit to the class**")
         info = ch.info
@@ -212,10 +259,12 @@ def submit_box(ch: Challenge, network: dict, spec: dict, is_paused: bool) -> Non
         if clicked:
             try:
                 t0 = time.perf_counter()
-                pub, priv, n = evaluate(network, info.problem, store().test_seed(ch.code))
-                r = store().submit(ch.code, ch.seat, spec=spec, weights=network, n_params=n, public=pub,
+                weights, spec = network()
+                pub, priv, n = evaluate(weights, info.problem, store().test_seed(ch.code))
+                r = store().submit(ch.code, ch.seat, spec=spec, weights=weights, n_params=n, public=pub,
                                    private=priv)
                 _record_submit(time.perf_counter() - t0, r.submission)
+                changed(ch.code)   # this replica's boards show it at their next refresh
                 st.session_state["class_receipt"] = r
             except (ValueError, StoreError) as err:
                 st.error(f"Not submitted: {err}", icon=":material/error:")
@@ -282,8 +331,8 @@ def gallery_map(submission: int, problem_json: str):
     return decision_map(store().weights(submission), json.loads(problem_json))
 
 
-def gallery_figure(shade, limit: float, problem: dict, title: str):
-    """A small map of one student's boundary (no points: the test points stay secret)."""
+def _map_figure(shade, limit: float, problem: dict, title: str, height: int, X=None, y=None):
+    """A student's boundary as the trainer draws it, with points (X, y) as the test points' hollow marks."""
     import numpy as np
 
     from ui import trainer_charts as tc
@@ -292,17 +341,62 @@ def gallery_figure(shade, limit: float, problem: dict, title: str):
     res = shade.shape[0]
     xs = np.linspace(-limit, limit, res)
     empty = np.zeros((0, 2))
-    data = Data(empty, np.zeros(0), empty, np.zeros(0), empty, empty, limit)
+    X = empty if X is None else X
+    y = np.zeros(0) if y is None else y
+    data = Data(empty, np.zeros(0), X, y, empty, X, limit)
     look = {}
     if problem["problem"] == "classes":
         look = dict(scale=tc.shading_for("classes", int(problem.get("k", 3))), k=int(problem.get("k", 3)))
     elif problem["problem"] == "regress":
-        look = dict(scale=tc.VALUE_SHADING)
-    fig = tc.boundary_figure(xs, xs, shade, data, title=for_plotly(title), live=False, height=260, **look)
+        look = dict(scale=tc.VALUE_SHADING, span=float(np.ptp(y)) if len(y) else None)
+    return tc.boundary_figure(xs, xs, shade, data, title=for_plotly(title), live=False, height=height, **look)
+
+
+def gallery_figure(shade, limit: float, problem: dict, title: str):
+    """A small map of one student's boundary (no points: the test points stay secret)."""
+    fig = _map_figure(shade, limit, problem, title, 260)
     fig.update_layout(margin=dict(l=4, r=4, t=36, b=4))
     fig.update_xaxes(showticklabels=False)
     fig.update_yaxes(showticklabels=False)
     return fig
+
+
+@st.cache_data(max_entries=500, show_spinner=False)
+def snapshot_parts(submission: int, problem_json: str, code: str):
+    """A starred network's large map and the public test points with the ones it gets wrong, computed once
+    per submission (lib.challenge.decision_map, lib.challenge.public_mistakes)."""
+    from lib.challenge import decision_map, public_mistakes
+
+    weights, problem = store().weights(submission), json.loads(problem_json)
+    drawn = decision_map(weights, problem, res=72)
+    X, y, wrong = public_mistakes(weights, problem, store().test_seed(code))
+    return drawn, X, y, wrong
+
+
+def snapshot_figure(drawn, X, y, wrong, problem: dict, title: str):
+    """One snapshot: the boundary, the public test points, a ring around each one it gets wrong."""
+    from ui import colors
+
+    shade, limit = drawn
+    fig = _map_figure(shade, limit, problem, title, 420, X, y)
+    if wrong.any():
+        fig.add_scatter(x=X[wrong, 0], y=X[wrong, 1], mode="markers", name="wrong", hoverinfo="skip",
+                        showlegend=False, marker=dict(symbol="circle-open", size=17, color=colors.ON,
+                                                      line=dict(width=2.5)))
+    fig.update_layout(margin=dict(l=8, r=8, t=44, b=8))
+    return fig
+
+
+def settings_line(spec: dict) -> str:
+    """A submission's settings written out, for its snapshot (plain text: every value escaped)."""
+    layers = ",".join(map(str, spec.get("hidden") or [])) or "none"
+    parts = [f"layers **{plain(layers)}**", f"bend **{plain(spec.get('act', '?'))}**",
+             f"optimiser **{plain(spec.get('opt', '?'))}**", f"rate **{plain(spec.get('lr', '?'))}**",
+             f"batch **{plain(spec.get('batch') or 'all points')}**",
+             f"epochs **{plain(spec.get('epoch', '?'))}**"]
+    if spec.get("l1") or spec.get("l2"):
+        parts.append(f"L1 **{plain(spec.get('l1', 0))}**, L2 **{plain(spec.get('l2', 0))}**")
+    return " · ".join(parts)
 
 
 def class_chart(subs: list[dict], what: str, hide: bool):
@@ -330,9 +424,34 @@ def class_chart(subs: list[dict], what: str, hide: bool):
             hovertemplate="%{text}<br>%{x} parameters<br>" + what + " %{y:.1f}<extra></extra>"))
     fig.update_layout(height=380, margin=dict(l=8, r=8, t=40, b=8), showlegend=True,
                       legend=dict(orientation="h", y=1.12, title=dict(text="bend ")),
-                      title=dict(text=f"Every submission: size against public {what} (marker: optimiser)",
-                                 font=dict(size=16)))
+                      title=dict(text=f"Size against public {what}", font=dict(size=16)))
     fig.update_xaxes(type="log", title="parameters (log scale)")
     fig.update_yaxes(title=f"public {what}" + ("" if what == "R²" else " (%)"),
                      range=[-1.05, 1.05] if what == "R²" else [0, 101])   # chance and perfect both in view
+    return fig
+
+
+def reveal_chart(subs: list[dict], what: str, hide: bool):
+    """After the reveal: every submission's public score against its private one. On the diagonal a
+    network did as well on the half nobody saw; under it, it was tuned to the half it was shown."""
+    import plotly.graph_objects as go
+
+    from ui import colors
+
+    scale = 1.0 if what == "R²" else 100.0
+    names = {n: f"Student {i + 1}" for i, n in enumerate(dict.fromkeys(s["nickname"] for s in subs))}
+    lo, hi = (-1.05, 1.05) if what == "R²" else (0, 101)
+    fig = go.Figure()
+    fig.add_scatter(x=[lo, hi], y=[lo, hi], mode="lines", hoverinfo="skip", showlegend=False,
+                    line=dict(color=colors.OFF, dash="dash", width=1.5))
+    fig.add_scatter(x=[scale * s["public"] for s in subs], y=[scale * s["private"] for s in subs],
+                    mode="markers", showlegend=False,
+                    marker=dict(size=12, color=colors.BLUE, line=dict(width=1, color="#333")),
+                    text=[names[s["nickname"]] if hide else for_plotly(s["nickname"]) for s in subs],
+                    hovertemplate="%{text}<br>public %{x:.1f}<br>private %{y:.1f}<extra></extra>")
+    unit = "" if what == "R²" else " (%)"
+    fig.update_layout(height=380, margin=dict(l=8, r=8, t=40, b=8),
+                      title=dict(text=f"Public against private {what}", font=dict(size=16)))
+    fig.update_xaxes(title=f"public {what}{unit}", range=[lo, hi])
+    fig.update_yaxes(title=f"private {what}{unit}", range=[lo, hi])
     return fig

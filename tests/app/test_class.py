@@ -195,7 +195,9 @@ def test_two_students_on_the_board_in_order_a_students_view_has_no_teacher_contr
     # A student's /class: the same board, live, and no teacher control (no toggle, no manage expander).
     student = open_page("class", {"code": code})
     assert not student.exception and not student.toggle
-    assert [e.label for e in student.expander] == ["The code that scores every network, on the server"]
+    assert [e.label for e in student.expander] == ["Start a challenge of your own (for a teacher)",
+                                                   "The code that scores every network, on the server"]
+    assert "**3** joined" in _text(student)                                  # one line on a phone
     assert list(student.dataframe[0].value["student"]) == order
     # The teacher reveals: the board shows the private half and ranks by it, at once.
     teacher.toggle(key="class_reveal").set_value(True).run()
@@ -218,3 +220,36 @@ def test_thirty_viewers_share_one_read_of_the_board_and_a_teachers_change_reads_
     cr.store().set_flag(code, key, "revealed", True)
     cr.changed(code)                                      # what /class calls after the teacher's toggle
     assert cr.board_now(code)[0].revealed and len(calls) == 2
+
+
+def test_starred_snapshots_show_in_order_with_settings_and_rings_and_reveal_adds_public_against_private():
+    code, key = cr.store().create_class(PROBLEM)
+    _submit_as(code, "Ada", 100)
+    _submit_as(code, "Bo", 300)
+    teacher = open_page("class", {"code": code, "key": key})
+    stars = teacher.multiselect(key="class_stars")
+    assert len(stars.options) == 2 and teacher.get("plotly_chart")
+    rows = {r.nickname: r for r in cr.store().leaderboard(code)}
+    stars.set_value([rows["Bo"].submission, rows["Ada"].submission]).run()
+    assert not teacher.exception
+    figs = [json.loads(c.proto.spec) for c in teacher.get("plotly_chart")]
+    snaps = [f["layout"]["title"]["text"] for f in figs if f["layout"].get("height") == 420]
+    assert snaps == [f"{rows['Bo'].rank}. Bo", f"{rows['Ada'].rank}. Ada"]          # in the teacher's order
+    text = _text(teacher)
+    assert "layers **8**" in text and "epochs **300**" in text and "public test points wrong (ringed)" in text
+    # The rings are lib's: the public points this network gets wrong.
+    from lib.challenge import public_mistakes
+
+    ada_net = cr.store().weights(rows["Ada"].submission)
+    _, _, wrong = public_mistakes(ada_net, PROBLEM, cr.store().test_seed(code))
+    ada = next(f for f in figs if f["layout"].get("title", {}).get("text", "").endswith("Ada")
+               and f["layout"].get("height") == 420)
+    rings = [t for t in ada["data"] if t.get("marker", {}).get("symbol") == "circle-open"]
+    assert len(decode(rings[0]["x"]) if rings else []) == int(wrong.sum())
+    # Hidden names hide them in the snapshots too; the reveal adds public against private.
+    teacher.toggle(key="class_hide").set_value(True).run()
+    teacher.toggle(key="class_reveal").set_value(True).run()
+    figs = [json.loads(c.proto.spec) for c in teacher.get("plotly_chart")]
+    titles = [f["layout"].get("title", {}).get("text", "") for f in figs]
+    assert not any("Ada" in t or "Bo" in t for t in titles)
+    assert any(t.startswith("Public against private") for t in titles)

@@ -1,15 +1,29 @@
 """A class challenge in Chromium: the teacher starts one and projects its board, a student joins with the
-code, trains on /trainer and submits; the board shows the student within seconds; pause reaches them."""
+code, trains on /trainer and submits; the board shows the student within seconds; pause reaches them.
+Two students on the board within 3 s, reveal re-ranks it, a reload keeps a seat, /class at both widths."""
 
 from __future__ import annotations
 
 import re
+import time
 
 from tests.e2e.conftest import assert_clean, main_text, screenshot, wait_ready
 
 
 def _button(page, name: str):
     return page.locator("[data-testid='stMain']").get_by_role("button", name=name, exact=True).first
+
+
+AT_TRAINER = "() => location.pathname.endsWith('/trainer') && location.search.includes('seat=')"
+
+
+def _join(open_page, code: str, nickname: str, width: str):
+    student = open_page(f"/class?code={code}", width)
+    student.get_by_role("textbox", name="Your nickname").fill(nickname)
+    _button(student, "Join").click()
+    student.wait_for_function(AT_TRAINER, timeout=30_000)
+    wait_ready(student)
+    return student
 
 
 def test_teacher_starts_student_joins_submits_and_the_board_shows_them(open_page):
@@ -44,13 +58,7 @@ def test_teacher_starts_student_joins_submits_and_the_board_shows_them(open_page
         assert "network address" in main_text(teacher)
     screenshot(teacher, "class-board")
 
-    student = open_page(f"/class?code={code}", "phone")
-    student.get_by_role("textbox", name="Your nickname").fill("Ada")
-    _button(student, "Join").click()
-    at_trainer = "() => location.pathname.endsWith('/trainer') && location.search.includes('seat=')"
-    student.wait_for_function(at_trainer,
-                              timeout=30_000)
-    wait_ready(student)
+    student = _join(open_page, code, "Ada", "phone")
     assert "Class challenge" in main_text(student) and "Ada" in main_text(student)
     _button(student, "+100").click()
     student.wait_for_function("() => document.body.innerText.includes('100')")
@@ -74,3 +82,87 @@ def test_teacher_starts_student_joins_submits_and_the_board_shows_them(open_page
     student.get_by_text("Eyes up").wait_for(state="detached", timeout=10_000)
     wait_ready(student)
     assert _button(student, "Play").is_enabled()
+
+
+def _train_and_submit(student, presses: int) -> None:
+    for i in range(presses):
+        _button(student, "+100").click()
+        student.wait_for_function(
+            "n => [...document.querySelectorAll(\"[data-testid='stMetric']\")].some(m => "
+            "m.innerText.includes('Epoch') && m.innerText.replace(/[^0-9]/g, '') === String(n))",
+            arg=100 * (i + 1), timeout=30_000)
+        wait_ready(student)
+    _button(student, "Submit to the class").click()
+    student.get_by_text("Scored: public accuracy").wait_for(timeout=30_000)
+
+
+def _gallery_titles(page) -> list[str]:
+    """The boundary gallery's titles, in page order ('1. Ada', ...): the board's ranks, as text."""
+    titles = page.evaluate("() => [...document.querySelectorAll('.js-plotly-plot .gtitle')]"
+                           ".map(t => t.textContent)")
+    return [t for t in titles if re.match(r"\d+\. ", t)]
+
+
+def test_two_students_reach_the_board_within_3_s_reveal_reranks_and_a_reload_keeps_the_seat(open_page):
+    from store import Store
+
+    teacher = open_page("/class")
+    _button(teacher, "Start the challenge").click()
+    teacher.wait_for_function("() => /code=[A-Z2-9]{6}/.test(location.href)")
+    wait_ready(teacher)
+    code = re.search(r"code=([A-Z2-9]{6})", teacher.url)[1]
+
+    ada, bo = _join(open_page, code, "Ada", "phone"), _join(open_page, code, "Bo", "laptop")
+    for student, presses, n in ((ada, 1, 1), (bo, 3, 2)):
+        _train_and_submit(student, presses)
+        t0 = time.monotonic()   # on the projector within 3 s of the acknowledgement (a fragment every 3 s)
+        teacher.wait_for_function(
+            "n => [...document.querySelectorAll(\"[data-testid='stMetric']\")].some(m => "
+            "m.innerText.includes('Submissions') && m.innerText.trim().endsWith(String(n)))", arg=n,
+            timeout=3_500)
+        assert time.monotonic() - t0 <= 3.5
+    # A third student tuned to the public half (stored as the server would store it): first on the public
+    # half, last once the private half is revealed.
+    store = Store()
+    ada_net = store.weights(next(r.submission for r in store.leaderboard(code) if r.nickname == "Ada"))
+    seat = store.join(code, "Cy")
+    store.submit(code, seat, spec={"hidden": [8], "act": "relu", "opt": "adam", "epoch": 5}, weights=ada_net,
+                 n_params=33, public=1.0, private=0.0)
+    teacher.wait_for_function("() => [...document.querySelectorAll('.js-plotly-plot .gtitle')]"
+                              ".some(t => t.textContent === '1. Cy')", timeout=10_000)
+    assert _gallery_titles(teacher)[0] == "1. Cy"
+    teacher.get_by_text("Reveal the private scores").click()
+    teacher.wait_for_function("() => [...document.querySelectorAll('.js-plotly-plot .gtitle')]"
+                              ".some(t => t.textContent === '3. Cy')", timeout=10_000)
+    wait_ready(teacher)
+    private = [r.nickname for r in store.leaderboard(code, reveal=True)]
+    assert [t.split(". ", 1)[1] for t in _gallery_titles(teacher)] == private and private[-1] == "Cy"
+    # Snapshots: star two, they show large side by side with their settings.
+    stars = teacher.locator(".st-key-class_stars")
+    for name in ("Bo", "Ada"):
+        box = stars.locator("input")
+        box.click()
+        box.press_sequentially(name)                   # type to filter, as a teacher would, then pick it
+        teacher.wait_for_timeout(300)
+        box.press("Enter")
+        teacher.keyboard.press("Escape")
+        shown = "n => document.body.innerText.split('public test points wrong').length - 1 === n"
+        teacher.wait_for_function(shown, arg=["Bo", "Ada"].index(name) + 1, timeout=15_000)
+        wait_ready(teacher)
+    teacher.wait_for_function("() => document.querySelectorAll('.stPlotlyChart').length > 0")
+    assert main_text(teacher).count("public test points wrong (ringed)") == 2
+    screenshot(teacher, "class-revealed")
+    teacher.set_viewport_size({"width": 420, "height": 900})
+    screenshot(teacher, "class-revealed")
+    assert_clean(teacher)
+
+    # A reload keeps Ada in her seat: the same student, the class's data, Submit there.
+    ada.reload()
+    wait_ready(ada)
+    assert "Class challenge" in main_text(ada) and "Ada" in main_text(ada)
+    assert _button(ada, "Submit to the class").is_enabled()
+    # A student's /class shows the board too, live, and no teacher control.
+    board = open_page(f"/class?code={code}", "phone")
+    assert "The board of class" in main_text(board) and board.get_by_text("Pause the class").count() == 0
+    screenshot(board, "class-student-board")
+    store.engine.dispose()

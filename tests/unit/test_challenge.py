@@ -85,3 +85,16 @@ def test_the_gallerys_map_is_libs_map_for_the_stored_weights():
     np.testing.assert_allclose(shade, probability_map(t.params, ["x1", "x2"], limit, "relu", 32), atol=1e-6)
     curve = {**CHECKER, "problem": "regress", "dataset": "sin(2x)", "feat": ["x1"]}
     assert decision_map(t.to_dict(), curve) is None          # a curve has no plane to draw
+
+
+@pytest.mark.parametrize("epochs", [0, 300])
+def test_a_snapshots_rings_are_the_public_points_the_network_gets_wrong(epochs):
+    from lib.challenge import public_mistakes
+
+    t = _trained(epochs)
+    X, y, wrong = public_mistakes(t.to_dict(), CHECKER, 99)
+    Xh, yh = hidden_points(CHECKER, 99)
+    pub = public_half(len(yh), 99)
+    assert np.array_equal(X, Xh[pub]) and np.array_equal(y, yh[pub]) and len(y) == N_HIDDEN // 2
+    assert np.array_equal(wrong, (t.predict(X) > 0.5) != y)             # the trainer's own answers
+    assert 1 - wrong.mean() == pytest.approx(evaluate(t.to_dict(), CHECKER, 99)[0])   # the public score

@@ -173,6 +173,12 @@ def test_the_same_network_twice_is_one_submission_and_quick_ones_wait(store, mon
     assert again.submission == first.submission and store.counts(code).submissions == 1
     with pytest.raises(StoreError, match="Wait a few seconds"):
         store.submit(code, a, spec={}, weights={"w": [2]}, n_params=1, public=0.6, private=0.6)
+    # An earlier network again (a reload retrained the same epochs from the same start): that submission.
+    monkeypatch.setattr(store_module, "MIN_GAP", timedelta(0))
+    second = store.submit(code, a, spec={}, weights={"w": [2]}, n_params=1, public=0.6, private=0.6)
+    older = store.submit(code, a, spec={}, weights={"w": [1]}, n_params=1, public=0.5, private=0.5)
+    assert older.submission == first.submission != second.submission and store.counts(code).submissions == 2
+    assert store.counts(code).submissions == 2 and older.left is None
 
 
 def test_the_teacher_closes_reopens_removes_exports_and_ends_with_the_key_only(store):
