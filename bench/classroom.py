@@ -338,8 +338,16 @@ async def classroom(url: str, args, meter: Meter | None) -> dict:
     seats = getattr(args, "seats", [])
     submitters = [Student(url, "trainer", query=f"class={args.code}&seat={seat}&twin=false",
                           rng=random.Random(rng.random())) for seat in seats]
+    klass = getattr(args, "code", None)
     viewers = [Student(url, "class", query=f"code={args.code}", rng=random.Random(rng.random()))
-               for _ in range(args.viewers if getattr(args, "code", None) else 0)]
+               for _ in range(args.viewers if klass else 0)]
+    # The teacher's view (board, gallery, class chart): the key is read once and leaves the link.
+    viewers += [Student(url, "class", query=f"code={args.code}&key={args.key}",
+                        rng=random.Random(rng.random())) for _ in range(args.teachers if klass else 0)]
+    # The idle server's own CPU (timers, watchers), so a view's cost per refresh is net of it.
+    idle0 = meter.read() if meter else None
+    await asyncio.sleep(3.0 if meter else 0.0)
+    idle = (sum(meter.read()["cpu"].values()) - sum(idle0["cpu"].values())) / 3.0 if meter else 0.0
     # One tab first, closed again: imports and caches warm, so RSS per session counts sessions only.
     for page in {args.page, *(["trainer"] if players else [])}:
         warm = Student(url, page, query=args.query if page == args.page else args.player_query)
@@ -441,8 +449,9 @@ async def classroom(url: str, args, meter: Meter | None) -> dict:
         out["rss_per_session_mb"] = round((opened["rss"] - before["rss"]) / max(1, len(everyone)) / 1e6, 2)
         out["server_processes"] = end["n"]
         refreshes = out.get("board_refreshes", 0)
+        out["idle_cores"] = round(idle, 4)
         if viewers and refreshes and not (students or players or submitters):
-            out["cpu_per_board_refresh_ms"] = round(1000 * total / refreshes, 2)
+            out["cpu_per_board_refresh_ms"] = round(1000 * (total - idle * window) / refreshes, 2)
     for st in everyone:
         await st.close()
     return out
@@ -474,7 +483,7 @@ def class_figures(args, submitters, viewers, marks, window, stats_file, lines0, 
         "submit_answer_p50_s": pct(lat, 50), "submit_answer_p95_s": pct(lat, 95),
         "reopened": sum(st.stats.reopened for st in submitters),
         "killed_pid": kill.get("killed"),
-        "viewers": len(viewers),
+        "viewers": len(viewers), "teacher_view": bool(args.teachers),
         "board_refreshes": sum(st.stats.ticks_done - marks[id(st)][4] for st in viewers),
     }
 
@@ -521,8 +530,10 @@ def report(r: dict) -> str:
                          f"{r['reopened']} students reopened their link and carried on")
     if r.get("viewers"):
         per = r.get("cpu_per_board_refresh_ms")
-        lines.append(f"  board: {r['viewers']} viewers on /class, {r['board_refreshes']} refreshes"
-                     + (f", server CPU {per} ms per viewer per refresh" if per is not None else ""))
+        who = "teacher's views (board, gallery, chart)" if r.get("teacher_view") else "viewers of the board"
+        lines.append(f"  /class: {r['viewers']} {who}, {r['board_refreshes']} refreshes"
+                     + (f", server CPU {per} ms per view per refresh (net of the idle server's "
+                        f"{1000 * r['idle_cores']:.1f} ms/s)" if per is not None else ""))
     lines.append(f"  opened in {r['open_s']} s ({r['failed_to_open']} failed); load client CPU "
                  f"{r['client_cpu_s']} s; 'server busy' notes seen {r['busy_notes']}; machine load "
                  f"{r['loadavg_1min']:g} on {r['cores']} cores")
@@ -559,6 +570,8 @@ def parse(argv=None, description: str = __doc__.split("\n\n")[0]) -> argparse.Na
     ap.add_argument("--submitters", type=int, default=None,
                     help="students in the challenge (default: --students)")
     ap.add_argument("--viewers", type=int, default=0, help="tabs on /class following the class's board")
+    ap.add_argument("--teachers", type=int, default=0,
+                    help="tabs on the teacher's /class (board, gallery and class chart, every 3 s)")
     ap.add_argument("--db", default=None, metavar="URL",
                     help="the class store of the server started here (default: SQLite in a scratch folder)")
     ap.add_argument("--kill-replica", action="store_true",
@@ -571,9 +584,9 @@ def parse(argv=None, description: str = __doc__.split("\n\n")[0]) -> argparse.Na
         ap.error("--cpu-quota caps servers started here, at 0.05 cores to the machine's count")
     if args.submitters is None:
         args.submitters = args.students if args.submit_every else 0
-    if args.submitters + args.viewers + args.students + args.players > MAX_STUDENTS:
+    if args.submitters + args.viewers + args.teachers + args.students + args.players > MAX_STUDENTS:
         ap.error(f"at most {MAX_STUDENTS} simulated tabs")
-    if (args.submitters or args.viewers) and not args.submit_every:
+    if (args.submitters or args.viewers or args.teachers) and not args.submit_every:
         ap.error("--submitters and --viewers need a class: --submit-every S")
     if args.submit_every and (args.url or args.submit_every < 5):
         ap.error("--submit-every makes its own class on a server started here, every 5 s or more")
@@ -603,7 +616,7 @@ def make_class(args) -> tuple[str, ...]:
     st = store_module.Store(args.db_url)
     args.code, args.key = st.create_class(PROBLEM)
     args.seats = [st.join(args.code, f"student {i + 1}") for i in range(args.submitters)]
-    if args.viewers and not args.submitters:   # the board's cost: a board of thirty scored networks
+    if (args.viewers or args.teachers) and not args.submitters:   # the board's cost: thirty scored networks
         from lib.challenge import evaluate
 
         seed = st.test_seed(args.code)

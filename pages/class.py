@@ -14,6 +14,7 @@ import streamlit as st
 from lib.challenge import evaluate, score_of
 from lib.datasets import PROBLEMS
 from store import StoreError, normal_code
+from ui import charts
 from ui import classroom as cr
 from ui.source import show_source
 
@@ -102,8 +103,7 @@ def teacher(code: str) -> None:
         if value != was:
             cr.store().set_flag(code, key, flag, value)   # checked against the key on the server
             cr.changed(code)
-    st.fragment(board, run_every=3)(code)
-    st.fragment(gallery, run_every=3)(code)
+    st.fragment(live_view, run_every=3)(code)
     st.fragment(snapshots)(code)
     manage(code, info)
 
@@ -170,36 +170,34 @@ def board(code: str, compact: bool = False) -> None:
         f"private {what}": st.column_config.NumberColumn(format=fmt)})
 
 
+def live_view(code: str) -> None:
+    """The projector's live part, refreshed every 3 s as one: the board, the class chart, the gallery."""
+    board(code)
+    gallery(code)
+
+
 def gallery(code: str) -> None:
     """Every student's latest best boundary, small, in rank order (each map computed once per
     submission), and the class on one chart."""
-    info, _, rows = cr.board_now(code)
+    info, counts, rows = cr.board_now(code)
     if info is None or not rows:
         return
-    what = cr.score_name(info)
-    subs = cr.store().submissions(code)
-    st.plotly_chart(cr.class_chart(subs, what, info.hide_names), key="class_chart")
+    chart, reveal = cr.class_charts(code, info, counts.submissions)
+    charts.show(chart, key="class_chart")
     st.caption("Every submission: a colour per bend, a marker per optimiser. A bigger network is not always a "
                "better test score.")
     if info.revealed:   # over-fitting made visible: who was tuned to the half they were shown
-        st.plotly_chart(cr.reveal_chart(subs, what, info.hide_names), key="class_reveal_chart")
+        charts.show(reveal, key="class_reveal_chart")
         st.caption("On the dashed line a network did as well on the half nobody saw; under it, it was tuned to "
                    "the half it was shown.")
-    problem_json = cr.dumps(info.problem)
+    cards = tuple((r.submission, (f"{r.rank}. " + (f"Student {i + 1}" if info.hide_names else r.nickname))[:28])
+                  for i, r in enumerate(rows[:32]))
+    grid = cr.gallery_grid(cards, cr.dumps(info.problem))
+    if grid is None:
+        st.caption("A curve fit has no plane to draw: the board and the chart show every fit.")
+        return
     st.markdown("**Every boundary**, in rank order")
-    cols = st.columns(4)
-    for i, r in enumerate(rows[:32]):
-        try:
-            drawn = cr.gallery_map(r.submission, problem_json)
-        except ValueError:   # a stored network that no longer fits (the checks changed): no map, no error
-            continue
-        if drawn is None:
-            st.caption("A curve fit has no plane to draw: the board and the chart show every fit.")
-            return
-        name = f"Student {i + 1}" if info.hide_names else r.nickname
-        with cols[i % 4]:
-            st.plotly_chart(cr.gallery_figure(*drawn, info.problem, f"{r.rank}. {name}"[:28]),
-                            key=f"class_map_{r.submission}", config={"displayModeBar": False})
+    charts.show(grid, key="class_gallery", live=True)   # live: no mode bar
 
 
 def snapshots(code: str) -> None:
@@ -231,8 +229,8 @@ def snapshots(code: str) -> None:
             if drawn is None:
                 st.caption("A curve fit has no plane to draw; its settings:")
             else:
-                st.plotly_chart(cr.snapshot_figure(drawn, X, y, wrong, info.problem, names[sub]),
-                                key=f"class_snap_{sub}", config={"displayModeBar": False})
+                charts.show(cr.snapshot_figure(drawn, X, y, wrong, info.problem, names[sub]),
+                            key=f"class_snap_{sub}", live=True)
             ringed = f"{int(wrong.sum())} of {len(wrong)} public test points wrong (ringed)" \
                 if info.problem.get("problem") != "regress" else f"{len(wrong)} public test points"
             st.markdown(cr.settings_line(by_id[sub].spec) + f" · {ringed}")

@@ -71,6 +71,12 @@ def changed(code: str) -> None:
 
 
 @st.cache_data(ttl=BOARD_TTL, max_entries=256, show_spinner=False)
+def _submissions_read(code: str, generation: int) -> list[dict]:
+    """Every submission of the class (the class chart), shared like the board: one read a second."""
+    return store().submissions(code)
+
+
+@st.cache_data(ttl=BOARD_TTL, max_entries=256, show_spinner=False)
 def _board_read(code: str, generation: int) -> tuple[ClassInfo | None, Counts, list[Row]]:
     s = store()
     info = s.get_class(code)
@@ -352,13 +358,67 @@ def _map_figure(shade, limit: float, problem: dict, title: str, height: int, X=N
     return tc.boundary_figure(xs, xs, shade, data, title=for_plotly(title), live=False, height=height, **look)
 
 
-def gallery_figure(shade, limit: float, problem: dict, title: str):
-    """A small map of one student's boundary (no points: the test points stay secret)."""
-    fig = _map_figure(shade, limit, problem, title, 260)
-    fig.update_layout(margin=dict(l=4, r=4, t=36, b=4))
-    fig.update_xaxes(showticklabels=False)
-    fig.update_yaxes(showticklabels=False)
-    return fig
+GALLERY_COLUMNS = 4
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def gallery_grid(cards: tuple[tuple[int, str], ...], problem_json: str):
+    """Every student's boundary, small, in rank order, as ONE frozen figure (a grid of maps titled
+    'rank. name'), built again only when the cards change and shared read-only. One chart a refresh, not
+    thirty: sending thirty charts was most of a teacher's refresh. Each map comes from gallery_map (once
+    per submission, ever); a stored network that no longer fits is left out. None: a curve fit (no plane)."""
+    import numpy as np
+    from plotly.subplots import make_subplots
+
+    from ui import trainer_charts as tc
+    from ui.frozen import frozen
+
+    problem = json.loads(problem_json)
+    drawn = []
+    for submission, title in cards:
+        try:
+            m = gallery_map(submission, problem_json)
+        except ValueError:   # a stored network that no longer fits (the checks changed): no map, no error
+            continue
+        if m is None:
+            return None
+        drawn.append((m, title))
+    if not drawn:
+        return None
+    cols = GALLERY_COLUMNS
+    rows = -(-len(drawn) // cols)
+    fig = make_subplots(rows=rows, cols=cols, subplot_titles=[for_plotly(t) for _, t in drawn],
+                        horizontal_spacing=0.03, vertical_spacing=0.12 / rows + 0.02)
+    scale = tc.shading_for(problem["problem"], int(problem.get("k", 3)))
+    for i, ((shade, limit), _) in enumerate(drawn):
+        res = shade.shape[0]
+        step = 2 * limit / (res - 1)
+        fig.add_heatmap(z=np.asarray(shade, dtype=np.float32), x0=-limit, dx=step, y0=-limit, dy=step,
+                        colorscale=scale, zmin=0.0, zmax=1.0, showscale=False, hoverinfo="skip",
+                        row=i // cols + 1, col=i % cols + 1)
+    fig.update_xaxes(showticklabels=False, showgrid=False, zeroline=False, fixedrange=True)
+    fig.update_yaxes(showticklabels=False, showgrid=False, zeroline=False, fixedrange=True)
+    fig.update_annotations(font=dict(size=15))
+    fig.update_layout(height=40 + 240 * rows, margin=dict(l=4, r=4, t=36, b=4), showlegend=False,
+                      uirevision="gallery")
+    return frozen(fig)
+
+
+@st.cache_resource(max_entries=256, show_spinner=False)
+def _charts_built(code: str, submissions: int, generation: int, what: str, hide: bool, revealed: bool):
+    from ui.frozen import frozen
+
+    subs = _submissions_read(code, generation)
+    return frozen(class_chart(subs, what, hide)), frozen(reveal_chart(subs, what, hide)) if revealed else None
+
+
+def class_charts(code: str, info: ClassInfo, submissions: int):
+    """The class chart (and after the reveal, public against private) as frozen figures, built again only
+    when the class's number of submissions (or a teacher's switch) changed: a refresh sends them again
+    without building or copying them."""
+    code = normal_code(code)
+    return _charts_built(code, submissions, _GENERATION.get(code, 0), score_name(info), info.hide_names,
+                         info.revealed)
 
 
 @st.cache_data(max_entries=500, show_spinner=False)
@@ -423,7 +483,7 @@ def class_chart(subs: list[dict], what: str, hide: bool):
                   for s in mine],
             hovertemplate="%{text}<br>%{x} parameters<br>" + what + " %{y:.1f}<extra></extra>"))
     fig.update_layout(height=380, margin=dict(l=8, r=8, t=40, b=8), showlegend=True,
-                      legend=dict(orientation="h", y=1.12, title=dict(text="bend ")),
+                      legend=dict(orientation="h", y=1.12, x=1, xanchor="right", title=dict(text="bend ")),
                       title=dict(text=f"Size against public {what}", font=dict(size=16)))
     fig.update_xaxes(type="log", title="parameters (log scale)")
     fig.update_yaxes(title=f"public {what}" + ("" if what == "R²" else " (%)"),

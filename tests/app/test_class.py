@@ -3,12 +3,10 @@ submits and is scored on the hidden points; the board shows it; pause holds Play
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 
 from lib.challenge import evaluate
-from tests.app.conftest import decode, open_page
+from tests.app.conftest import decode, figures, open_page
 from ui import classroom as cr
 from ui import trainer as tr
 
@@ -74,9 +72,13 @@ def test_a_student_trains_submits_and_is_on_the_board_with_the_servers_score():
     table = board.dataframe[0].value
     assert list(table["student"]) == ["Ada <b>"] and np.isclose(table["public accuracy"][0], 100 * pub)
     # the gallery: one map per student, lib's map of the stored weights; the class chart beside it
-    figs = [json.loads(c.proto.spec) for c in board.get("plotly_chart")]
-    maps = [f for f in figs if f["layout"].get("uirevision") == "boundary"]
-    assert len(maps) == 1 and maps[0]["layout"]["title"]["text"] == "1. Ada &lt;b&gt;"
+    figs = figures(board)
+    grid = next(f for f in figs if f["layout"].get("uirevision") == "gallery")
+    assert [a["text"] for a in grid["layout"]["annotations"]] == ["1. Ada &lt;b&gt;"]   # escaped for plotly
+    from lib.challenge import decision_map
+
+    shade, _ = decision_map(cr.store().weights(row.submission), PROBLEM)
+    assert np.allclose(decode(grid["data"][0]["z"]).reshape(shade.shape), shade)         # lib's own map
     chart = next(f for f in figs if f["layout"].get("xaxis", {}).get("type") == "log")
     assert chart["data"][0]["x"] == [33] or list(decode(chart["data"][0]["x"])) == [33]
 
@@ -228,11 +230,11 @@ def test_starred_snapshots_show_in_order_with_settings_and_rings_and_reveal_adds
     _submit_as(code, "Bo", 300)
     teacher = open_page("class", {"code": code, "key": key})
     stars = teacher.multiselect(key="class_stars")
-    assert len(stars.options) == 2 and teacher.get("plotly_chart")
+    assert len(stars.options) == 2 and figures(teacher)
     rows = {r.nickname: r for r in cr.store().leaderboard(code)}
     stars.set_value([rows["Bo"].submission, rows["Ada"].submission]).run()
     assert not teacher.exception
-    figs = [json.loads(c.proto.spec) for c in teacher.get("plotly_chart")]
+    figs = figures(teacher)
     snaps = [f["layout"]["title"]["text"] for f in figs if f["layout"].get("height") == 420]
     assert snaps == [f"{rows['Bo'].rank}. Bo", f"{rows['Ada'].rank}. Ada"]          # in the teacher's order
     text = _text(teacher)
@@ -249,7 +251,7 @@ def test_starred_snapshots_show_in_order_with_settings_and_rings_and_reveal_adds
     # Hidden names hide them in the snapshots too; the reveal adds public against private.
     teacher.toggle(key="class_hide").set_value(True).run()
     teacher.toggle(key="class_reveal").set_value(True).run()
-    figs = [json.loads(c.proto.spec) for c in teacher.get("plotly_chart")]
+    figs = figures(teacher)
     titles = [f["layout"].get("title", {}).get("text", "") for f in figs]
     assert not any("Ada" in t or "Bo" in t for t in titles)
     assert any(t.startswith("Public against private") for t in titles)

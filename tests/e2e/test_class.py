@@ -98,7 +98,7 @@ def _train_and_submit(student, presses: int) -> None:
 
 def _gallery_titles(page) -> list[str]:
     """The boundary gallery's titles, in page order ('1. Ada', ...): the board's ranks, as text."""
-    titles = page.evaluate("() => [...document.querySelectorAll('.js-plotly-plot .gtitle')]"
+    titles = page.evaluate("() => [...document.querySelectorAll('.js-plotly-plot .annotation-text')]"
                            ".map(t => t.textContent)")
     return [t for t in titles if re.match(r"\d+\. ", t)]
 
@@ -128,11 +128,11 @@ def test_two_students_reach_the_board_within_3_s_reveal_reranks_and_a_reload_kee
     seat = store.join(code, "Cy")
     store.submit(code, seat, spec={"hidden": [8], "act": "relu", "opt": "adam", "epoch": 5}, weights=ada_net,
                  n_params=33, public=1.0, private=0.0)
-    teacher.wait_for_function("() => [...document.querySelectorAll('.js-plotly-plot .gtitle')]"
+    teacher.wait_for_function("() => [...document.querySelectorAll('.js-plotly-plot .annotation-text')]"
                               ".some(t => t.textContent === '1. Cy')", timeout=10_000)
     assert _gallery_titles(teacher)[0] == "1. Cy"
     teacher.get_by_text("Reveal the private scores").click()
-    teacher.wait_for_function("() => [...document.querySelectorAll('.js-plotly-plot .gtitle')]"
+    teacher.wait_for_function("() => [...document.querySelectorAll('.js-plotly-plot .annotation-text')]"
                               ".some(t => t.textContent === '3. Cy')", timeout=10_000)
     wait_ready(teacher)
     private = [r.nickname for r in store.leaderboard(code, reveal=True)]
@@ -149,7 +149,9 @@ def test_two_students_reach_the_board_within_3_s_reveal_reranks_and_a_reload_kee
         shown = "n => document.body.innerText.split('public test points wrong').length - 1 === n"
         teacher.wait_for_function(shown, arg=["Bo", "Ada"].index(name) + 1, timeout=15_000)
         wait_ready(teacher)
-    teacher.wait_for_function("() => document.querySelectorAll('.stPlotlyChart').length > 0")
+    for r in store.leaderboard(code):   # Bo's and Ada's snapshots drawn large, Cy's not
+        drawn = teacher.locator(f".st-key-class_snap_{r.submission} .js-plotly-plot").count()
+        assert drawn == (r.nickname != "Cy"), (r.nickname, drawn)
     assert main_text(teacher).count("public test points wrong (ringed)") == 2
     screenshot(teacher, "class-revealed")
     teacher.set_viewport_size({"width": 420, "height": 900})
