@@ -266,11 +266,14 @@ async def mover(st: Student, every: float, slider: str | None, until: float, rng
 
 async def reopen(st: Student, until: float) -> bool:
     """A student whose replica died opens their link again (through the balancer), as a reload does."""
+    t0 = time.perf_counter()
+    st.pending.clear()   # a move in flight died with the replica (the page sends its state again on open)
     while time.perf_counter() < until:
         try:
             await st.close()
             await st.open(timeout=30)
             st.stats.reopened += 1
+            st.stats.reopen_s.append(time.perf_counter() - t0)
             return True
         except Exception:
             await asyncio.sleep(1.0)
@@ -482,6 +485,7 @@ def class_figures(args, submitters, viewers, marks, window, stats_file, lines0, 
         "submit_server_p50_s": pct(server, 50), "submit_server_p95_s": pct(server, 95),
         "submit_answer_p50_s": pct(lat, 50), "submit_answer_p95_s": pct(lat, 95),
         "reopened": sum(st.stats.reopened for st in submitters),
+        "reopen_p95_s": pct([x for st in submitters for x in st.stats.reopen_s], 95),
         "killed_pid": kill.get("killed"),
         "viewers": len(viewers), "teacher_view": bool(args.teachers),
         "board_refreshes": sum(st.stats.ticks_done - marks[id(st)][4] for st in viewers),
@@ -527,7 +531,8 @@ def report(r: dict) -> str:
                      f"{ms(r['submit_answer_p50_s'])} · p95 {ms(r['submit_answer_p95_s'])}")
         if r.get("killed_pid"):
             lines.append(f"  replica pid {r['killed_pid']} killed with SIGKILL halfway; "
-                         f"{r['reopened']} students reopened their link and carried on")
+                         f"{r['reopened']} students reopened their link and carried on "
+                         f"(back in p95 {ms(r['reopen_p95_s'])})")
     if r.get("viewers"):
         per = r.get("cpu_per_board_refresh_ms")
         who = "teacher's views (board, gallery, chart)" if r.get("teacher_view") else "viewers of the board"

@@ -83,6 +83,7 @@ class Stats:
     changed: list[int] = field(default_factory=list)       # elements that differ from the run before
     busy_notes: int = 0         # runs whose output said the server is busy
     reopened: int = 0           # times this tab opened its link again (its replica died)
+    reopen_s: list[float] = field(default_factory=list)   # seconds from noticing to open again
     submits_sent: int = 0       # class challenge: trainings pressed before a Submit
     submits_answered: int = 0   # Submits whose run finished
     submit_latencies: list[float] = field(default_factory=list)   # seconds from Submit to its answer

@@ -22,6 +22,16 @@ TRAINER_DEFAULT = {"problem": "classify", "dataset": "checkerboard", "k": 3, "n"
                    "cells": 2, "seed": 0, "feat": ["x1", "x2"]}
 
 
+def trainer_controls() -> dict[str, str]:
+    """The trainer's controls a challenge may hide ({link key: label}), from its LINKS table; not the
+    class's data (locked in a challenge)."""
+    from lib.challenge import PROBLEM_KEYS
+    from ui.state import page_links
+
+    links = page_links("pages/trainer.py")
+    return {k: links[k].label for k in links.hideable() if k not in (*PROBLEM_KEYS, "w")}
+
+
 def start() -> None:
     """A teacher starts a challenge: the data from their trainer view (or the checkerboard), limits."""
     spec = st.session_state.get("trainer_spec")
@@ -39,8 +49,15 @@ def start() -> None:
                                        help="How many networks each student may submit.")
             minutes = c3.number_input("Closes in minutes (0: never)", 0, 24 * 60, 45, 5,
                                       help="After this, joining and submitting stop; the board stays.")
+            controls = trainer_controls()
+            hide = st.multiselect("Hide these trainer controls from the students", list(controls),
+                                  format_func=controls.get, key="class_start_hide",
+                                  help="Each student's trainer opens without them; their values (the "
+                                       "trainer's defaults) still apply. The class's data is locked anyway.")
             go = st.form_submit_button("Start the challenge", type="primary", icon=":material/flag:")
         if go:
+            if hide:
+                problem = {**problem, "hide": sorted(hide)}
             code, key = cr.store().create_class(
                 problem, max_params=int(max_params) or None, max_submissions=int(max_subs) or None,
                 closes_at=datetime.now(UTC) + timedelta(minutes=int(minutes)) if minutes else None)

@@ -261,7 +261,8 @@ class Links:
             if link.key in self.links:
                 raise ValueError(f"link key {link.key!r} declared twice")
             self.links[link.key] = link
-        _DECLARED[_caller_file()] = self   # the page that declared it (app.py's box for the class reads it)
+        self.file = _caller_file()
+        _DECLARED[self.file] = self   # the page that declared it (app.py's box for the class reads it)
 
     def __getitem__(self, key: str) -> Link:
         return self.links[key]
@@ -435,8 +436,22 @@ class Links:
             store[name] = value
         return store.get(name, default)
 
+    def hideable(self) -> list[str]:
+        """The keys a teacher may hide: every control but hand-bound ones and view tabs."""
+        return [k for k, link in self.links.items() if k != HIDE and not link.hand and link.kind != "tabs"]
+
+    def hide_also(self, keys) -> None:
+        """Hide these keys' controls in this session too, whatever the link says (a class challenge's own
+        hide list, chosen by the teacher). Call on every run: an empty list clears it."""
+        st.session_state[f"_hide_also:{self.file}"] = frozenset(keys) & set(self.hideable())
+
     def hidden(self) -> set[str]:
-        """The keys whose controls the link hides (`hide=lr,act` or `hide=all`); unknown ones get a note."""
+        """The keys whose controls the link hides (`hide=lr,act` or `hide=all`), and those hide_also()
+        set for this session; unknown ones in the link get a note."""
+        also = set(st.session_state.get(f"_hide_also:{self.file}", ()))
+        return self._link_hidden() | also
+
+    def _link_hidden(self) -> set[str]:
         raw = st.query_params.get(HIDE) or ""
         names = {k.strip().lower() for k in raw.split(",") if k.strip()}
         if "all" in names:
@@ -664,7 +679,7 @@ def class_link_box(links: Links) -> None:
 
     from ui import address
 
-    keys = [k for k, link in links.links.items() if k != HIDE and not link.hand and link.kind != "tabs"]
+    keys = links.hideable()
     if not keys:
         return
     with st.sidebar:

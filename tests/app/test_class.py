@@ -255,3 +255,25 @@ def test_starred_snapshots_show_in_order_with_settings_and_rings_and_reveal_adds
     titles = [f["layout"].get("title", {}).get("text", "") for f in figs]
     assert not any("Ada" in t or "Bo" in t for t in titles)
     assert any(t.startswith("Public against private") for t in titles)
+
+
+def test_a_challenges_hide_list_opens_every_students_trainer_without_those_controls():
+    at = open_page("class")
+    at.multiselect(key="class_start_hide").set_value(["lr", "act"])
+    at.button[1].click().run()   # the start form's submit (the join form's is first)
+    code = at.query_params["code"]
+    code = code[0] if isinstance(code, list) else code
+    assert cr.store().get_class(code).problem["hide"] == ["act", "lr"]
+    seat = cr.store().join(code, "Di")
+    student = open_page("trainer", {"class": code, "seat": seat, "twin": "false"})
+    assert not student.exception
+
+    def keys(at) -> set[str]:
+        kinds = ("selectbox", "select_slider", "slider", "number_input")
+        return {w.key for kind in kinds for w in at.get(kind)}
+
+    assert "act" not in keys(student) and "lr" not in keys(student) and "opt" in keys(student)   # only those
+    alone = open_page("trainer", {"twin": "false"})                  # outside the class: all there
+    assert {"act", "lr"} <= keys(alone)
+    mine, theirs = student.session_state["trainer_spec"], alone.session_state["trainer_spec"]
+    assert (mine.act, mine.lr) == (theirs.act, theirs.lr)                         # hidden values still apply
