@@ -601,9 +601,10 @@ def buttons(held: bool = False) -> None:
     for k in (1, 10, 100):
         bar.button("Step" if k == 1 else f"+{k}", key=f"trainer_step_{k}", width="stretch", on_click=_step,
                    args=(k,), help=f"Train {k} epoch{'s' if k > 1 else ''} and stop.",
-                   icon=":material/skip_next:" if k == 1 else None)
+                   icon=":material/skip_next:" if k == 1 else None, disabled=held)
+    # Paused by the teacher: no training at all, and nothing trained is thrown away until they resume.
     bar.button("Reset", key="trainer_reset", icon=":material/restart_alt:", width="stretch", on_click=_reset,
-               help="Back to epoch 0 and the starting weights of this seed.")
+               help="Back to epoch 0 and the starting weights of this seed.", disabled=held)
 
 
 def _step(k: int) -> None:

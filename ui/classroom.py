@@ -236,7 +236,7 @@ def banner(ch: Challenge | None, is_paused: bool) -> None:
     if ch is None:
         return
     if is_paused:
-        st.warning("**Eyes up: your teacher paused the class.** Play and Submit wait until they resume; "
+        st.warning("**Eyes up: your teacher paused the class.** Training and Submit wait until they resume; "
                    "what you trained stays on this page.", icon=":material/visibility:")
     else:
         st.info(f"Class challenge `{ch.code}` as **{plain(ch.nickname)}**: the data is the class's (locked); "

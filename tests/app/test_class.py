@@ -277,3 +277,26 @@ def test_a_challenges_hide_list_opens_every_students_trainer_without_those_contr
     assert {"act", "lr"} <= keys(alone)
     mine, theirs = student.session_state["trainer_spec"], alone.session_state["trainer_spec"]
     assert (mine.act, mine.lr) == (theirs.act, theirs.lr)                         # hidden values still apply
+
+
+def test_pause_stops_a_playing_trainer_and_resume_lets_it_play_again():
+    code, key = cr.store().create_class(PROBLEM)
+    seat = cr.store().join(code, "Ed")
+    at = open_page("trainer", {"class": code, "seat": seat, "twin": "false"})
+    at.button(key="trainer_play").click().run()
+    assert at.session_state[tr.PLAYING] and at.button(key="trainer_play").label != "Play"
+    cr.store().set_flag(code, key, "paused", True)
+    at.session_state["class_pause_seen"] = None          # what the 3 s watch does: a fresh look
+    at.run()
+    assert not at.session_state[tr.PLAYING] and "Eyes up" in _text(at)
+    assert at.button(key="trainer_play").disabled and at.button(key="class_submit").disabled
+    assert all(at.button(key=k).disabled for k in ("trainer_step_1", "trainer_step_100", "trainer_reset"))
+    epoch = at.session_state[tr.RUN].trainer.epoch
+    at.run()
+    assert at.session_state[tr.RUN].trainer.epoch == epoch                       # stopped, and kept
+    cr.store().set_flag(code, key, "paused", False)
+    at.session_state["class_pause_seen"] = None
+    at.run()
+    assert not at.button(key="trainer_play").disabled
+    at.button(key="trainer_play").click().run()
+    assert at.session_state[tr.PLAYING]

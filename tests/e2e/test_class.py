@@ -1,5 +1,6 @@
 """A class challenge in Chromium: the teacher starts one and projects its board, a student joins with the
-code, trains on /trainer and submits; the board shows the student within seconds; pause reaches them.
+code, trains on /trainer and submits; the board shows the student within seconds; pause reaches two
+playing students within 3 s and stops their epochs.
 Two students on the board within 3 s, reveal re-ranks it, a reload keeps a seat, /class at both widths."""
 
 from __future__ import annotations
@@ -73,15 +74,35 @@ def test_teacher_starts_student_joins_submits_and_the_board_shows_them(open_page
     assert teacher.locator("[data-testid='stMetric']", has_text="Joined").inner_text().strip().endswith("1")
     screenshot(teacher, "class-board-scored")
 
-    # Pause: the student's page says so within a few seconds, by itself, and Play is held.
+    # Pause, with two students playing: within 3 s both pages say so by themselves, their epoch counters
+    # stop, and Play and Submit are held; resume gives it all back.
+    bo = _join(open_page, code, "Bo", "laptop")
+    for s in (student, bo):
+        _button(s, "Play").click()
+        _button(s, "Pause").wait_for(timeout=10_000)
     teacher.get_by_text("Pause the class").click()
-    student.get_by_text("Eyes up").wait_for(timeout=10_000)
-    wait_ready(student)
-    assert _button(student, "Play").is_disabled() and _button(student, "Submit to the class").is_disabled()
+    t0 = time.monotonic()
+    for s in (student, bo):
+        s.get_by_text("Eyes up").wait_for(timeout=max(1, 3_500 - 1000 * (time.monotonic() - t0)))
+    assert time.monotonic() - t0 <= 3.5
+    for s in (student, bo):
+        wait_ready(s)
+        first = _epoch(s)
+        s.wait_for_timeout(1000)
+        # Played past where it was (Ada had 100 epochs, Bo none), then stopped: what it trained is kept.
+        assert _epoch(s) == first > (100 if s is student else 0), (first, _epoch(s))
+        assert _button(s, "Play").is_disabled() and _button(s, "Submit to the class").is_disabled()
+    screenshot(student, "class-student-paused")
     teacher.get_by_text("Pause the class").click()                      # resume: all of it comes back
-    student.get_by_text("Eyes up").wait_for(state="detached", timeout=10_000)
-    wait_ready(student)
-    assert _button(student, "Play").is_enabled()
+    for s in (student, bo):
+        s.get_by_text("Eyes up").wait_for(state="detached", timeout=10_000)
+        wait_ready(s)
+        assert _button(s, "Play").is_enabled()
+
+
+def _epoch(page) -> int:
+    box = page.locator("[data-testid='stMetric']", has_text="Epoch").first
+    return int(re.sub(r"[^0-9]", "", box.locator("[data-testid='stMetricValue']").inner_text()))
 
 
 def _train_and_submit(student, presses: int) -> None:
