@@ -304,6 +304,9 @@ async def submitter(st: Student, every: float, until: float, grace: float, rng: 
     while time.perf_counter() < until:
         if st.closed and not (revive and await reopen(st, until)):
             return
+        if st.stats.paused_at is not None:   # eyes up: the page holds training and Submit
+            await pause(1.0)
+            continue
         if await press(st, "trainer_step_100", until + grace):
             st.stats.submits_sent += 1
             if await press(st, "class_submit", until + grace):
@@ -330,6 +333,17 @@ async def killer(pids: list[int], at: float, out: dict) -> None:
     victim = replicas[0]
     os.kill(victim, signal.SIGKILL)
     out["killed"] = victim
+
+
+async def pauser(args, at: float, out: dict) -> None:
+    """The teacher's Pause switch `at` seconds in: the class's flag in the store, as /class sets it."""
+    import store as store_module
+
+    await asyncio.sleep(at)
+    db = store_module.Store(args.db_url)
+    await asyncio.to_thread(db.set_flag, args.code, args.key, "paused", True)
+    out["paused_at"] = time.perf_counter()
+    db.engine.dispose()
 
 
 async def classroom(url: str, args, meter: Meter | None) -> dict:
@@ -396,6 +410,8 @@ async def classroom(url: str, args, meter: Meter | None) -> dict:
               for st in submitters if not st.closed]
     if args.kill_replica and meter:
         tasks.append(asyncio.create_task(killer(meter.roots, args.duration / 2, kill)))
+    if args.pause_at:
+        tasks.append(asyncio.create_task(pauser(args, args.pause_at * args.duration, kill)))
     await asyncio.gather(*tasks, asyncio.sleep(args.duration))
     t1 = time.perf_counter()
     end = meter.read() if meter else None
@@ -460,6 +476,16 @@ async def classroom(url: str, args, meter: Meter | None) -> dict:
     return out
 
 
+def pause_figures(submitters, paused_at: float | None) -> dict:
+    """How long after the teacher's switch each student's page showed the banner (None: never)."""
+    if paused_at is None:
+        return {}
+    waits = [st.stats.paused_at - paused_at for st in submitters if st.stats.paused_at is not None]
+    return {"pause_students": len(submitters), "pause_seen": len(waits),
+            "pause_within_3s": sum(w <= 3.0 for w in waits), "pause_p50_s": pct(waits, 50),
+            "pause_p95_s": pct(waits, 95), "pause_max_s": max(waits) if waits else float("nan")}
+
+
 def class_figures(args, submitters, viewers, marks, window, stats_file, lines0, kill) -> dict:
     """What the class challenge did: submissions pressed, answered, acknowledged by the server (its
     stats file), stored (the store itself), and the server's time per submission."""
@@ -487,6 +513,7 @@ def class_figures(args, submitters, viewers, marks, window, stats_file, lines0, 
         "reopened": sum(st.stats.reopened for st in submitters),
         "reopen_p95_s": pct([x for st in submitters for x in st.stats.reopen_s], 95),
         "killed_pid": kill.get("killed"),
+        **pause_figures(submitters, kill.get("paused_at")),
         "viewers": len(viewers), "teacher_view": bool(args.teachers),
         "board_refreshes": sum(st.stats.ticks_done - marks[id(st)][4] for st in viewers),
     }
@@ -533,6 +560,10 @@ def report(r: dict) -> str:
             lines.append(f"  replica pid {r['killed_pid']} killed with SIGKILL halfway; "
                          f"{r['reopened']} students reopened their link and carried on "
                          f"(back in p95 {ms(r['reopen_p95_s'])})")
+    if r.get("pause_students"):
+        lines.append(f"  pause: {r['pause_seen']} of {r['pause_students']} students saw the banner, "
+                     f"{r['pause_within_3s']} within 3 s; p50 {ms(r['pause_p50_s'])} · p95 "
+                     f"{ms(r['pause_p95_s'])} · max {ms(r['pause_max_s'])} after the switch")
     if r.get("viewers"):
         per = r.get("cpu_per_board_refresh_ms")
         who = "teacher's views (board, gallery, chart)" if r.get("teacher_view") else "viewers of the board"
@@ -579,6 +610,9 @@ def parse(argv=None, description: str = __doc__.split("\n\n")[0]) -> argparse.Na
                     help="tabs on the teacher's /class (board, gallery and class chart, every 3 s)")
     ap.add_argument("--db", default=None, metavar="URL",
                     help="the class store of the server started here (default: SQLite in a scratch folder)")
+    ap.add_argument("--pause-at", type=float, default=0.0, metavar="FRACTION",
+                    help="the teacher pauses the class this far into the window (e.g. 0.5); the banners are "
+                         "counted")
     ap.add_argument("--kill-replica", action="store_true",
                     help="with --replicas: SIGKILL one replica halfway; its students reopen their links")
     ap.add_argument("--json", action="store_true", help="print the result as one JSON line as well")
@@ -591,8 +625,8 @@ def parse(argv=None, description: str = __doc__.split("\n\n")[0]) -> argparse.Na
         args.submitters = args.students if args.submit_every else 0
     if args.submitters + args.viewers + args.teachers + args.students + args.players > MAX_STUDENTS:
         ap.error(f"at most {MAX_STUDENTS} simulated tabs")
-    if (args.submitters or args.viewers or args.teachers) and not args.submit_every:
-        ap.error("--submitters and --viewers need a class: --submit-every S")
+    if (args.submitters or args.viewers or args.teachers or args.pause_at) and not args.submit_every:
+        ap.error("--submitters, --viewers, --teachers and --pause-at need a class: --submit-every S")
     if args.submit_every and (args.url or args.submit_every < 5):
         ap.error("--submit-every makes its own class on a server started here, every 5 s or more")
     if args.kill_replica and args.replicas < 2:

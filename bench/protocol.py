@@ -84,6 +84,7 @@ class Stats:
     busy_notes: int = 0         # runs whose output said the server is busy
     reopened: int = 0           # times this tab opened its link again (its replica died)
     reopen_s: list[float] = field(default_factory=list)   # seconds from noticing to open again
+    paused_at: float | None = None   # when the page first showed the class's pause banner (perf_counter)
     submits_sent: int = 0       # class challenge: trainings pressed before a Submit
     submits_answered: int = 0   # Submits whose run finished
     submit_latencies: list[float] = field(default_factory=list)   # seconds from Submit to its answer
@@ -335,6 +336,9 @@ class Student:
             self.widgets[w.key or wid] = w
         if which == "markdown" and log is not None and not log.fragment:
             self.texts.append(el.markdown.body)
+        paused = which == "alert" and "your teacher paused the class" in el.alert.body
+        if paused and self.stats.paused_at is None:
+            self.stats.paused_at = time.perf_counter()   # /trainer in a class: the pause banner arrived
         if which in ("markdown", "toast") and "server is busy" in getattr(el, which).body.lower():
             self.stats.busy_notes += 1   # app.py's line on a whole run, engine/turns.py's toast on any
 
