@@ -25,11 +25,10 @@ TRAINER_DEFAULT = {"problem": "classify", "dataset": "checkerboard", "k": 3, "n"
 def trainer_controls() -> dict[str, str]:
     """The trainer's controls a challenge may hide ({link key: label}), from its LINKS table; not the
     class's data (locked in a challenge)."""
-    from lib.challenge import PROBLEM_KEYS
     from ui.state import page_links
 
     links = page_links("pages/trainer.py")
-    return {k: links[k].label for k in links.hideable() if k not in (*PROBLEM_KEYS, "w")}
+    return {k: links[k].label for k in links.hideable() if k not in cr.NEVER_HIDDEN}
 
 
 def start() -> None:

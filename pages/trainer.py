@@ -1308,7 +1308,7 @@ if __name__ == "__main__":
     st.markdown(INTRO.get(LINKS.value("problem"), INTRO["classify"]))
     st.session_state[FULL] = True
     challenge = cr.challenge()
-    LINKS.hide_also((challenge.info.problem.get("hide") or ()) if challenge else ())   # the teacher's choice
+    LINKS.hide_also(challenge.hide if challenge else ())   # the controls the teacher hid for the class
     st.session_state[CHALLENGE] = challenge
     held = cr.paused(challenge)
     cr.banner(challenge, held)

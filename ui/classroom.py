@@ -21,6 +21,8 @@ from store import ClassInfo, Counts, Row, Store, StoreError, normal_code
 
 KEYS = "class_keys"          # session: {code: teacher's key}, never in a link after the first load
 SEAT_SEEN = "class_seat_seen"  # session: when this seat last told the store it was here (throttle)
+# A challenge may hide any trainer control but the class's data (locked and shown) and the weights.
+NEVER_HIDDEN = (*PROBLEM_KEYS, "w")
 PAUSE_LOOK = 2.0             # seconds between two looks at the class's pause switch from a playing page
 
 
@@ -174,6 +176,11 @@ class Challenge:
     @property
     def problem(self) -> dict:
         return {k: self.info.problem.get(k) for k in PROBLEM_KEYS}
+
+    @property
+    def hide(self) -> set[str]:
+        """The trainer controls the teacher hid for this class."""
+        return set(self.info.problem.get("hide") or ()) - set(NEVER_HIDDEN)
 
 
 def challenge() -> Challenge | None:

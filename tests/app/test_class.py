@@ -300,3 +300,12 @@ def test_pause_stops_a_playing_trainer_and_resume_lets_it_play_again():
     assert not at.button(key="trainer_play").disabled
     at.button(key="trainer_play").click().run()
     assert at.session_state[tr.PLAYING]
+
+
+def test_a_hide_list_with_keys_the_trainer_does_not_have_hides_only_the_real_ones():
+    code, _ = cr.store().create_class({**PROBLEM, "hide": ["act", "bogus", "w", "dataset"]})
+    student = open_page("trainer", {"class": code, "seat": cr.store().join(code, "Flo"), "twin": "false"})
+    assert not student.exception
+    shown = {w.key for kind in ("selectbox", "select_slider", "slider") for w in student.get(kind)}
+    assert "act" not in shown and "opt" in shown
+    assert student.selectbox(key="dataset").disabled            # the data stays shown, locked
