@@ -240,6 +240,28 @@ def forward(params, X, act, head="sigmoid"):
     return head_output(out, head), {"h": h, "z": zs, "logit": logit}
 
 
+def backward(params, X, y, act, head="sigmoid"):
+    """Backpropagation's deltas: for every layer, dloss/dz of the mean loss at each point and unit.
+
+    Returns
+    -------
+    p : the prediction, as forward's
+    cache : forward's cache
+    deltas : list of (n, width) arrays, one per layer (the last is dloss/dlogit); row i is point i's
+        share: the gradient of layer k is sum_i outer(h_k[i], deltas[k][i]), so a point's own
+        gradient (its loss alone) is n times its row's
+    """
+    f = _act(act)
+    y = _labels(y, head, params[-1][0].shape[1])
+    p, cache = forward(params, X, f, head)
+    delta = head_delta(p, y, head)                                             # (n, n_out) dloss/dlogit
+    deltas = [delta]
+    for k in range(len(params) - 1, 0, -1):
+        delta = (delta @ params[k][0].T) * f.grad(cache["z"][k - 1])          # (n, n_in) through the bend
+        deltas.append(delta)
+    return p, cache, deltas[::-1]
+
+
 def loss_and_grads(params, X, y, act, l2=0.0, head="sigmoid", l1=0.0):
     """Loss and its gradient with respect to every W and b (backpropagation).
 
@@ -262,21 +284,48 @@ def loss_and_grads(params, X, y, act, l2=0.0, head="sigmoid", l1=0.0):
     """
     f = _act(act)
     y = _labels(y, head, params[-1][0].shape[1])
-    p, cache = forward(params, X, f, head)
+    _, cache, deltas = backward(params, X, y, f, head)
     logit = cache["logit"] if head == "softmax" else cache["logit"][:, None]  # (n, n_out)
     loss = head_loss(logit, y, head) + penalty(params, l2, l1)
-    delta = head_delta(p, y, head)                                             # (n, n_out) dloss/dlogit
     grads = []
-    for k in range(len(params) - 1, -1, -1):
-        W, _ = params[k]
-        h_in = cache["h"][k]                                                   # (n, n_in)
+    for (W, _), h_in, delta in zip(params, cache["h"], deltas, strict=True):
         dW = h_in.T @ delta + l2 * W                                           # (n_in, n_out)
         if l1:
             dW += l1 * np.sign(W)                                              # sign(0) = 0
         grads.append((dW, delta.sum(axis=0)))                                  # db (n_out,)
-        if k > 0:
-            delta = (delta @ W.T) * f.grad(cache["z"][k - 1])                  # (n, n_in) through the bend
-    return loss, grads[::-1]
+    return loss, grads
+
+
+def point_losses(params, X, y, act, head="sigmoid"):
+    """Each point's own loss (n,), whose mean is the head's loss: the worst-fit point is their argmax."""
+    y = _labels(y, head, params[-1][0].shape[1])
+    logit = forward(params, X, act, head)[1]["logit"]
+    if head == "softmax":
+        return -log_softmax(logit)[np.arange(len(y)), np.asarray(y, dtype=int)]
+    if head == "sigmoid":
+        return np.logaddexp(0.0, (1.0 - 2.0 * np.asarray(y, dtype=float)) * logit)
+    d = logit - np.asarray(y, dtype=float)
+    return d * d
+
+
+def follow(params, x, y, act, head="sigmoid"):
+    """One point through the network and back, every number of it (its loss alone, no penalties).
+
+    Returns a dict: "z" and "h" (each hidden layer's sums and outputs, lists of (width,)), "out" (the
+    last layer's sums (n_out,)), "p" (the prediction), "loss", "delta" (each layer's dloss/dz, list of
+    (width,), the last is dloss/dlogit), "grads" (this point's (dW, db) per layer) and "passes"
+    (per hidden layer, bool (width,): did the unit pass any gradient back, f'(z) != 0).
+    """
+    f = _act(act)
+    X = np.asarray(x, dtype=float).reshape(1, -1)
+    y1 = np.asarray([y])
+    p, cache, deltas = backward(params, X, y1, f, head)
+    grads = [(np.outer(h[0], d[0]), d[0].copy()) for h, d in zip(cache["h"], deltas, strict=True)]
+    return {"z": [z[0] for z in cache["z"]], "h": [h[0] for h in cache["h"][1:]],
+            "out": np.atleast_1d(cache["logit"][0]), "p": p[0],
+            "loss": float(point_losses(params, X, y1, f, head)[0]),
+            "delta": [d[0] for d in deltas], "grads": grads,
+            "passes": [f.grad(z[0]) != 0 for z in cache["z"]]}
 
 
 def predict_proba(params, X, act, head="sigmoid"):

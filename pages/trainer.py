@@ -40,7 +40,7 @@ from lib.maps import (
     value_shade,
     value_span,
 )
-from lib.mlp import forward, loss_and_grads
+from lib.mlp import follow, forward, loss_and_grads, point_losses
 from lib.optim import OPTIMIZERS
 from lib.points import (
     HAND_LINK_CHARS,
@@ -62,7 +62,9 @@ from ui import trainer_charts as tc
 from ui.source import show_source
 
 ACTS = {k: a.label for k, a in ACTIVATIONS.items()}
-VIEWS = {"bend": "The bend", "inside": "Inside", "mistakes": "Right and wrong", "code": "Code"}
+VIEWS = {"bend": "The bend", "inside": "Inside", "step": "One point, one step", "mistakes": "Right and wrong",
+         "code": "Code"}
+WORST = "worst"              # `pt`: follow the training point the network fits worst
 OPT_NAMES = {"sgd": "SGD", "momentum": "SGD with momentum", "adam": "Adam"}
 LR_OPTIONS = (0.00001, 0.0001, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0)
 PENALTIES = (0.0, 0.00001, 0.0001, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0)  # the Playground's 0..10
@@ -194,6 +196,13 @@ CHALLENGE = "trainer_challenge"   # the class challenge this page is in (ui.clas
 CURVE_RES = 240   # points along a curve fit's axis
 
 
+def _point_choice(text: str) -> str:
+    text = text.strip().lower()
+    if text == WORST or (text.isdigit() and int(text) < 10_000):
+        return text
+    raise ValueError("not `worst` or a point's number")
+
+
 LINKS = state.Links(
     state.select("problem", PROBLEMS, "classify", "Problem type",
                  "Two classes (a sigmoid output), 3 to 5 classes (softmax) or a value per point (a linear "
@@ -304,6 +313,11 @@ LINKS = state.Links(
     state.tabs("view", VIEWS, "bend", "Below the trainer",
                "One view at a time under the trainer; only the open one is computed.",
                meaning="the view open under the trainer"),
+    state.text("pt", WORST, "The point followed", "Click a training point in 'One point, one step'.",
+               parse=_point_choice, fmt=str, hand=True,
+               meaning="the training point followed in \"One point, one step\": its number, or `worst` (the one the "
+                       "network fits worst now)",
+               values="`worst` or 0 to 9999; a number past the training points is ignored with a note"),
     state.text("pts", "", "Points placed by hand", "Written as you click on the map; not a control.",
                parse=str, fmt=str, hand=True,
                meaning="points placed by hand, `x1_x2_class` (or `x1_x2_value`) joined by `~`, coordinates "
@@ -1253,6 +1267,81 @@ def submit_part(ch) -> None:
     cr.submit_box(ch, network, cr.paused(ch))
 
 
+def _follow_clicked() -> None:
+    points = ((st.session_state.get("trainer_follow_pick") or {}).get("selection") or {}).get("points") or []
+    if points and points[0].get("point_index") is not None:
+        LINKS.set("pt", str(int(points[0]["point_index"])))
+
+
+def one_point(spec: tr.Spec) -> None:
+    """One point, one step: a training point followed forward layer by layer (sums, bends, outputs), its
+    loss, the backward pass as each unit's delta, and the step this point alone would make (lib.mlp.follow
+    on the network as it stands, playing or not)."""
+    run: tr.Run = st.session_state[tr.RUN]
+    t, d = run.trainer, run.data
+    n = len(d.ytr)
+    if not n:
+        st.caption(":material/touch_app: No training points yet.")
+        return
+    params = [(np.array(W), np.array(b)) for W, b in t.params]   # the network as it stands
+    act, head = t.cfg.act, t.cfg.head
+    losses = point_losses(params, d.Ftr, d.ytr, act, head)
+    choice = LINKS.value("pt")
+    raw = st.query_params.get("pt")
+    if raw is not None and choice == WORST and raw.strip().lower() != WORST:
+        LINKS.note("pt", "Ignored the point in the link (`pt=`): not `worst` or a point's number; following "
+                         "the worst-fit one.")
+    if choice != WORST and int(choice) >= n:
+        LINKS.note("pt", f"Ignored pt={choice}: there are {fmt.count(n)} training points (0 to {n - 1}); "
+                         "following the worst-fit one.")
+        choice = WORST
+    i = int(np.argmax(losses)) if choice == WORST else int(choice)
+    LINKS.show_note("pt")
+    left, right = st.columns([2, 3], gap="medium")
+    with left:
+        charts.show(tc.follow_pick_figure(d, i, spec.problem), key="trainer_follow_pick",
+                    on_click=_follow_clicked)
+        st.caption(f"Point {i}" + (" (the worst fit now)" if choice == WORST else "")
+                   + ": click another training point to follow it.")
+        st.button("Follow the worst-fit point", key="trainer_follow_worst", on_click=LINKS.set,
+                  args=("pt", WORST), disabled=choice == WORST, icon=":material/target:",
+                  help="The training point with the largest loss under the network as it is now.")
+    got = follow(params, d.Ftr[i], d.ytr[i], act, head)
+    with right:
+        names = [FEATURES[f].label for f in spec.feat]
+        inputs = ", ".join(f"{name} = {fmt.num(v)}" for name, v in zip(names, d.Ftr[i], strict=True))
+        truth = (f"class {int(d.ytr[i])}" if head != "linear" else f"value {fmt.num(float(d.ytr[i]))}")
+        st.markdown(f"**In:** {inputs}; the answer is {truth}.")
+        bend = ACTIVATIONS[act].label
+        for k, (z, h, delta, passes) in enumerate(zip(got["z"], got["h"], got["delta"], got["passes"],
+                                                       strict=False)):
+            off = int((~passes).sum())
+            st.markdown(f"**Hidden layer {k + 1}**: each unit's sum, {bend}, its output, and δ = ∂loss/∂sum"
+                        + (f" ({off} unit{'s' if off != 1 else ''} at a flat part of the bend pass no gradient "
+                           "back: nothing before them learns from this point through them)" if off else ""))
+            st.dataframe(tc.follow_table(z, h, delta, passes), hide_index=True, width="stretch")
+        out = got["out"]
+        if head == "softmax":
+            said = "P(each class) = " + ", ".join(fmt.num(float(v)) for v in got["p"])
+        else:
+            said = (f"P(class 1) = {fmt.num(float(got['p']))}" if head == "sigmoid"
+                    else f"the value {fmt.num(float(got['p']))}")
+        st.markdown(f"**Out:** {said}; this point's loss is **{fmt.num(got['loss'])}** "
+                    f"(δ at the output: {', '.join(fmt.num(float(v)) for v in got['delta'][-1])}; "
+                    f"sum {', '.join(fmt.num(float(v)) for v in out)}).")
+    lr = t.cfg.lr
+    rows = []
+    for k, ((W, _), (dW, db)) in enumerate(zip(params, got["grads"], strict=True)):
+        move = lr * float(np.sqrt(np.sum(dW * dW) + np.sum(db * db)))
+        size = float(np.linalg.norm(W))
+        rows.append(f"layer {k + 1}: {fmt.num(move)}" + (f" ({fmt.pct(move / size)} of its weights' size)"
+                                                        if size else ""))
+    st.markdown(f"**One step on this point alone** (plain gradient descent at rate {fmt.num(lr)}; "
+                f"{OPT_NAMES.get(t.cfg.opt, t.cfg.opt)} rescales it) would move " + "; ".join(rows) + ".")
+    st.caption("A batch's step is the average of these, point by point: the tests check that the points' "
+               "deltas sum to the batch gradient (tests/unit/test_follow.py).")
+
+
 def mistakes(spec: tr.Spec) -> None:
     """The confusion matrix on the training and the test points: which class is taken for which
     (`spec` is the fragment's argument, as for the other views; the run is the session's)."""
@@ -1300,7 +1389,7 @@ def below(spec: tr.Spec | None) -> None:
             st.fragment(bend_switch)(spec)
         else:
             slow = tr.SLOW_TICK if st.session_state.get(tr.PLAYING) else None
-            st.fragment({"inside": inside, "mistakes": mistakes}[view], run_every=slow)(spec)
+            st.fragment({"inside": inside, "mistakes": mistakes, "step": one_point}[view], run_every=slow)(spec)
 
 
 if __name__ == "__main__":

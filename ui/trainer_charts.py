@@ -926,3 +926,39 @@ def confusion_table(C):
     k = len(counts)
     schema, labels = _confusion_schema(k)
     return pa.Table.from_arrays([*(pa.array(counts[:, j]) for j in range(k)), labels], schema=schema)
+
+
+def follow_table(z, h, delta, passes):
+    """One hidden layer of a followed point (an Arrow table): each unit's sum, its output after the bend,
+    its delta, and whether it passes gradient back (numbers rounded to the app's 3 significant digits)."""
+    import pyarrow as pa
+
+    from ui import fmt
+
+    return pa.table({"unit": [str(j + 1) for j in range(len(z))],
+                     "sum z": [fmt.num(float(v)) for v in z],
+                     "output": [fmt.num(float(v)) for v in h],
+                     "δ = ∂loss/∂z": [fmt.num(float(v)) for v in delta],
+                     "passes gradient": ["yes" if ok else "no: flat bend" for ok in passes]})
+
+
+def follow_pick_figure(data, chosen: int, problem: str) -> go.Figure:
+    """The training points to pick from (a click follows one), the followed one ringed. On a curve, x
+    against the value."""
+    X, y = np.asarray(data.Xtr, dtype=float), np.asarray(data.ytr)
+    curve = X.shape[1] == 1
+    xs, ys = (X[:, 0], y.astype(float)) if curve else (X[:, 0], X[:, 1])
+    if problem == "regress":
+        marker = dict(color=colors.OFF, size=7)
+    else:
+        marker = dict(color=[colors.CLASSES[int(c) % len(colors.CLASSES)] for c in y], size=7)
+    fig = go.Figure()
+    fig.add_scatter(x=xs, y=ys, mode="markers", marker=marker, showlegend=False,
+                    hovertemplate="point %{pointIndex}<extra></extra>")
+    fig.add_scatter(x=[xs[chosen]], y=[ys[chosen]], mode="markers", showlegend=False, hoverinfo="skip",
+                    marker=dict(symbol="circle-open", size=20, color=colors.ON, line=dict(width=3)))
+    fig.update_layout(height=320, margin=dict(l=8, r=8, t=36, b=8), clickmode="event+select",
+                      title=dict(text=f"Following point {chosen}", font=dict(size=15)))
+    fig.update_xaxes(title="x" if curve else "x₁", fixedrange=True)
+    fig.update_yaxes(title="value" if curve else "x₂", fixedrange=True)
+    return fig

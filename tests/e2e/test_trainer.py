@@ -490,3 +490,19 @@ def test_a_hide_all_link_on_a_phone_still_trains_and_the_box_builds_links(open_p
     laptop = open_page("/trainer?twin=false")
     laptop.get_by_text("A link for the class").click()
     assert laptop.get_by_text("Hide these controls").count() == 1
+
+
+def test_one_point_one_step_follows_a_clicked_point(open_page):
+    """view=step: the worst-fit point by default; a click on another training point follows that one, and
+    the link keeps it. Photographed at both widths."""
+    for width in ("laptop", "phone"):
+        page = open_page("/trainer?view=step&twin=false", width)
+        assert_clean(page)
+        assert "(the worst fit now)" in main_text(page) and "One step on this point alone" in main_text(page)
+        points = page.locator(".st-key-trainer_follow_pick .scatterlayer .trace").first.locator("path.point")
+        points.nth(3).click(force=True)
+        page.wait_for_function("() => location.search.includes('pt=3')", timeout=30_000)
+        wait_ready(page)
+        assert "Point 3:" in main_text(page)
+        assert_clean(page)
+        screenshot(page, "trainer-step")
