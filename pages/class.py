@@ -151,6 +151,23 @@ def manage(code: str, info) -> None:
             cr.store().remove(code, key, nickname=who)
             cr.changed(code)
             st.rerun()
+        subs = {s["id"]: s for s in cr.store().submissions(code)}
+        scale, unit = (1.0, "") if cr.score_name(info) == "R²" else (100.0, " %")
+
+        def said(sid):
+            if sid is None:
+                return "—"
+            s = subs[sid]
+            return (f"{s['nickname']}: public {scale * s['public']:.1f}{unit}, {s['n_params']} parameters, "
+                    f"{s['spec'].get('epoch', '?')} epochs")
+
+        one = st.selectbox("Remove one submission", [None, *subs], format_func=said, key="class_remove_sub",
+                           help="One network off the board (the student keeps their seat and their others).")
+        if one is not None and st.button("Remove this submission", key="class_remove_one",
+                                         icon=":material/delete:"):
+            cr.store().remove(code, key, submission=one)
+            cr.changed(code)
+            st.rerun()
         sure = st.checkbox("I am sure: delete this class, its students and every submission", key="class_end_sure")
         if st.button("End the class", key="class_end", disabled=not sure, icon=":material/delete_forever:",
                      help="Everything of this class is deleted. Classes older than 14 days are deleted anyway."):

@@ -124,6 +124,13 @@ def test_the_teacher_closes_removes_downloads_and_ends_the_class():
     assert cr.store().get_class(code).closed() and at.button(key="class_close").label == "Reopen submissions"
     at.button(key="class_close").click().run()
     assert not cr.store().get_class(code).closed()
+    seat_bo = cr.store().join(code, "Bo")
+    sub = cr.store().submit(code, seat_bo, spec={"hidden": [8]}, weights={"w": [2]}, n_params=33, public=0.5,
+                            private=0.5)
+    at.run()
+    at.selectbox(key="class_remove_sub").select(sub.submission).run()
+    at.button(key="class_remove_one").click().run()
+    assert [r.nickname for r in cr.store().leaderboard(code)] == ["Ada"] and cr.store().seat(code, seat_bo)
     at.selectbox(key="class_remove_who").select("Ada").run()
     at.button(key="class_remove").click().run()
     assert cr.store().leaderboard(code) == []
