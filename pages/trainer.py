@@ -1367,7 +1367,7 @@ def warp_view(spec: tr.Spec) -> None:
     with words:
         st.markdown("Every hidden layer moves the plane. Here a grid over the square and the points are "
                     "pushed through the layers up to the one chosen, and drawn where two of its units put "
-                    "them: unit one's output across, the other's up.")
+                    "them: the first unit's output across, the second's up.")
         layer = _warp_layer(widths)
         if widths[layer - 1] < 2:
             st.info(f"Layer {layer} has one unit: the whole plane lands on one line. Choose a layer with two "
@@ -1387,8 +1387,7 @@ def warp_view(spec: tr.Spec) -> None:
     with chart:
         charts.show(tc.warp_figure(H, Ptr, d.ytr, Pte, d.yte, x_title=f"unit {units[0]} of layer {layer}",
                                    y_title=f"unit {units[1]} of layer {layer}", **look), key="trainer_warp")
-        lines_were = ("the line x₁ from its left end to its right" if curve else
-                      f"a {WARP_LINES} × {WARP_LINES} grid of lines over the square")
+        lines_were = "the input line" if curve else f"a {WARP_LINES} × {WARP_LINES} grid of lines over the square"
         st.caption(f"Indigo: {lines_were}, after layer {layer}. Squares: the points after the same layers "
                    "(filled train, hollow test), coloured as on the map. Both axes share one scale; the dark "
                    "lines are where a unit is 0.")
