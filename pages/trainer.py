@@ -40,7 +40,7 @@ from lib.maps import (
     value_shade,
     value_span,
 )
-from lib.mlp import follow, forward, loss_and_grads, point_losses
+from lib.mlp import collapse_params, follow, forward, loss_and_grads, point_losses
 from lib.optim import OPTIMIZERS
 from lib.points import (
     HAND_LINK_CHARS,
@@ -55,6 +55,7 @@ from lib.points import (
 )
 from lib.regions import line_in_box, region_ids
 from lib.train import MAX_LINK_PARAMS
+from lib.warp import grid_lines, on_axes, warp
 from ui import address, charts, fmt, picking, state, tex
 from ui import classroom as cr
 from ui import trainer as tr
@@ -62,8 +63,8 @@ from ui import trainer_charts as tc
 from ui.source import show_source
 
 ACTS = {k: a.label for k, a in ACTIVATIONS.items()}
-VIEWS = {"bend": "The bend", "inside": "Inside", "step": "One point, one step", "mistakes": "Right and wrong",
-         "code": "Code"}
+VIEWS = {"bend": "The bend", "inside": "Inside", "step": "One point, one step", "warp": "Warped plane",
+         "mistakes": "Right and wrong", "code": "Code"}
 WORST = "worst"              # `pt`: follow the training point the network fits worst
 OPT_NAMES = {"sgd": "SGD", "momentum": "SGD with momentum", "adam": "Adam"}
 LR_OPTIONS = (0.00001, 0.0001, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0)
@@ -102,6 +103,23 @@ def parse_hidden(text: str) -> tuple[int, ...]:
 
 def format_hidden(hidden: tuple[int, ...]) -> str:
     return ",".join(map(str, hidden)) or "0"
+
+
+def parse_units(text: str) -> tuple[int, int]:
+    """'1,2' -> (1, 2): the two units of a layer drawn across and up (view=warp); ValueError with a reason."""
+    parts = str(text).replace(" ", "").split(",")
+    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+        raise ValueError("write two unit numbers like 1,2")
+    u, v = int(parts[0]), int(parts[1])
+    if not (1 <= u <= MAX_UNITS and 1 <= v <= MAX_UNITS):
+        raise ValueError(f"units run from 1 to {MAX_UNITS}")
+    if u == v:
+        raise ValueError("the two units must differ")
+    return u, v
+
+
+def format_units(units: tuple[int, int]) -> str:
+    return ",".join(map(str, units))
 
 
 def parse_speed(text: str) -> int | None:
@@ -310,6 +328,15 @@ LINKS = state.Links(
                  "Only the drawing below changes; training keeps using the bend chosen above.", names=ACTS,
                  meaning="the bend used to redraw the trained weights in \"the bend on and off\"",
                  values="any `act` value (`identity`)"),
+    state.select("wlayer", range(1, MAX_LAYERS + 1), 1, "Hidden layer",
+                 "The layer the plane is seen through: the grid and the points go through every layer up to "
+                 "this one.", meaning="the hidden layer the warped plane is drawn after (`view=warp`)",
+                 values=f"1 to {MAX_LAYERS}, up to the network's hidden layers (`1`)"),
+    state.text("wunits", (1, 2), "Units drawn across and up",
+               "Two units of that layer, comma separated: 1,2 draws unit 1's output across and unit 2's up.",
+               parse=parse_units, fmt=format_units,
+               meaning="the two units of that layer whose outputs are the warped plane's x and y (`view=warp`)",
+               values="two different units the layer has, e.g. `3,5` (`1,2`)"),
     state.tabs("view", VIEWS, "bend", "Below the trainer",
                "One view at a time under the trainer; only the open one is computed.",
                meaning="the view open under the trainer"),
@@ -774,12 +801,22 @@ def top() -> None:
         twin_values = {f"t{k}" if k != "hidden" else "thidden": v for k, v in twin_diff.items()}
         share(run, {**values, **twin_values, "hidden": spec.hidden, "speed": speed_text, "twin": bool(twin_on),
                     "discrete": bool(discrete), "bend": LINKS.value("bend"),
+                    "wlayer": LINKS.value("wlayer"), "wunits": _units_now(),
                     "view": LINKS.value("view"), "train": round(100 * spec.train),
                     "cells": values["cells"] if values["cells"] is not None else LINKS["cells"].default,
                     "pts": encode_hand(spec.hand), "only": spec.only},
               spec.problem, spec)
     st.session_state["trainer_spec"] = spec
     _settle((run.sig, spec.act, playing, None if playing else tr.weights_key(run)), own)
+
+
+def _units_now() -> tuple[int, int]:
+    """The warp view's units as its box holds them now: the box is parsed in the view, drawn after the
+    share link."""
+    try:
+        return parse_units(st.session_state["wunits"])
+    except (KeyError, ValueError):
+        return LINKS.value("wunits")
 
 
 def empty_plane(spec: tr.Spec, limit: float, curve: bool) -> None:
@@ -1256,6 +1293,119 @@ def _unit_maps(spec: tr.Spec, t, d: tr.Data, li: int, units: int, xs, ys, folds,
                                cols=4 if units <= 8 else 6, live=live)
 
 
+WARP_LINES, WARP_SAMPLES = 13, 60   # the grid over the square: lines each way, points along each
+
+
+def _warp_layer(widths: tuple) -> int:
+    """The hidden layer to look through: the link's or the student's, if the network has it; else the
+    first, with one line saying what was ignored."""
+    choices = tuple(range(1, len(widths) + 1))
+    LINKS.links["wlayer"] = replace(LINKS["wlayer"], choices=choices)
+    raw = st.session_state.get("wlayer", st.query_params.get("wlayer"))
+    if raw is not None and raw not in choices and str(raw) not in map(str, choices):
+        have = "one hidden layer" if len(widths) == 1 else f"hidden layers 1 to {len(widths)}"
+        LINKS.note("wlayer", f"Ignored `wlayer={state.shown(raw)}`: this network has {have}; using 1.", 1)
+        st.query_params.pop("wlayer", None)   # a link's value would win over the state on a first draw
+        st.session_state["wlayer"] = 1
+    return int(LINKS.widget("wlayer"))
+
+
+def _warp_units(layer: int, width: int) -> tuple[int, int]:
+    """The two units drawn across and up: the box's (the link's at first), if layer `layer` has them; else
+    1 and 2, with one line saying what was ignored (the box keeps the text, as for a text that does not
+    parse)."""
+    typed = st.session_state.get("wunits", st.query_params.get("wunits"))
+    try:
+        asked = parse_units(typed) if typed is not None else None
+    except ValueError:
+        asked = None   # the box says why itself
+    if asked is not None and max(asked) > width:
+        LINKS.note("wunits", f"Ignored `wunits={state.shown(typed)}`: layer {layer} has {width} units; "
+                             "using 1,2.", typed)
+    units = LINKS.widget("wunits")
+    if max(units) > width:
+        units = LINKS.accept("wunits", (1, 2))[0]   # the last good value, for a text that does not parse
+    return units
+
+
+def _sum_text(weights, names, bias: float) -> str:
+    """w1·x₁ − w2·x₂ + b, each sign written once (as _line_text), for any number of inputs."""
+    text = ""
+    for v, name in [*zip(weights, names, strict=True), (bias, "")]:
+        minus = fmt.num(v).startswith(fmt.MINUS)
+        sign = (fmt.MINUS if minus else "") if not text else (f" {fmt.MINUS} " if minus else " + ")
+        text += f"{sign}{fmt.num(abs(v))}{'·' + name if name else ''}"
+    return text
+
+
+def _warp_words(spec: tr.Spec, params, layer: int, units: tuple[int, int], H, curve: bool) -> str:
+    """What the picture shows for this bend, in one or two sentences with the live network's numbers."""
+    what, plane = ("line", "line") if curve else ("grid", "plane")
+    u, v = units
+    layers = "layer 1 is" if layer == 1 else f"layers 1 to {layer} are"
+    if spec.act == "identity":
+        if list(spec.feat) != (["x1"] if curve else ["x1", "x2"]):
+            return (f"The bend is off (identity), so {layers} one affine map of the inputs; but the hand-made "
+                    f"inputs are already bent functions of x₁{'' if curve else ' and x₂'}, so the {what} arrives "
+                    "curved and the layers only shear what they made.")
+        W, b = collapse_params(params[:layer])
+        names = [FEATURES[f].label for f in spec.feat]
+        stays = ("stays a straight line" if curve else
+                 "stays a sheared grid: straight lines stay straight and parallel ones parallel")
+        return (f"The bend is off (identity), so {layers} one affine map: unit {u} = "
+                f"**{_sum_text(W[:, u - 1], names, b[u - 1])}** and unit {v} = "
+                f"**{_sum_text(W[:, v - 1], names, b[v - 1])}**. A linear layer only shears, stretches and "
+                f"shifts, so the {what} {stays}.")
+    if spec.act == "relu":
+        x0, y0, both = on_axes(H)
+        return (f"With ReLU the {what} folds onto the axes: a unit whose sum is below 0 outputs 0, which "
+                f"flattens that part of the {plane} onto an axis. Here unit {u} is 0 on **{fmt.pct(x0)}** of "
+                f"the {what} and unit {v} on **{fmt.pct(y0)}**; **{fmt.pct(both)}** lands on the corner (0, 0).")
+    return (f"With {ACTS[spec.act]} the {what} bends but does not fold flat onto an axis: unlike ReLU, it "
+            "sends no whole region to exactly 0.")
+
+
+def warp_view(spec: tr.Spec) -> None:
+    """The plane as a hidden layer sees it (ConvNetJS's view): a grid over the square and the points, drawn
+    at the outputs of two units of the chosen layer, from the weights now."""
+    if not spec.hidden:
+        st.info("This network has no hidden layer: there is no layer to look through, only the output. Give "
+                "it hidden units (for example 8) to see the plane as they see it.", icon=":material/info:")
+        return
+    run: tr.Run = st.session_state[tr.RUN]
+    t, d = run.trainer, run.data
+    curve = _is_curve(run)
+    widths = tuple(t.sizes[1:-1])
+    words, chart = st.columns([2, 3], gap="medium")
+    with words:
+        st.markdown("Every hidden layer moves the plane. Here a grid over the square and the points are "
+                    "pushed through the layers up to the one chosen, and drawn where two of its units put "
+                    "them: the first unit's output across, the second's up.")
+        layer = _warp_layer(widths)
+        if widths[layer - 1] < 2:
+            st.info(f"Layer {layer} has one unit: the whole plane lands on one line. Choose a layer with two "
+                    "or more units.", icon=":material/info:")
+            return
+        units = _warp_units(layer, widths[layer - 1])
+    lines = (np.linspace(-d.limit, d.limit, 4 * WARP_SAMPLES)[None, :, None] if curve
+             else grid_lines(d.limit, WARP_LINES, WARP_SAMPLES))
+    H = warp(t.params, spec.act, spec.feat, lines, layer, units)
+    Ptr, Pte = (warp(t.params, spec.act, spec.feat, X, layer, units) for X in (d.Xtr, d.Xte))
+    with words:
+        if curve:
+            st.markdown(f"A curve has one input, x₁: the input is a line, not a plane. This is where that line "
+                        f"lands as x₁ runs from {fmt.num(-d.limit)} to {fmt.num(d.limit)}, with the points on it.")
+        st.markdown(_warp_words(spec, t.params, layer, units, H, curve))
+    look = dict(span=_span(d)) if spec.problem == "regress" else dict(k=spec.k if spec.problem == "classes" else 2)
+    with chart:
+        charts.show(tc.warp_figure(H, Ptr, d.ytr, Pte, d.yte, x_title=f"unit {units[0]} of layer {layer}",
+                                   y_title=f"unit {units[1]} of layer {layer}", **look), key="trainer_warp")
+        lines_were = "the input line" if curve else f"a {WARP_LINES} × {WARP_LINES} grid of lines over the square"
+        st.caption(f"Indigo: {lines_were}, after layer {layer}. Squares: the points after the same layers "
+                   "(filled train, hollow test), coloured as on the map. Both axes share one scale; the dark "
+                   "lines are where a unit is 0.")
+
+
 def submit_part(ch) -> None:
     """Submit to the class: the network as it is when pressed (Play may have moved it since the box was
     drawn), read from the session's run."""
@@ -1389,7 +1539,8 @@ def below(spec: tr.Spec | None) -> None:
             st.fragment(bend_switch)(spec)
         else:
             slow = tr.SLOW_TICK if st.session_state.get(tr.PLAYING) else None
-            st.fragment({"inside": inside, "mistakes": mistakes, "step": one_point}[view], run_every=slow)(spec)
+            views = {"inside": inside, "mistakes": mistakes, "step": one_point, "warp": warp_view}
+            st.fragment(views[view], run_every=slow)(spec)
 
 
 if __name__ == "__main__":

@@ -120,6 +120,8 @@ def _non_finite(fig: go.Figure) -> bool:
             v = getattr(trace, attr, None)
             if v is None or isinstance(v, str):
                 continue
+            if isinstance(v, (list, tuple)):
+                v = [e for e in v if e is not None]  # None: plotly's gap between two lines, not a value
             try:
                 a = np.asarray(v, dtype=float)
             except (TypeError, ValueError):

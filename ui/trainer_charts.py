@@ -962,3 +962,55 @@ def follow_pick_figure(data, chosen: int, problem: str) -> go.Figure:
     fig.update_xaxes(title="x" if curve else "x₁", fixedrange=True)
     fig.update_yaxes(title="value" if curve else "x₂", fixedrange=True)
     return fig
+
+
+# --- the plane as a hidden layer sees it -------------------------------------------------------------
+def _gapped(lines: np.ndarray, axis: int) -> list:
+    """One coordinate of several lines (n_lines, n_samples, 2) as one list, None between two lines."""
+    out: list = []
+    for line in np.round(lines[..., axis], 4).tolist():
+        out += [*line, None]
+    return out[:-1]
+
+
+def _marks(P, y, split: str, k: int, span: float | None) -> dict:
+    """Points as one marker trace in the map's colours (points_shapes' squares: filled train, hollow
+    test; classes in CLASSES, values in VALUE_MARKS bands). Markers, not paths: their size stays the same
+    on axes of any scale, and a layer's outputs may span 0.01 or 100."""
+    group = value_band(y, span) if span is not None else np.asarray(y).astype(int)
+    palette = VALUE_MARKS if span is not None else colors.CLASSES[:k]
+    color = [palette[g] for g in group.tolist()]
+    train = split == "train"
+    marker = dict(symbol="square" if train else "square-open", size=7, color=color,
+                  line=dict(color="white", width=0.8) if train else dict(width=2))
+    return dict(type="scatter", x=_f32(P[:, 0]), y=_f32(P[:, 1]), mode="markers", name=f"{split} points",
+                hoverinfo="skip", showlegend=False, marker=marker)
+
+
+def warp_figure(lines, Ptr, ytr, Pte, yte, *, x_title: str, y_title: str, k: int = 2,
+                span: float | None = None, height: int = 480) -> go.Figure:
+    """The plane as a hidden layer sees it: the grid (or a curve's line) after the layer as ONE line trace,
+    the points after it coloured as on the map, both axes to one scale, so a shear shows as a shear and a
+    fold onto an axis (the zero lines, drawn dark) as a fold.
+
+    lines : ndarray (n_lines, n_samples, 2), the warped grid lines (lib.warp.warp of lib.warp.grid_lines)
+    Ptr, Pte : ndarray (n, 2), the warped train and test points; ytr, yte : their labels or values
+    k, span : how the points are coloured: k classes, or bands of value / span (values)
+    """
+    every = np.concatenate([lines.reshape(-1, 2), Ptr, Pte, np.zeros((1, 2))])  # the origin stays in view
+    lo, hi = every.min(axis=0), every.max(axis=0)
+    pad = 0.05 * max(float((hi - lo).max()), 1e-6)
+    grid = dict(type="scatter", x=_gapped(lines, 0), y=_gapped(lines, 1), mode="lines", name="grid",
+                hoverinfo="skip", showlegend=False, line=dict(color=tint(MAIN_COLOR, 0.7), width=1.2))
+    splits = (("train", Ptr, ytr), ("test", Pte, yte))
+    traces = [grid] + [_marks(P, y, split, k, span) for split, P, y in splits if len(y)]
+    axis = dict(showgrid=False, zeroline=True, zerolinecolor=colors.ON, zerolinewidth=1.5, fixedrange=True,
+                constrain="domain", tickfont=dict(size=TICK_FONT), nticks=6, exponentformat="power")
+    layout = dict(
+        height=height, margin=dict(l=8, r=8, t=8, b=8), font=dict(size=FONT), showlegend=False,
+        uirevision="warp", template=LIVE_TEMPLATE,
+        xaxis=dict(axis, range=[float(lo[0]) - pad, float(hi[0]) + pad], title=dict(text=x_title)),
+        yaxis=dict(axis, range=[float(lo[1]) - pad, float(hi[1]) + pad], title=dict(text=y_title),
+                   scaleanchor="x", scaleratio=1, constraintoward="top"),
+    )
+    return _light(dict(data=traces, layout=layout))

@@ -924,8 +924,8 @@ def _unit_maps(at) -> list[dict]:
 
 def test_only_the_open_view_runs_and_it_travels_in_the_link():
     at = open_page("trainer", {"twin": "false"})
-    assert [t.label for t in at.tabs] == ["The bend", "Inside", "One point, one step", "Right and wrong",
-                                          "Code"]
+    assert [t.label for t in at.tabs] == ["The bend", "Inside", "One point, one step", "Warped plane",
+                                          "Right and wrong", "Code"]
     assert any(t.startswith("Same weights") for t in _titles(at))        # the bend view, by default
     assert not _unit_maps(at) and not at.dataframe                        # the others were not run
     assert "view" not in at.query_params                                  # the default stays out of it

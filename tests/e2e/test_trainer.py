@@ -506,3 +506,45 @@ def test_one_point_one_step_follows_a_clicked_point(open_page):
         assert "Point 3:" in main_text(page)
         assert_clean(page)
         screenshot(page, "trainer-step")
+
+
+WARP = ".st-key-trainer_warp"
+WARP_GRID = f"{WARP} g.scatterlayer .trace:first-child path.js-line"   # the grid: the figure's first trace
+
+
+def _warp_grid(page) -> str:
+    """The grid as plotly drew it: one path per line (plotly splits a trace at its None gaps), joined."""
+    return page.evaluate("(sel) => Array.from(document.querySelectorAll(sel)).map(p => p.getAttribute('d'))"
+                         ".join('|')", WARP_GRID)
+
+
+def test_the_warped_plane_moves_while_playing_and_stops_at_pause(open_page):
+    page = open_page("/trainer?view=warp&twin=false")
+    _wait_epoch(page, 0)
+    assert page.get_by_role("tab", name="Warped plane").get_attribute("aria-selected") == "true"
+    assert page.locator(f"{WARP} g.scatterlayer .trace").count() == 3      # the grid, train and test points
+    assert page.locator(WARP_GRID).count() == 26                             # 13 + 13 lines in one trace
+    assert page.locator(f"{WARP} .g-xtitle").text_content() == "unit 1 of layer 1"
+    assert page.locator(f"{WARP} .g-ytitle").text_content() == "unit 2 of layer 1"
+    before = _warp_grid(page)
+    _click(page, "Play")
+    page.get_by_role("button", name="Pause", exact=True).wait_for()
+    page.wait_for_function(   # the view ticks at the slow rate while playing: the grid moves with the weights
+        "([sel, before]) => Array.from(document.querySelectorAll(sel)).map(p => p.getAttribute('d'))"
+        ".join('|') !== before",
+        arg=[WARP_GRID, before], timeout=30_000)
+    assert _epoch(page) > 0
+    _pause(page)
+    stopped, drawn = _epoch(page), _warp_grid(page)
+    page.wait_for_timeout(3000)   # longer than a slow tick
+    assert _epoch(page) == stopped and _warp_grid(page) == drawn
+    assert "folds onto the axes" in main_text(page)
+    assert_clean(page)
+    screenshot(page, "trainer-warp")
+    page = open_page("/trainer?view=warp&twin=false&act=identity", "phone")
+    _click(page, "+100")
+    _wait_epoch(page, 100)
+    assert "stays a sheared grid" in main_text(page)
+    assert page.locator(WARP_GRID).count() == 26
+    assert_clean(page)
+    screenshot(page, "trainer-warp")
