@@ -63,8 +63,8 @@ from ui import trainer_charts as tc
 from ui.source import show_source
 
 ACTS = {k: a.label for k, a in ACTIVATIONS.items()}
-VIEWS = {"bend": "The bend", "inside": "Inside", "step": "One point, one step", "warp": "Warped plane",
-         "mistakes": "Right and wrong", "code": "Code"}
+VIEWS = {"bend": "Bend", "inside": "Inside", "step": "One step", "warp": "Warp",
+         "mistakes": "Mistakes", "code": "Code"}
 WORST = "worst"              # `pt`: follow the training point the network fits worst
 OPT_NAMES = {"sgd": "SGD", "momentum": "SGD with momentum", "adam": "Adam"}
 LR_OPTIONS = (0.00001, 0.0001, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0)
@@ -340,9 +340,9 @@ LINKS = state.Links(
     state.tabs("view", VIEWS, "bend", "Below the trainer",
                "One view at a time under the trainer; only the open one is computed.",
                meaning="the view open under the trainer"),
-    state.text("pt", WORST, "The point followed", "Click a training point in 'One point, one step'.",
+    state.text("pt", WORST, "The point followed", "Click a training point in 'One step'.",
                parse=_point_choice, fmt=str, hand=True,
-               meaning="the training point followed in \"One point, one step\": its number, or `worst` (the one the "
+               meaning="the training point followed in \"One step\": its number, or `worst` (the one the "
                        "network fits worst now)",
                values="`worst` or 0 to 9999; a number past the training points is ignored with a note"),
     state.text("pts", "", "Points placed by hand", "Written as you click on the map; not a control.",

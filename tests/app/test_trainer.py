@@ -924,8 +924,8 @@ def _unit_maps(at) -> list[dict]:
 
 def test_only_the_open_view_runs_and_it_travels_in_the_link():
     at = open_page("trainer", {"twin": "false"})
-    assert [t.label for t in at.tabs] == ["The bend", "Inside", "One point, one step", "Warped plane",
-                                          "Right and wrong", "Code"]
+    assert [t.label for t in at.tabs] == ["Bend", "Inside", "One step", "Warp",
+                                          "Mistakes", "Code"]
     assert any(t.startswith("Same weights") for t in _titles(at))        # the bend view, by default
     assert not _unit_maps(at) and not at.dataframe                        # the others were not run
     assert "view" not in at.query_params                                  # the default stays out of it
@@ -935,7 +935,7 @@ def test_only_the_open_view_runs_and_it_travels_in_the_link():
     assert at.query_params["view"] in ("inside", ["inside"])
     assert len(_unit_maps(at)) == 1 and not any(t.startswith("Same weights") for t in _titles(at))
     assert "view=inside" in next(c.value for c in at.code if "w=" in c.value)   # the share link too
-    at.session_state["view_tab"] = "Right and wrong"
+    at.session_state["view_tab"] = "Mistakes"
     at.run()
     assert len(at.dataframe) == 2 and not _unit_maps(at)
     at2 = open_page("trainer", {"twin": "false", "view": "inside"})      # the link opens that view

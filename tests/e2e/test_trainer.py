@@ -237,7 +237,7 @@ def test_a_view_tab_opens_its_view_in_the_link_and_a_link_opens_it(open_page):
     screenshot(page, "trainer-inside")
     page = open_page("/trainer?twin=false&view=mistakes", "phone")
     _wait_epoch(page, 0)
-    assert page.get_by_role("tab", name="Right and wrong").get_attribute("aria-selected") == "true"
+    assert page.get_by_role("tab", name="Mistakes").get_attribute("aria-selected") == "true"
     assert page.locator("[data-testid='stDataFrame']").count() == 2
     assert_clean(page)
     screenshot(page, "trainer-mistakes")
@@ -521,7 +521,7 @@ def _warp_grid(page) -> str:
 def test_the_warped_plane_moves_while_playing_and_stops_at_pause(open_page):
     page = open_page("/trainer?view=warp&twin=false")
     _wait_epoch(page, 0)
-    assert page.get_by_role("tab", name="Warped plane").get_attribute("aria-selected") == "true"
+    assert page.get_by_role("tab", name="Warp").get_attribute("aria-selected") == "true"
     assert page.locator(f"{WARP} g.scatterlayer .trace").count() == 3      # the grid, train and test points
     assert page.locator(WARP_GRID).count() == 26                             # 13 + 13 lines in one trace
     assert page.locator(f"{WARP} .g-xtitle").text_content() == "unit 1 of layer 1"
