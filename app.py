@@ -9,7 +9,7 @@ import engine
 from engine import heap
 from engine.fairshare import busy_note
 from engine.replica import restart_note
-from ui import inplace, state
+from ui import inplace, room, state
 from ui.nav import HOME, LESSONS
 
 ROOT = Path(__file__).resolve().parent
@@ -18,8 +18,10 @@ ROOT = Path(__file__).resolve().parent
 # not fit this Streamlit stays off with a logged line rather than stopping the app.
 engine.install()
 
-# No page_title here: it would override every page's own tab title.
-st.set_page_config(page_icon=":material/layers:", layout="wide")
+# No page_title here: it would override every page's own tab title. The room view (`big=true`,
+# ui/room.py) opens with the sidebar closed.
+st.set_page_config(page_icon=":material/layers:", layout="wide",
+                   initial_sidebar_state="collapsed" if room.on() else "auto")
 
 sections: dict[str, list] = {"": [st.Page(HOME.file, title="Home", icon=HOME.icon, default=True)]}
 for lesson in LESSONS:
@@ -32,6 +34,8 @@ if note := restart_note(st.context.headers, st.session_state):  # its replica st
     st.caption(note)
 if note := busy_note():  # past capacity answers come later, never not at all: say so
     st.caption(f":material/hourglass_top: {note}")
+room.sidebar()   # every page: large text for the room, and its controls folded away
+room.style()
 page.run()
 lesson = next((item for item in LESSONS if item.url_path == page.url_path), HOME)
 if links := state.declared(ROOT / lesson.file):   # the page's link keys: a link for the class can hide them

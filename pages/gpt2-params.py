@@ -13,7 +13,7 @@ from lib.transformer import (
     validate,
     weight_groups,
 )
-from ui import fmt, state
+from ui import fmt, room, state
 from ui import params as ui
 from ui.source import show_source
 
@@ -146,7 +146,7 @@ def section_model(preset, base, cfg, problems, shown, v: ui.View) -> None:
     with right:
         st.markdown("**Where the parameters live**: area is parameter count. Click a box to zoom in, "
                     "the bar at the top to zoom out.")
-        st.plotly_chart(v.treemap, width="stretch", config={"displaylogo": False})
+        st.plotly_chart(room.scaled(v.treemap), width="stretch", config={"displaylogo": False})
     rest = tot.total - tot.blocks - tot.embeddings
     for col, (label, n, why) in zip(st.columns(3), [
             (f"In all {shown.n_layer} blocks", tot.blocks, None),
@@ -265,7 +265,7 @@ def section_presets(shown, v: ui.View) -> None:
     )
     ui.presets_view(custom, v.presets)
     st.markdown("**Where each model's parameters live**, as shares of its own total. Hover a bar for the count.")
-    st.plotly_chart(v.presets_figure, width="stretch", config={"displaylogo": False})
+    st.plotly_chart(room.scaled(v.presets_figure), width="stretch", config={"displaylogo": False})
 
 
 @st.fragment

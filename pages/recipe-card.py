@@ -156,6 +156,36 @@ def _grid(layer: Layer) -> None:
                  column_config={c: st.column_config.NumberColumn(c, format="plain") for c in layer.outs})
 
 
+def _card_hidden(nin: int, nout: int) -> bool:
+    """The link folds the card's numbers away (hide=all, or the room's view): nothing on it to edit."""
+    hidden = LINKS.hidden()
+    return all(cell_key("w", i + 1, j + 1) in hidden for i in range(nin) for j in range(nout))
+
+
+def _card_table(layer: Layer) -> None:
+    """The card as a table to read, for a link that hides its controls: the inputs and their weights,
+    the biases, and the outputs, in the card's own shape."""
+    nin, _nout = layer.W.shape
+    rows = [[val(layer.x[i])] + [val(w) for w in layer.W[i]] for i in range(nin)]
+    rows.append([""] + [val(b) for b in layer.b])
+    rows.append([""] + [f"**{val(y)}**" for y in layer.y])
+    head = ["", "input x", *list(layer.outs)]
+    names = [*list(layer.ins), layer.bias, "= output y"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join([f"**{n}**", *r]) + " |" for n, r in zip(names, rows, strict=True)]
+    st.markdown("\n".join(lines))
+
+
+def _fill_buttons() -> None:
+    f1, f2, f3 = st.columns(3)
+    f1.button("Random weights", on_click=_fill, args=("random",), icon=":material/casino:",
+              width="stretch", help="Fill W and b with random tenths (W in −1..1, b in −0.5..0.5).")
+    f2.button("All zeros", on_click=_fill, args=("zero",), icon=":material/exposure_zero:",
+              width="stretch", help="Set every weight and bias to 0: every output becomes 0.")
+    f3.button("Starting numbers", on_click=_fill, args=("start",), icon=":material/restart_alt:",
+              width="stretch", help="Back to the seed example (and fixed numbers beyond it).")
+
+
 def recipe_card(layer: Layer) -> None:
     nin, nout = layer.W.shape
     st.header("The recipe card")
@@ -179,17 +209,14 @@ def recipe_card(layer: Layer) -> None:
                 "kitchen.)")
         else:
             st.markdown("Each **row** of W belongs to one input, each **column** to one output neuron.")
-        if big:
+        if _card_hidden(nin, nout):   # a link for the room (hide=all, big=true): the card as numbers
+            _card_table(layer)
+        elif big:
             _grid(layer)
         else:
             _sliders(layer)
-        f1, f2, f3 = st.columns(3)
-        f1.button("Random weights", on_click=_fill, args=("random",), icon=":material/casino:",
-                  width="stretch", help="Fill W and b with random tenths (W in −1..1, b in −0.5..0.5).")
-        f2.button("All zeros", on_click=_fill, args=("zero",), icon=":material/exposure_zero:",
-                  width="stretch", help="Set every weight and bias to 0: every output becomes 0.")
-        f3.button("Starting numbers", on_click=_fill, args=("start",), icon=":material/restart_alt:",
-                  width="stretch", help="Back to the seed example (and fixed numbers beyond it).")
+        if not _card_hidden(nin, nout):
+            _fill_buttons()
     ins, outs = tuple(layer.ins), tuple(layer.outs)
     net, cells_at = (right[0], right[1]) if big else (right, right)
     with net:

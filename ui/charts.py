@@ -18,7 +18,7 @@ import plotly.io as pio
 import streamlit as st
 
 from engine import private
-from ui import inplace
+from ui import inplace, room
 from ui.colors import (  # noqa: F401  (re-exported: pages name colours through ui.colors or here)
     BLUE,
     CATEGORY,
@@ -149,11 +149,11 @@ def show(fig: go.Figure, *, key: str | None = None, live: bool = False, on_click
     if live:
         config["displayModeBar"] = False
     if on_click is not None:
-        st.plotly_chart(fig, width="stretch", config=config, key=key, on_select=on_click,
+        st.plotly_chart(room.scaled(fig), width="stretch", config=config, key=key, on_select=on_click,
                         selection_mode="points")
         return
     if not inplace.available():
-        st.plotly_chart(fig, width="stretch", config=config, key=key)
+        st.plotly_chart(room.scaled(fig), width="stretch", config=config, key=key)
         return
     inplace.draw(text, key=key or _call_site_key(), height=height, config=config)
 

@@ -92,6 +92,25 @@ function themed(fig, t) {
   return fig;
 }
 
+// The room view (ui/room.py): every font size of the figure, the theme's defaults above included,
+// `s` times as large (font, tickfont, textfont, ... wherever plotly has one).
+function bigger(fig, s) {
+  const walk = (o) => {
+    if (!o || typeof o !== 'object' || ArrayBuffer.isView(o)) return;
+    if (Array.isArray(o)) { if (o.length && typeof o[0] === 'object') o.forEach(walk); return; }
+    for (const [k, v] of Object.entries(o)) {
+      if (/font$/i.test(k) && v && typeof v === 'object') {
+        if (typeof v.size === 'number') v.size = Math.round(v.size * s);
+        else if (Array.isArray(v.size)) v.size = v.size.map((x) => (typeof x === 'number' ? Math.round(x * s) : x));
+      } else walk(v);
+    }
+  };
+  walk(fig.layout);
+  walk(fig.data);
+  const u = fig.layout && fig.layout.uniformtext;  // text a box cannot hold at this size is hidden
+  if (u && typeof u.minsize === 'number') u.minsize = Math.round(u.minsize * s);
+}
+
 
 // A live tick that changes only the numbers of heatmaps: paint them into the pictures plotly drew.
 // Plotly.react would redo every default, axis, label and trace of the figure (15-20 ms a map in the
@@ -240,10 +259,11 @@ export default function (component) {
   div.__sent = sent;
   div.__look = look;
   div.dataset.pending = '1';  // until this figure is on screen (the browser tests wait for it)
-  const { id, fig, config } = JSON.parse(recolor(sent, t));
+  const { id, fig, config, scale } = JSON.parse(recolor(sent, t));
   div.__id = id;
   div.__figures = (div.__figures || 0) + 1;  // figures this chart was given (the browser tests read it)
   themed(fig, t);
+  if (scale && scale !== 1) bigger(fig, scale);  // the room view (ui/room.py)
   const rest = look + withoutNumbers(sent);
   loadPlotly().then((Plotly) => {
     if (div.__sent !== sent) return;  // a newer figure came while plotly.js loaded

@@ -58,6 +58,8 @@ from pathlib import Path
 import plotly
 import streamlit as st
 
+from ui import room
+
 ROOT = Path(__file__).resolve().parents[1]
 STATIC = ROOT / "static"
 PLOTLY_JS = STATIC / "plotly.min.js"
@@ -145,7 +147,8 @@ def draw(spec_json: str, *, key: str, height: int, config: dict) -> None:
 
     A figure this session's page already holds under `key` is not sent again: the chart gets a
     60-byte "same as before" instead (see the module doc)."""
-    payload = ('"fig": ' + spec_json + ', "config": ' + json.dumps(config) + "}").encode()
+    scale = f', "scale": {room.SCALE}' if room.on() else ""   # the room view: the page scales the text
+    payload = ('"fig": ' + spec_json + ', "config": ' + json.dumps(config) + scale + "}").encode()
     digest = hashlib.blake2b(payload, digest_size=12).hexdigest()
     held = st.session_state.setdefault(HELD, {})
     if held.get(key) == digest:

@@ -251,6 +251,10 @@ class Links:
         flat: list[Link] = []
         for item in links:
             flat.extend([item] if isinstance(item, Link) else item)
+        flat.append(toggle(ROOM, False, "Large text for the room", ROOM_HELP, hand=True,
+                           meaning="the view for a projector: page and chart text about 1.6 times as "
+                                   "large, the controls folded away (all, or those `hide` names), the "
+                                   "sidebar closed"))
         flat.append(text(HIDE, "", "Controls this link hides", "Written by the box 'A link for the class'.",
                          parse=str, fmt=str, hand=True,
                          meaning="this page's link keys whose controls are not drawn (their values still "
@@ -453,9 +457,11 @@ class Links:
 
     def _link_hidden(self) -> set[str]:
         raw = st.query_params.get(HIDE) or ""
+        if not raw.strip() and room_on():   # the room sees results, not controls (unless `hide` says which)
+            raw = "all"
         names = {k.strip().lower() for k in raw.split(",") if k.strip()}
         if "all" in names:
-            return set(self.links) - {HIDE}
+            return set(self.links) - {HIDE, ROOM}
         unknown = sorted(names - set(self.links))
         if unknown:
             self.note(HIDE, f"Ignored {', '.join(f'`{k}`' for k in unknown)} in `hide=`: no such control on "
@@ -656,6 +662,18 @@ def _same(raws: list[str], value: Any) -> bool:
 
 
 HIDE = "hide"
+ROOM = "big"            # every page: the large-text view for the room (ui/room.py draws its toggle)
+ROOM_WIDGET = "_room"   # that toggle's widget key
+ROOM_HELP = ("For a projector: text and charts large enough for the back row, controls folded away, the "
+             "sidebar closed. Switch off to see the controls again.")
+
+
+def room_on() -> bool:
+    """The large-text view is on: the sidebar toggle's state, else the link's `big=true`."""
+    if ROOM_WIDGET in st.session_state:
+        return bool(st.session_state[ROOM_WIDGET])
+    return (st.query_params.get(ROOM) or "").strip().lower() == "true"
+
 _DECLARED: dict[str, Links] = {}   # absolute page file -> the Links it declared on its last run
 
 

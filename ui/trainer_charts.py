@@ -491,7 +491,7 @@ def legend_html(problem: str = "classify", k: int = 2, span: float = 1.0, discre
         items = [sq.format(c, "&#9632;") for c in VALUE_MARKS]
         lo, hi = fmt.num(-span, 3), fmt.num(span, 3)
         key = [VALUE_SHADING[0][1], VALUE_SHADING[1][1], VALUE_SHADING[2][1]]
-        return ('<div style="font-size:14px;line-height:1.8">points by value, ' + "".join(items)
+        return ('<div style="font-size:0.875rem;line-height:1.8">points by value, ' + "".join(items)
                 + f" from {lo} to {hi}; filled train, hollow test &nbsp; shading: the network's value {lo} "
                 + _bar(key) + f" {hi}</div>")
     if problem == "classes":
@@ -503,7 +503,7 @@ def legend_html(problem: str = "classify", k: int = 2, span: float = 1.0, discre
         sure = "" if discrete else ", paler where it is unsure"
         bars = "".join(_bar([tint(col, 0.08), tint(col, 0.55)], 40) for col in colors.CLASSES[:k])
         items.append(f"shading: the class the network picks{sure} {bars}")
-        return '<div style="font-size:14px;line-height:1.8">' + " &nbsp; ".join(items) + "</div>"
+        return '<div style="font-size:0.875rem;line-height:1.8">' + " &nbsp; ".join(items) + "</div>"
     items = []
     for c in (0, 1):
         color, name = colors.CLASSES[c], colors.CLASS_NAMES[c]
@@ -513,7 +513,7 @@ def legend_html(problem: str = "classify", k: int = 2, span: float = 1.0, discre
     bar = ('<span style="display:inline-block;width:110px;height:12px;vertical-align:middle;'
            f'border:1px solid #ccc;background:linear-gradient(to right,{lo},{mid},{hi})"></span>')
     items.append(f"shading P(class 1): 0 {bar} 1")
-    return '<div style="font-size:14px;line-height:1.8">' + " &nbsp; ".join(items) + "</div>"
+    return '<div style="font-size:0.875rem;line-height:1.8">' + " &nbsp; ".join(items) + "</div>"
 
 
 def _thin(frame, limit: int = 400):

@@ -101,7 +101,7 @@ def test_declarations_refuse_a_key_twice_and_read_without_running():
     with pytest.raises(ValueError, match="twice"):
         state.Links(state.toggle("a", True, "A", "a"), state.toggle("a", False, "A", "a"))
     links = state.page_links(PAGE)
-    assert [link.key for link in links] == ["n", "act", "mode", "on", "show", "hidden", "w", "hide"]
+    assert [link.key for link in links] == ["n", "act", "mode", "on", "show", "hidden", "w", "big", "hide"]
     table = links.readme()
     assert "| `n` | Count | 1 to 10 (3) |" in table
     assert "| `act` | Bend | `relu`, `gelu`, `gelu_tanh` (`relu`) |" in table

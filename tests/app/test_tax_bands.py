@@ -370,7 +370,7 @@ def test_another_preset_replaces_the_edits():
 def test_every_declared_key_round_trips_through_its_link_text():
     links = state.page_links(str(ROOT / "pages" / "tax-bands.py"))
     assert [link.key for link in links] == ["preset", "income", "bands", "target", "units", "knots",
-                                            "weights", "bend", "seed", "w1", "b1", "w2", "b2", "hide"]
+                                            "weights", "bend", "seed", "w1", "b1", "w2", "b2", "big", "hide"]
     for link in links:
         value = link.default if link.key != "bands" else tax.parse_bands("0:0,10000:12.5,40000:40")
         back = link.from_text(link.to_text(value))

@@ -74,16 +74,26 @@ INPLACE_DRAWN = """() => !document.querySelector('.layerlab-chart[data-pending]'
     c => !c.closest('.stBidiComponent') || c.querySelector('.layerlab-chart .main-svg'))"""
 
 
+_ELEMENTS = """() => document.querySelectorAll(
+    "[data-testid='stMain'] [data-testid='stElementContainer']").length"""
+
+
 def wait_ready(page, timeout: float = 60_000) -> None:
-    """Connected, script finished, no skeleton left: the page as a student sees it."""
+    """Connected, script finished, no skeleton left, and the same so 300 ms later: the page as a student
+    sees it. (The browser can report 'notRunning' for a moment with only the first elements of a page
+    drawn, e.g. /trainer's buttons and none of its maps: a count that still grows means a run is on.)"""
     page.wait_for_selector("[data-testid='stApp'][data-test-connection-state='CONNECTED']",
                            timeout=timeout)
-    page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']",
-                           timeout=timeout)
-    page.wait_for_function("!document.querySelector('[data-testid=\"stSkeleton\"]')",
-                           timeout=timeout)
-    page.wait_for_function(INPLACE_DRAWN, timeout=timeout)
-    page.wait_for_timeout(300)  # let plotly finish drawing
+    for _ in range(20):
+        page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']",
+                               timeout=timeout)
+        page.wait_for_function("!document.querySelector('[data-testid=\"stSkeleton\"]')",
+                               timeout=timeout)
+        page.wait_for_function(INPLACE_DRAWN, timeout=timeout)
+        before = page.evaluate(_ELEMENTS)
+        page.wait_for_timeout(300)  # let plotly finish drawing
+        if page.evaluate(_ELEMENTS) == before:
+            return
 
 
 def assert_clean(page) -> None:

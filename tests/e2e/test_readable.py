@@ -2,7 +2,8 @@
 from the back row, a phone a first-class screen).
 
 - at 420 px nothing runs off the screen sideways: no equation, paragraph or caption overflows;
-- no chart text under 12 px, at a laptop's width or a phone's;
+- no chart text under 12 px, at a laptop's width or a phone's; in the room view (`big=true`) none under
+  18 px, page text at least 22 px, the sidebar closed and the controls folded away;
 - no e-notation (4.73e-04) in any page's visible text;
 - the first live picture or number of every lesson within the first 900 px at 1366 px;
 - the home cards keep lesson order on a phone;
@@ -40,14 +41,18 @@ _OVERFLOW = """() => {
   return out;
 }"""
 
-_CHART_TEXT = """() => {
+# Chart text as drawn: its font size times any scale plotly put on it (a treemap shrinks a label to fit
+# its box with a transform), below `min` px.
+_CHART_TEXT = """(min) => {
   const out = [];
   for (const t of document.querySelectorAll(".js-plotly-plot svg text")) {
     if (!t.textContent.trim()) continue;
     const box = t.getBoundingClientRect();
     if (box.width === 0 || box.height === 0) continue;
-    const size = parseFloat(getComputedStyle(t).fontSize || t.style.fontSize);
-    if (size < 12) out.push(`${size}px: ${t.textContent.slice(0, 40)}`);
+    const m = t.getScreenCTM();
+    const px = parseFloat(getComputedStyle(t).fontSize || t.style.fontSize);
+    const size = px * (m ? Math.hypot(m.a, m.b) : 1);
+    if (size < min) out.push(`${size.toFixed(1)}px: ${t.textContent.slice(0, 40)}`);
   }
   return out;
 }"""
@@ -81,7 +86,7 @@ def _code_free(text: str, page) -> str:
 def test_every_page_is_clean_readable_and_photographed(open_page, path, width):
     page = open_page(f"/{path}", width)
     assert_clean(page)
-    small = page.evaluate(_CHART_TEXT)
+    small = page.evaluate(_CHART_TEXT, 12)
     assert small == [], small[:10]
     text = _code_free(page.evaluate(_VISIBLE_TEXT), page)
     found = sorted(set(E_NOTATION.findall(text)))
@@ -93,6 +98,28 @@ def test_every_page_is_clean_readable_and_photographed(open_page, path, width):
         top = page.evaluate(_FIRST_LIVE)
         assert top is not None and top < 900, f"first chart or number at {top} px"
     screenshot(page, path or "home")
+
+
+_BODY_TEXT = """() => Math.min(...Array.from(document.querySelectorAll(
+    "[data-testid='stMain'] [data-testid='stMarkdownContainer'] p")).filter(p => p.offsetParent)
+    .map(p => parseFloat(getComputedStyle(p).fontSize)))"""
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_the_room_view_reads_from_the_back_row(open_page, path):
+    """`big=true` at a projector's 1366 x 900: chart text >= 18 px, text >= 22 px, the sidebar closed,
+    no slider left on a lesson, its first result on the first screen; photographed."""
+    page = open_page(f"/{path}?big=true", "laptop")
+    assert_clean(page)
+    small = page.evaluate(_CHART_TEXT, 18)
+    assert small == [], small[:10]
+    assert page.evaluate(_BODY_TEXT) >= 22   # captions included (14 px in the normal view)
+    assert page.locator("[data-testid='stSidebar'][aria-expanded='true']").count() == 0
+    if path not in ("", "class"):
+        assert page.locator("[data-testid='stMain'] [data-testid='stSlider']").count() == 0
+        top = page.evaluate(_FIRST_LIVE)
+        assert top is not None and top < 900, f"first chart or number at {top} px"
+    screenshot(page, f"{path or 'home'}-big")
 
 
 def test_home_cards_keep_lesson_order_on_a_phone(open_page):

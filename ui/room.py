@@ -1,0 +1,103 @@
+"""The view for the back of the room: `big=true` on any page's link (declared in every page's LINKS,
+ui/state.py's ROOM).
+
+A projector at 1366 x 900 seen from the back row needs text about twice the size a laptop user reads.
+In this view:
+- page text is SCALE times its size (the root font size: Streamlit sizes its text in rem);
+- every chart's text is SCALE times its size, its theme's defaults included. A chart drawn in place
+  gets the factor beside its figure and ui/inplace.js scales it after theming; a chart drawn by
+  `st.plotly_chart` (a clickable map, a treemap) is scaled here (`scaled`);
+- the page's controls are folded away, as if the link said `hide=all`, unless it names its own `hide`
+  list (ui/state.py `Links._link_hidden`), so a teacher can keep one slider for the room;
+- the sidebar starts closed; its toggle switches the view off again.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import plotly.graph_objects as go
+import streamlit as st
+
+from ui.state import ROOM, ROOM_HELP, ROOM_WIDGET, room_on, shown
+
+SCALE = 1.6   # the smallest chart text (12 px) becomes 19 px; body text 16 -> 26 px
+# The text sizes ui/inplace.js's theme gives a chart that names none.
+CHART_DEFAULTS = {"font": 12, "tick": 12, "axis_title": 14, "title": 16, "legend": 12}
+# Static text only (no user text): the page's text in rem. The main column's top padding is in rem
+# too: held near its usual height, so the first screen shows results. A metric's value (2.25rem) would
+# outgrow its column and end in an ellipsis: held at 1.4rem, still 36 px; its label at 0.875rem, 22 px.
+_CSS = (f"<style>html {{ font-size: {round(100 * SCALE)}%; }}"
+        '[data-testid="stMainBlockContainer"] { padding-top: 3rem; }'
+        '[data-testid="stMetricValue"] { font-size: 1.4rem; }'
+        '[data-testid="stMetricLabel"] p { font-size: 0.875rem; }</style>')
+
+__all__ = ["ROOM", "SCALE", "on", "scaled", "sidebar", "style"]
+
+
+def on() -> bool:
+    return room_on()
+
+
+def sidebar() -> None:
+    """The sidebar's toggle, bound to `big=` by hand (it is drawn by app.py, around every page)."""
+    raw = st.query_params.get(ROOM)
+    if ROOM_WIDGET not in st.session_state:
+        st.session_state[ROOM_WIDGET] = (raw or "").strip().lower() == "true"
+    st.sidebar.toggle("Large text for the room", key=ROOM_WIDGET, help=ROOM_HELP)
+    if raw is not None and raw.strip().lower() not in ("true", "false"):
+        st.sidebar.caption(f":orange[:material/link_off: Ignored `{ROOM}={shown(raw)}` from the link: use "
+                           "true or false.]")
+        return
+    if st.session_state[ROOM_WIDGET]:
+        if raw != "true":
+            st.query_params[ROOM] = "true"
+    elif raw is not None:
+        st.query_params.pop(ROOM, None)
+
+
+def style() -> None:
+    """The room's text sizes on this page (nothing when the view is off)."""
+    if on():
+        st.html(_CSS)
+
+
+def scaled(fig: go.Figure) -> go.Figure:
+    """`fig` with every text SCALE times larger, for a chart st.plotly_chart draws (the figure unchanged
+    when the view is off). What inplace.js does for charts drawn in place."""
+    if not on():
+        return fig
+    spec = fig.to_dict()
+    layout = spec.setdefault("layout", {})
+    size = (layout.get("font") or {}).get("size") or CHART_DEFAULTS["font"]
+    _bigger(spec)
+    layout.setdefault("font", {})["size"] = round(size * SCALE)
+    for name in [k for k in layout if k.startswith(("xaxis", "yaxis"))] or ["xaxis", "yaxis"]:
+        axis = layout.setdefault(name, {})
+        axis.setdefault("tickfont", {}).setdefault("size", round(CHART_DEFAULTS["tick"] * SCALE))
+        axis.setdefault("title", {}).setdefault("font", {}).setdefault(
+            "size", round(CHART_DEFAULTS["axis_title"] * SCALE))
+    layout.setdefault("legend", {}).setdefault("font", {}).setdefault(
+        "size", round(CHART_DEFAULTS["legend"] * SCALE))
+    uniform = layout.get("uniformtext") or {}
+    if isinstance(uniform.get("minsize"), (int, float)):   # text a box cannot hold at this size is hidden
+        uniform["minsize"] = round(uniform["minsize"] * SCALE)
+    if isinstance(layout.get("title"), dict):
+        layout["title"].setdefault("font", {}).setdefault("size", round(CHART_DEFAULTS["title"] * SCALE))
+    return go.Figure(copy.deepcopy(spec), skip_invalid=True)
+
+
+def _bigger(node) -> None:
+    """Every explicit font size under `node` times SCALE (plotly's fonts: font, tickfont, textfont, ...)."""
+    if isinstance(node, list):
+        for item in node:
+            _bigger(item)
+    elif isinstance(node, dict):
+        for key, value in node.items():
+            if key.lower().endswith("font") and isinstance(value, dict) and "size" in value:
+                size = value["size"]
+                if isinstance(size, (int, float)):
+                    value["size"] = round(size * SCALE)
+                elif isinstance(size, list):
+                    value["size"] = [round(s * SCALE) if isinstance(s, (int, float)) else s for s in size]
+            _bigger(value)
