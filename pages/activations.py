@@ -62,6 +62,18 @@ LINKS = state.Links(
 
 
 # --- figures: built once per input (st.cache_resource hands back the same go.Figure) ----------
+# The bends a student meets in more than one chart keep one colour everywhere (SiLU is wine in the gallery
+# and in SwiGLU's gate); any other bend takes the next colour no shown bend holds.
+PINNED = {"relu": colors.CATEGORY[0], "gelu": colors.CATEGORY[1], "silu": colors.CATEGORY[2]}
+
+
+def bend_colors(shown) -> dict[str, str]:
+    """A colour for each bend in `shown` (at most len(colors.CATEGORY)): pinned ones first, never two alike."""
+    taken = {PINNED[n] for n in shown if n in PINNED}
+    free = iter(c for c in colors.CATEGORY if c not in taken)
+    return {n: PINNED[n] if n in PINNED else next(free) for n in shown}
+
+
 def _readable(fig: go.Figure) -> go.Figure:
     """Text a back row and a phone can read: 14 px words, 13 px ticks and legend."""
     fig.update_layout(font=dict(size=14), title_font=dict(size=16), legend=dict(font=dict(size=13)), hoverlabel=dict(font_size=13))
@@ -78,16 +90,17 @@ def _depth_figure(bend: str, w1: tuple, b1: tuple, w2: tuple, b2: tuple, x: floa
     d = bends.depth(W1, B1, W2, B2, act)
     f = bends.follow(x, W1, B1, W2, B2, act)
     net, one = f"network with {act.label}", "the collapsed single layer"
+    ink = bend_colors((bend,))[bend]   # the bend's own colour, as in the gallery
     fig = charts.line_figure(d.x, {net: d.net, one: d.one}, x_title="input x", y_title="output y",
-                             dashed=[one], colors={net: colors.category(0), one: colors.OFF}, height=420)
+                             dashed=[one], colors={net: ink, one: colors.OFF}, height=420)
     if bend != "identity" and d.kinks.size:
         fig.add_trace(go.Scatter(
             x=d.kinks, y=d.kink_y, mode="markers", name="a hidden unit's sum crosses 0",
-            marker=dict(symbol="circle-open", size=13, color=colors.category(0), line=dict(width=2.5)),
+            marker=dict(symbol="circle-open", size=13, color=ink, line=dict(width=2.5)),
             hovertemplate="a unit bends here<br>x = %{x:.2f}<extra></extra>"))
     fig.add_trace(go.Scatter(
         x=[f.x, f.x], y=[f.y, f.y_one], mode="markers", name=f"x = {fmt.num(f.x, 2)}, followed below",
-        marker=dict(symbol="diamond", size=13, color=[colors.category(0), colors.OFF],
+        marker=dict(symbol="diamond", size=13, color=[ink, colors.OFF],
                     line=dict(width=1.5, color=colors.ON)),
         hovertemplate="x = %{x:.2f}<br>y = %{y:.3f}<extra></extra>"))
     fig.add_vline(x=f.x, line=dict(color=colors.OFF, width=1, dash="dot"))
@@ -101,11 +114,12 @@ def _depth_figure(bend: str, w1: tuple, b1: tuple, w2: tuple, b2: tuple, x: floa
 def _gallery_figure(shown: tuple, xmax: float, slopes: bool) -> go.Figure:
     x, curves = bends.curves(shown, xmax, slopes=slopes)
     series, dashed, tint = {}, [], {}
-    for i, name in enumerate(shown):  # colours by place among the shown: never two alike
+    ink = bend_colors(shown)   # never two alike; ReLU, GELU and SiLU as in every chart
+    for name in shown:
         label, (f, df) = ACTIVATIONS[name].label, curves[name]
-        series[label], tint[label] = f, colors.category(i)
+        series[label], tint[label] = f, ink[name]
         if df is not None:
-            series[f"{label}: slope"], tint[f"{label}: slope"] = df, colors.category(i)
+            series[f"{label}: slope"], tint[f"{label}: slope"] = df, ink[name]
             dashed.append(f"{label}: slope")
     height = 400 + 22 * max(0, len(series) - 4)  # room for a legend that wraps on a phone
     fig = charts.line_figure(x, series, x_title="x", y_title="f(x)", dashed=dashed, colors=tint, height=height)
@@ -121,7 +135,7 @@ def _gelu_figure() -> tuple[go.Figure, bends.Gap]:
     fig = charts.line_figure(g.x, {"exact − tanh approximation": g.diff / 10.0**g.decade},
                              title=f"GELU exact − tanh approximation, in units of {unit}",
                              x_title="x", y_title="difference", height=300,
-                             colors={"exact − tanh approximation": colors.category(0)})
+                             colors={"exact − tanh approximation": PINNED["gelu"]})
     fig.update_layout(meta="gelu", showlegend=False)
     return _readable(fig), g
 
@@ -133,7 +147,7 @@ def _swiglu_figure(wg: float, wu: float) -> go.Figure:
     names = ("SiLU(x·W_gate)", "x·W_up", "product (W_down = 1)")
     fig = charts.line_figure(x, dict(zip(names, (gate, up, out), strict=True)), x_title="x",
                              y_title="value", dashed=names[:2], height=340,
-                             colors={n: colors.category(i) for i, n in enumerate(names)})
+                             colors=dict(zip(names, (PINNED["silu"], colors.OLIVE, colors.ON), strict=True)))
     fig.update_layout(meta="swiglu")
     return _readable(fig)
 

@@ -76,8 +76,9 @@ def bars(order: tuple, part: tuple, bias: tuple, fruit: str, bias_name: str) -> 
     """Linearity: each output's input part at x and at kx, with its bias on top."""
     # One dict, built without plotly's per-property validation (as ui.diagram does): the house
     # layout of ui.charts.figure written out, and two stacked bars. A unit test builds it validated.
-    data = [dict(type="bar", x=list(order), y=list(part), name=f"{fruit} part xW",
-                 marker=dict(color=colors.INDIGO),
+    # The input part in the sign colours of every number on the page (blue positive, vermillion negative).
+    data = [dict(type="bar", x=list(order), y=list(part), name=f"{fruit} part xW (blue +, vermillion −)",
+                 marker=dict(color=[colors.NEGATIVE if v < 0 else colors.POSITIVE for v in part]),
                  hovertemplate=f"%{{x}}<br>{fruit} part %{{y:.3f}}<extra></extra>"),
             dict(type="bar", x=list(order), y=list(bias), name=f"{bias_name} (b)",
                  marker=dict(color=colors.SAND), hovertemplate="%{x}<br>bias %{y:.3f}<extra></extra>")]

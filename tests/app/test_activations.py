@@ -210,3 +210,19 @@ def test_more_bends_than_colours_draws_the_first_ones_and_says_so():
     assert drawn == [a.label for a in list(ACTIVATIONS.values())[:most]]
     assert len({t["line"]["color"] for t in _gallery(at)["data"]}) == len(drawn)  # no two alike
     assert any(f"Drawing the first {most}" in c.value for c in at.caption)
+
+
+def test_each_bend_keeps_one_colour_in_every_chart():
+    """SiLU was wine in the gallery and indigo, dashed, as SwiGLU's gate: a bend is one colour wherever it
+    is drawn, whichever other bends share the gallery."""
+    def colour(fig, name):
+        return next(t["line"]["color"] for t in fig["data"] if t.get("name") == name)
+
+    at = open_page("activations", {"bend": "silu"})
+    gallery, swiglu, depth = _fig(at, "gallery"), _fig(at, "swiglu"), _fig(at, "depth")
+    silu = colour(gallery, ACTIVATIONS["silu"].label)
+    assert colour(swiglu, "SiLU(x·W_gate)") == silu
+    assert colour(depth, f"network with {ACTIVATIONS['silu'].label}") == silu
+    other = open_page("activations", {"show": ["tanh", "silu"]})
+    assert colour(_gallery(other), ACTIVATIONS["silu"].label) == silu          # not by its place
+    assert colour(_gallery(other), ACTIVATIONS["tanh"].label) != silu

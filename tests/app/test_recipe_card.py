@@ -266,3 +266,15 @@ def test_a_frozen_figure_sends_the_same_spec_without_the_copy():
     bars = page._bars(("Sunrise · x", "Sunrise · 2x"), (1.25, 2.5), (0.5, 0.5), "fruit", "yoghurt")
     go.Figure(bars.to_dict())  # validated: raises on an unknown property
     assert sent(bars)["layout"]["barmode"] == "relative" and len(sent(bars)["data"]) == 2
+
+
+def test_double_the_fruit_draws_each_part_in_its_sign_colour():
+    """Jungle's fruit part is negative at the start (−0.45, −0.9 doubled): vermillion, Sunrise's blue, as
+    every signed number on the page."""
+    from ui import colors
+
+    at = open_page("recipe-card")
+    part = figures(at)[2]["data"][0]
+    values = decode(part["y"])
+    assert (values < 0).any() and (values > 0).any()
+    assert part["marker"]["color"] == [colors.NEGATIVE if v < 0 else colors.POSITIVE for v in values]
