@@ -167,6 +167,25 @@ def section_block(act: str, use_bias: bool):
     return steps, finite, (x, W1, W2, b1, b2)
 
 
+def section_glance(steps, W1, W2) -> None:
+    """The block at a glance, before its tables: widen, bend, narrow as one picture of the first token
+    (its own section below follows any token)."""
+    i = 0
+    left, right = st.columns([3, 2], vertical_alignment="center")
+    with left:
+        view.show(view.block_figure(steps.x[i], W1, steps.post[i], W2, steps.out[i], tuple(FEATURES),
+                                    tuple(HIDDEN)))
+    with right:
+        on = ffn.units_on(steps.pre[i])
+        st.markdown(
+            f"**Token {i + 1}, through the block.** Its {D} numbers on the left fan out to {D_FF} hidden units "
+            f"(**widen**, one line per weight of W₁: blue positive, vermillion negative). Each hidden circle "
+            f"shows its value after GELU (**bend**): {int(on.sum())} of {D_FF} are on. Then {D_FF} lines per "
+            f"output come back to {D} (**narrow**, W₂): y = "
+            f"({', '.join(fmt.fixed(v, 2) for v in steps.out[i])}), on the right.")
+        st.caption("The tables below are every number of this picture, for all the tokens; edit any of them.")
+
+
 @st.fragment
 def section_token(steps, W1, b1, act: str) -> None:
     """One token's path, with the picker beside it: only this section reruns when it moves."""
@@ -194,7 +213,9 @@ def section_token(steps, W1, b1, act: str) -> None:
             "on": ["on" if o else "off" for o in on_i],
         }))
         table["kept"] = table["kept"].round(1) + 0.0  # percent, one decimal, like every share here
-        st.dataframe(table, hide_index=True, width="stretch", column_config={
+        st.dataframe(table, hide_index=True, width="stretch", column_config={   # fits 2/5 of 1366 px and a phone
+            "unit": st.column_config.TextColumn("unit", width=45),
+            "on": st.column_config.TextColumn("on", width=40),
             "z": st.column_config.NumberColumn("z", format="%.3f", help="before GELU"),
             "kept": st.column_config.ProgressColumn("share kept", min_value=0.0, max_value=100.0,
                                                     format="%.1f %%", help="GELU(z) / z"),
@@ -368,7 +389,11 @@ if __name__ == "__main__":
         "matrix is editable, and every number after it is computed live from them."
     )
     act, use_bias = section_controls()
+    glance = st.container()   # filled once the block is computed from the editors below
     steps, finite, inputs = section_block(act, use_bias)
+    if finite:   # an overflow is said once, under the editors
+        with glance:
+            section_glance(steps, inputs[1], inputs[2])
     section_token(steps, inputs[1], inputs[3], act)
     section_check(inputs, finite, act)
     section_real_size(act)

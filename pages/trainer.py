@@ -1019,8 +1019,12 @@ def live(spec: tr.Spec, speed: int | None, discrete: bool = False) -> None:
     xs, ys = np.linspace(-d.limit, d.limit, RES), np.linspace(-d.limit, d.limit, RES)
     curve = _is_curve(run)
     look = _look(spec, d)
-    # Twin: the two maps side by side (stacked on a phone), the numbers under them. Alone: the map, and
-    # the numbers and curves beside it. A curve fit: one chart with both curves, the numbers beside it.
+    # Twin: the numbers first, then the two maps side by side (stacked on a phone) and the curves under
+    # them, so the room sees the epoch, loss and accuracy beside what they measure on the first screen.
+    # Alone: the map, and the numbers and curves beside it. A curve fit: one chart with both curves, the
+    # numbers beside it.
+    side_by_side = run.twin is not None and not curve
+    numbers = st.container() if side_by_side else None
     maps = st.columns(2, gap="medium")
     slot = maps[0].container(height=H_MAP + 72 if curve else H_MAP + 12, border=False)
     with maps[0]:  # under the map: what a click on it adds (drawn first: the map needs to know)
@@ -1037,7 +1041,6 @@ def live(spec: tr.Spec, speed: int | None, discrete: bool = False) -> None:
                                     edge=_edge(spec, t, spec.act, d), **look)
             charts.show(picking.plane(figs, "boundary.hand", base, d, adding), live=True,
                         key="trainer_pick_map" if adding else "trainer_boundary", on_click=click)
-    side_by_side = run.twin is not None and not curve
     if side_by_side:
         with maps[1], st.container(height=H_MAP + 12, border=False):
             P0 = _plane(spec, run.twin, run.twin.cfg.act, d, discrete)
@@ -1045,7 +1048,7 @@ def live(spec: tr.Spec, speed: int | None, discrete: bool = False) -> None:
                                     edge=_edge(spec, run.twin, run.twin.cfg.act, d), **look)
             charts.show(picking.plane(figs, "twin.hand", base, d, None), live=True, key="trainer_boundary_twin")
         st.html(_legend(spec, d, discrete))
-    with maps[1] if not side_by_side else st.container():
+    with numbers if side_by_side else maps[1]:
         c = st.container(horizontal=True)  # four across, or two by two beside a lone map and on a phone
         _metric_row(c, m, spec.head)
         if run.twin is not None:
@@ -1055,6 +1058,7 @@ def live(spec: tr.Spec, speed: int | None, discrete: bool = False) -> None:
                 st.caption(f"{who}: Train R² {_r2(m0['train_r2'])} · test {_r2(m0['test_r2'])}")
             else:
                 st.caption(f"{who}: Train accuracy {_pct(m0['train_acc'])} · test {_pct(m0['test_acc'])}")
+    with maps[1] if not side_by_side else st.container():
         hold = tr.CURVES_HOLD if playing else 0.0  # a step or reset shows at once
         name = _twin_title(spec)
         name = name[0].lower() + name[1:] if name == "No hidden layer" else name.lower()

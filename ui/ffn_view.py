@@ -17,6 +17,7 @@ import streamlit as st
 
 from lib import ffn
 from ui import charts, colors, fmt
+from ui.diagram import network_figure
 from ui.frozen import freezes
 
 # Cell states in the checker: right, wrong because an earlier table was, wrong in this step.
@@ -49,6 +50,21 @@ def show(fig: go.Figure, *, live: bool = False) -> None:
     """Draw a figure at full width, never NaN or infinities (ui.charts.show); live=True for a
     chart a slider redraws while it is dragged: no mode bar, less for the browser to rebuild."""
     charts.show(fig, live=live)
+
+
+def block_figure(x_row, W1, post_row, W2, out_row, features: tuple, hidden: tuple) -> go.Figure:
+    """The block as a picture: one token's 3 features, widened by W₁ to the hidden units (their values
+    after the bend written in), narrowed by W₂ back to 3; each stage named under its column."""
+    # The hidden units' names would sit on their outgoing lines: the hover and the tables below name them.
+    fig = network_figure([W1, W2], [list(features), [""] * len(hidden), list(features)],
+                         node_values=[x_row, post_row, out_row], names=["W₁ ", "W₂ "], height=460)
+    low = -len(hidden) / 2.0
+    fig.update_yaxes(range=[low - 1.1, len(hidden) / 2.0])
+    # Two short lines each: the three fit side by side on a phone's 390 px too.
+    for k, text in enumerate(["<b>x</b><br>one token", "<b>widen</b> W₁<br><b>bend</b> GELU",
+                              "<b>narrow</b> W₂<br>y"]):
+        fig.add_annotation(x=k, y=low - 0.5, text=text, showarrow=False, font=dict(size=14))
+    return fig
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)

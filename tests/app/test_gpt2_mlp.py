@@ -8,9 +8,11 @@ import pytest
 
 from lib import ffn
 from tests.app.conftest import chart_elements, decode, figures, open_page, spec_text
+from ui import fmt
 
-# Chart order on the page: z, h, the GELU curve, y, the token's path, [checks], histogram, changes.
-Z, H, CURVE, Y, PATH = range(5)
+# Chart order on the page: the block at a glance, z, h, the GELU curve, y, the token's path, [checks],
+# histogram, changes.
+GLANCE, Z, H, CURVE, Y, PATH = range(6)
 
 
 def _cells(fig) -> np.ndarray:
@@ -34,7 +36,12 @@ def test_default_shows_every_step_computed_by_lib(default_page):
     np.testing.assert_allclose(_cells(figs[Z]), steps.pre)
     np.testing.assert_allclose(_cells(figs[H]), steps.post)
     np.testing.assert_allclose(_cells(figs[Y]), steps.out)
+    # The picture at the top is token 1's path: x in, GELU(z) in the hidden circles, y out.
+    columns = {t["name"]: t["text"] for t in figs[GLANCE]["data"] if t["name"].startswith("layer ")}
+    for name, values in (("layer 0", steps.x[0]), ("layer 1", steps.post[0]), ("layer 2", steps.out[0])):
+        assert columns[name] == [fmt.num(v, 2, keep=1) for v in values], name
     text = _text(at)
+    assert "y = (" + ", ".join(fmt.fixed(v, 2) for v in steps.out[0]) + ")" in text
     for caption in ("z = x W₁, before GELU** · shape 5 × 6", "h = GELU(z)** · shape 5 × 6",
                     "the block's output** · shape 5 × 3"):
         assert caption in text
@@ -95,7 +102,7 @@ def test_checker_shows_the_seed_slips():
     assert warnings[0].startswith("13 of 30 cells off by more than 0.001 (13 new in this step)")
     assert warnings[1].startswith("13 of 30 cells off by more than 0.001 (3 new in this step)")
     assert warnings[2].startswith("15 of 15 cells off by more than 0.001 (15 new in this step)")
-    checks = figures(at)[5:8]
+    checks = figures(at)[PATH + 1:PATH + 4]
     states = [_cells(f) for f in checks]
     # z table: token 3, unit 4 (0-based (2, 3)) is a slip in this step (red = 2)
     assert states[0][2, 3] == 2 and states[0][0, 0] == 0

@@ -16,6 +16,9 @@ def _app_ran_once(open_page):
     open_page("/")
 
 
+H = 2   # the page's charts: the block at a glance, z, h = GELU(z), ...
+
+
 def _chart_text(page, n: int) -> str:
     """The cell texts plotly drew in the n-th chart."""
     chart = page.locator(".js-plotly-plot").nth(n)
@@ -24,7 +27,7 @@ def _chart_text(page, n: int) -> str:
 
 def test_the_gelu_switch_changes_the_hidden_table(open_page):
     page = open_page("/gpt2-mlp")
-    before = _chart_text(page, 1)  # h = GELU(z), one number per cell
+    before = _chart_text(page, H)  # h = GELU(z), one number per cell
     assert "h = GELU(z) · shape 5 × 6" in main_text(page)
     assert "0.602" in before  # GELU(0.772), exact
     page.locator("[data-testid='stSelectbox']").first.click()
@@ -32,10 +35,10 @@ def test_the_gelu_switch_changes_the_hidden_table(open_page):
     page.wait_for_url("**act=gelu_tanh**")
     wait_ready(page)
     page.wait_for_function(  # the rerun may still be drawing: wait for the new numbers
-        "(before) => Array.from(document.querySelectorAll(\".js-plotly-plot\")[1]"
+        f"(before) => Array.from(document.querySelectorAll(\".js-plotly-plot\")[{H}]"
         ".querySelectorAll('text')).map(t => t.textContent).join(' ') !== before",
         arg=before, timeout=30_000)
-    assert _chart_text(page, 1) != before
+    assert _chart_text(page, H) != before
     assert_clean(page)
 
 
@@ -45,7 +48,7 @@ def test_token_slider_moves_only_that_output_row(open_page):
     main = page.locator("[data-testid='stMain']")
     expect(main).to_contain_text("Token 5 (the coloured bar) got a fresh input row")
     expect(main).to_contain_text("every other output row by 0.")
-    before = [_chart_text(page, n) for n in range(5)]  # z, h, the curve, y, the token's path
+    before = [_chart_text(page, n) for n in range(6)]  # the block at a glance, z, h, the curve, y, the path
     near = main.locator("[data-testid='stMetric']", has_text="Pushed near zero").inner_text()
     slider = page.get_by_role("slider").last  # "Token to change", the page's last slider
     slider.focus()
@@ -54,7 +57,7 @@ def test_token_slider_moves_only_that_output_row(open_page):
     expect(main).to_contain_text("Token 6 (the coloured bar) got a fresh input row", timeout=30_000)
     expect(main).to_contain_text("every other output row by 0.")
     wait_ready(page)
-    assert [_chart_text(page, n) for n in range(5)] == before
+    assert [_chart_text(page, n) for n in range(6)] == before
     assert main.locator("[data-testid='stMetric']", has_text="Pushed near zero").inner_text() == near
     assert_clean(page)
 
