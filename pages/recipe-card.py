@@ -189,13 +189,6 @@ def _fill_buttons() -> None:
 def recipe_card(layer: Layer) -> None:
     nin, nout = layer.W.shape
     st.header("The recipe card")
-    t1, t2, t3 = st.columns([1.2, 1, 1])
-    with t1:
-        LINKS.widget("mode")
-    with t2:
-        LINKS.widget("nin", label=f"Inputs n_in ({layer.fruit}s)")
-    with t3:
-        LINKS.widget("nout", label=f"Outputs n_out ({layer.smoothie}s, neurons)")
     big = bool(_grids(layer.story, nin, nout, layer.ins, layer.outs))
     # A small card sits beside its network; a big one takes the full width (a grid needs it), with
     # the network and W below it.
@@ -217,6 +210,14 @@ def recipe_card(layer: Layer) -> None:
             _sliders(layer)
         if not _card_hidden(nin, nout):
             _fill_buttons()
+        # The card's size and words under it: the card and its answer come first on the first screen.
+        t1, t2, t3 = st.columns([1.2, 1, 1])
+        with t1:
+            LINKS.widget("mode")
+        with t2:
+            LINKS.widget("nin", label=f"n_in ({layer.fruit}s)")
+        with t3:
+            LINKS.widget("nout", label=f"n_out ({layer.smoothie}s)")
     ins, outs = tuple(layer.ins), tuple(layer.outs)
     net, cells_at = (right[0], right[1]) if big else (right, right)
     with net:
@@ -283,9 +284,17 @@ def linearity(layer: Layer) -> None:
         "y with x": r3(y1),
         f"y with {k}x": r3(yk),
     })
-    st.dataframe(table, hide_index=True, width="stretch",
-                 column_config={c: st.column_config.NumberColumn(c, format="plain") for c in table.column_names[1:]})
-    st.caption(f"Indigo: the {layer.fruit} part, exactly {k} times as big; sand: the {layer.bias}, which "
+    # Short headers, the answers first: six columns fit a phone's 420 px with nothing scrolled out of
+    # sight (each header's help gives its full name).
+    part, part_k = f"{layer.fruit} part xW", f"{layer.fruit} part with {k}x"
+    short = {"y with x": ("y", "y = xW + b"), f"y with {k}x": (f"y at {k}x", f"y with {k}x: {k}·xW + b"),
+             part: ("xW", f"The {part}."), part_k: (f"xW at {k}x", f"The {part_k}: {k} times xW."),
+             "bias b": ("b", f"The {layer.bias}: the same at any k.")}
+    st.dataframe(table, hide_index=True, width="stretch", column_order=["output", *short],
+                 column_config={c: st.column_config.NumberColumn(label, format="plain", help=help)
+                                for c, (label, help) in short.items()})
+    st.caption(f"Blue (positive) or vermillion (negative): the {layer.fruit} part, exactly {k} times as big; "
+               f"sand: the {layer.bias}, which "
                "stays put, so y is not. With no bias, a layer would scale all the way through.")
 
 

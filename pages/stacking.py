@@ -181,7 +181,10 @@ def mini() -> None:
                          for j in range(2)],
         after: [val(h1[j]) for j in range(2)],
     })
-    st.dataframe(neurons, hide_index=True, width="stretch")
+    # What the table is for, the value after the bend, right after the neuron: on a phone the long sums
+    # scroll, not the answer.
+    st.dataframe(neurons, hide_index=True, width="stretch",
+                 column_order=["neuron", after, "weighted sum", "weights", "bias"])
     st.markdown(f"So layer 1's output row is **{vec(h1)}**, and that row is layer 2's input.")
 
     st.subheader("The whole network is one equation")

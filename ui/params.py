@@ -166,19 +166,31 @@ def _table_frame(cfg: TransformerConfig) -> pa.Table:
     })
 
 
+# Two views of one table, each narrow enough for a projector's 1366 px beside the sidebar (one view of
+# all eleven columns needed sideways scrolling): the numbers, then what each row is.
+TABLE_NUMBERS = ["name", "W as in y = xW (in × out)", "nn.Linear stores (out × in)", "one copy", "copies",
+                 "all copies", "share"]
+TABLE_WORDS = ["name", "what it does", "weights", "biases", "tensor"]
+
+
 def table_view(cfg: TransformerConfig, table: pa.Table | None = None) -> None:
-    """param_table's rows as a readable dataframe: names, both shapes, counts, share."""
+    """param_table's rows as two readable dataframes: both shapes, counts and share; then what each row
+    does, its weights and biases, and its checkpoint tensor."""
     view = _table_frame(cfg) if table is None else table
-    st.dataframe(
-        view, hide_index=True, width="stretch", row_height=36,
-        height=38 + 36 * view.num_rows,  # every row visible: nothing to scroll to on a projector
-        column_config=_TABLE_COLUMNS,
-    )
+    for order in (TABLE_NUMBERS, TABLE_WORDS):
+        if order is TABLE_WORDS:
+            st.markdown("**What each row is**, with its weights and biases (one copy) and its tensor's "
+                        "name in the checkpoint:")
+        st.dataframe(
+            view, hide_index=True, width="stretch", row_height=36, column_order=order,
+            height=38 + 36 * view.num_rows,  # every row visible: nothing to scroll to on a projector
+            column_config=_TABLE_COLUMNS,
+        )
 
 
 _N = "%,d"
 _TABLE_COLUMNS = {
-    "name": st.column_config.TextColumn("name", pinned=True, width="medium",
+    "name": st.column_config.TextColumn("name", pinned=True, width=110,
                                         help="The group's name in the checkpoint."),
     "tensor": st.column_config.TextColumn(
         "checkpoint tensor", help="Prefix of the tensor names in the checkpoint; {i} is the block."),
@@ -339,10 +351,18 @@ def presets_spec(custom: TransformerConfig | None = None) -> dict:
     }}
 
 
+# Two views of one table, each fitting a projector's 1366 px (one of sixteen columns scrolled sideways).
+PRESET_SHAPES = ["preset", "d_model", "n_layer", "n_head", "n_kv_head", "d_ff", "vocab_size", "n_positions",
+                 "mlp", "norm", "tie_embeddings"]
+PRESET_COUNTS = ["preset", "params", "per_block", "embedding_share", "linear_share", "bf16_GB"]
+
+
 def presets_view(custom: TransformerConfig | None = None, table: pa.Table | None = None) -> None:
-    """presets_table as a readable dataframe."""
-    st.dataframe(_presets_arrow(custom) if table is None else table, hide_index=True, width="stretch",
-                 column_config=_PRESET_COLUMNS)
+    """presets_table as two readable dataframes: each model's shape, then its counts."""
+    data = _presets_arrow(custom) if table is None else table
+    for order in (PRESET_SHAPES, PRESET_COUNTS):
+        st.dataframe(data, hide_index=True, width="stretch", column_order=order,
+                     column_config=_PRESET_COLUMNS)
 
 
 @st.cache_resource(show_spinner=False, max_entries=64)

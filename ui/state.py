@@ -604,7 +604,9 @@ class Links:
         edited = st.data_editor(
             pd.DataFrame(shown_m, index=rows, columns=cols), key=f"{key}_editor", num_rows="fixed",
             width="content",
-            column_config={c: st.column_config.NumberColumn(c, format=number_format, step=0.01)
+            # Six columns or more: narrow ones, so a phone's 390 px hold the whole matrix.
+            column_config={c: st.column_config.NumberColumn(c, format=number_format, step=0.01,
+                                                            width=52 if len(cols) >= 6 else None)
                            for c in cols},
         )
         values = edited.to_numpy(dtype=float).reshape(link.default.shape)

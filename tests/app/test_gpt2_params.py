@@ -192,14 +192,14 @@ def test_treemap_and_presets_chart():
 
 def test_memory_table():
     at = open_page("gpt2-params", {"preset": "llama-3-8b"})
-    mem = at.dataframe[1].value.set_index("dtype")
+    mem = at.dataframe[2].value.set_index("dtype")
     assert mem.loc["bf16", "bytes"] == 2 * 8_030_261_248
     assert mem.loc["int4", "bytes"] == 8_030_261_248 // 2
 
 
 def test_presets_side_by_side():
     at = open_page("gpt2-params")
-    p = at.dataframe[2].value.set_index("preset")
+    p = at.dataframe[3].value.set_index("preset")
     assert list(p.index) == [PRESET_NAMES[k] for k in PRESETS]
     for name, cfg in PRESETS.items():
         assert p.loc[PRESET_NAMES[name], "params"] == int(param_table(cfg)["params"].sum())
@@ -207,7 +207,7 @@ def test_presets_side_by_side():
 
 def test_a_custom_model_joins_the_presets_table():
     at = open_page("gpt2-params", {"layers": "6"})
-    p = at.dataframe[2].value.set_index("preset")
+    p = at.dataframe[3].value.set_index("preset")
     assert list(p.index) == ["your model", *PRESET_NAMES.values()]
     assert p.loc["your model", "params"] == count_params(replace(PRESETS["gpt2"], n_layer=6))
     bars = figures(at)[1]["data"][0]
@@ -229,8 +229,8 @@ def test_one_precision_per_share_and_the_blocks_visibly_add_up():
     from ui import fmt
 
     at = open_page("gpt2-params")
-    shares = [_table(at)["share"], at.dataframe[2].value["embedding_share"],
-              at.dataframe[2].value["linear_share"]]
+    shares = [_table(at)["share"], at.dataframe[3].value["embedding_share"],
+              at.dataframe[3].value["linear_share"]]
     for s in shares:  # percent with one decimal, in the data itself (a copied cell pastes this)
         assert (s == s.round(1)).all()
     tot = totals(PRESETS["gpt2"])
@@ -284,3 +284,16 @@ def test_frozen_spec_sends_what_a_frozen_validated_figure_sends():
 
     assert sent(frozen_spec(spec())) == sent(frozen(go.Figure(spec())))
     assert sent(frozen_spec(spec()))["layout"]["template"] == sent(go.Figure())["layout"]["template"]
+
+
+def test_each_wide_table_is_two_views_that_together_show_every_column():
+    """At 1366 px one view of the parameter table (11 columns) or the models table (16) scrolled sideways:
+    each is drawn as two narrower views of the same data, and no column is left out of both."""
+    at = open_page("gpt2-params")
+    frames = list(at.dataframe)
+    views = [list(df.proto.column_order) for df in frames]
+    for first, second in ((0, 1), (3, 4)):
+        assert frames[first].value.equals(frames[second].value)
+        shown = set(views[first]) | set(views[second])
+        assert shown == set(frames[first].value.columns), set(frames[first].value.columns) - shown
+        assert max(len(views[first]), len(views[second])) <= 11 and views[first][0] == views[second][0]

@@ -22,7 +22,8 @@ def test_opens_with_gpt2_small_and_screenshots(open_page, width):
     assert_clean(page)
     text = main_text(page)
     assert "124,439,808" in text and "7,087,872" in text
-    assert page.locator("[data-testid='stDataFrame']").count() == 3
+    # two views of the parameter table, the memory table, two views of the models
+    assert page.locator("[data-testid='stDataFrame']").count() == 5
     assert page.locator(".js-plotly-plot").count() == 2
     width_used, width_there = page.evaluate(
         "() => { const m = document.querySelector(\"[data-testid='stMain']\"); "

@@ -8,7 +8,7 @@ disabled; this test watches the console for exactly that.
 
 from __future__ import annotations
 
-from tests.e2e.conftest import assert_clean
+from tests.e2e.conftest import assert_clean, wait_ready
 
 
 def _click(page, name: str, timeout: float = 15_000) -> None:
@@ -21,6 +21,7 @@ def test_play_and_pause_answer_again_and_again(open_page):
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" and (
         "ForwardMsg" in m.text or "delta path" in m.text or "fatal" in m.text) else None)
     _click(page, "+100")
+    wait_ready(page)   # its run drawn (on a loaded CI machine Play's click raced that rerun's redraw)
     for _ in range(4):
         _click(page, "Play")
         page.get_by_role("button", name="Pause", exact=True).wait_for(timeout=15_000)

@@ -100,10 +100,10 @@ def test_a_hidden_cell_from_the_link_waits_for_the_layer_to_grow(open_page):
     page = open_page("/recipe-card?w77=1.5&mode=plain")
     assert_clean(page)
     assert "w77=1.5" in page.url  # not drawn, not dropped
-    _arrows(page, "Inputs n_in (inputs)", 4)  # 3 -> 7
+    _arrows(page, "n_in (inputs)", 4)  # 3 -> 7
     page.wait_for_url(re.compile(r"nin=7"), timeout=30_000)
     wait_ready(page)
-    _arrows(page, "Outputs n_out (outputs, neurons)", 5)  # 2 -> 7
+    _arrows(page, "n_out (outputs)", 5)  # 2 -> 7
     page.wait_for_url(re.compile(r"nout=7"), timeout=30_000)
     wait_ready(page)
     expect(page.locator("[data-testid='stDataFrame']").first).to_be_visible(timeout=30_000)
