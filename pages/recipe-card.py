@@ -196,10 +196,9 @@ def recipe_card(layer: Layer) -> None:
     with left:
         if layer.story:
             st.markdown(
-                "A smoothie bar's recipe card: each **row** is a fruit, each **column** a smoothie, and a "
-                "cell says how much of that fruit goes into that smoothie. **x** is today's fruit, **b** "
-                "a fixed scoop of yoghurt per smoothie. (A negative amount is fine: this is maths, not a "
-                "kitchen.)")
+                "A smoothie bar's recipe card: each **row** is a fruit, each **column** a smoothie, a cell "
+                "how much of that fruit goes in. **x** is today's fruit, **b** a scoop of yoghurt per "
+                "smoothie. (Negative amounts are fine: this is maths, not a kitchen.)")
         else:
             st.markdown("Each **row** of W belongs to one input, each **column** to one output neuron.")
         if _card_hidden(nin, nout):   # a link for the room (hide=all, big=true): the card as numbers

@@ -73,6 +73,14 @@ _TABLES_SCROLL = """() => Array.from(
 # /stacking's neuron table writes out its sums (its answer, the value after the bend, is its second column).
 SCROLL_ON_A_PHONE = {"gpt2-params", "stacking"}
 
+# Each lesson's answer, by its metric's label: it must end within a projector's first 900 px.
+ANSWER = {"recipe-card": "Sunrise", "stacking": "prediction", "trainer": "Epoch", "gpt2-params": "Parameters",
+          "tax-bands": "Tax at this income"}
+_METRIC_BOTTOM = """(label) => { const m = Array.from(document.querySelectorAll(
+  "[data-testid='stMain'] [data-testid='stMetric']"))
+  .find(e => e.offsetParent && e.innerText.startsWith(label));
+  return m ? m.getBoundingClientRect().bottom : null; }"""
+
 _FIRST_LIVE = """() => {
   const els = document.querySelectorAll(
     ["stPlotlyChart", "stBidiComponentRegular", "stMetric", "stDataFrame", "stGraphVizChart"]
@@ -109,6 +117,9 @@ def test_every_page_is_clean_readable_and_photographed(open_page, path, width):
     elif path not in ("", "class"):
         top = page.evaluate(_FIRST_LIVE)
         assert top is not None and top < 900, f"first chart or number at {top} px"
+        if path in ANSWER:   # the lesson's answer itself, whole, beside what changes it
+            bottom = page.evaluate(_METRIC_BOTTOM, ANSWER[path])
+            assert bottom is not None and bottom <= 900, f"{ANSWER[path]} ends at {bottom} px"
     screenshot(page, path or "home")
 
 
