@@ -354,10 +354,12 @@ _HUNDREDTHS = [_hundredths(v) for v in range(-_HUNDREDTHS_MAX, _HUNDREDTHS_MAX +
 
 def _styles(c: int, split: str, color: str | None = None) -> dict:
     # nonzero: where two squares of one path overlap they stay filled (plotly's default, evenodd, cut a
-    # hole there, so close points drew as bars and half squares).
+    # hole there, so close points drew as bars and half squares). Train squares have no outline: a path's
+    # stroke is drawn over all of its fill, so a white outline crossed every square it overlapped and
+    # close points drew as striped smudges.
     color = colors.CLASSES[c] if color is None else color
     if split == "train":
-        return dict(fillcolor=color, line=dict(color="white", width=0.8), fillrule="nonzero")
+        return dict(fillcolor=color, line=dict(width=0), fillrule="nonzero")
     return dict(fillcolor="rgba(255,255,255,0.8)", line=dict(color=color, width=2), fillrule="nonzero")
 
 

@@ -958,3 +958,19 @@ def test_the_curves_show_the_whole_run_on_a_log_epoch_axis():
     assert "log" in fig["layout"]["xaxis2"]["title"]["text"]
     x = decode(fig["data"][0]["x"]).astype(float)
     assert x.max() == 200 and x.min() <= 1      # every epoch of the run, from the start
+
+
+def test_overlapping_training_points_draw_no_stripes():
+    """A path's outline is drawn over all of its fill: a white outline on the filled (train) squares crossed
+    every square it overlapped, and close points drew as striped smudges. Train squares have none; test
+    squares keep their coloured outline (that is what makes them hollow)."""
+    import numpy as np
+
+    from ui import trainer_charts as tc
+
+    X = np.array([[0.0, 0.0], [0.03, 0.01], [1.0, 1.0]])   # two of them overlap
+    shapes = tc.points_shapes(X, np.array([0, 0, 1]), X, np.array([0, 0, 1]), limit=3.0)
+    train = [s for s in shapes if s["fillcolor"] != "rgba(255,255,255,0.8)"]
+    test = [s for s in shapes if s["fillcolor"] == "rgba(255,255,255,0.8)"]
+    assert len(train) == 2 and all(s["line"]["width"] == 0 for s in train)
+    assert len(test) == 2 and all(s["line"]["width"] > 0 for s in test)
