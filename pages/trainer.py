@@ -1557,7 +1557,7 @@ if __name__ == "__main__":
     held = cr.paused(challenge)
     cr.banner(challenge, held)
     if challenge is not None:
-        st.fragment(cr.watch, run_every=3)(challenge, held)
+        st.fragment(cr.watch, run_every=cr.WATCH_EVERY)(challenge, held)
     if held:
         st.session_state[tr.PLAYING] = False
     buttons(held)
