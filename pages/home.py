@@ -6,9 +6,12 @@ phone, which stacks columns, still reads the lessons in order (one st.columns fo
 would stack it column by column).
 """
 
+from urllib.parse import parse_qsl
+
 import streamlit as st
 
 from ui.nav import LESSONS, facts
+from ui.state import SHORT, shown
 
 PER_ROW = 3  # cards side by side on a wide screen
 
@@ -28,7 +31,29 @@ def cards():
                     st.markdown(lesson.blurb.format(**numbers))
 
 
+def follow_short_link() -> None:
+    """`/?s=CODE`, a short link off a slide ('Short link for a slide' in any page's sidebar): open the view
+    it was made from; a code the store does not hold gets one line, and the home page."""
+    raw = st.query_params.get(SHORT)
+    if raw is None:
+        return
+    from ui.classroom import store
+
+    try:
+        found = store().expand(raw)
+    except Exception:   # the store cannot be reached: say so, and show the home page
+        found, why = None, "the class store cannot be reached just now"
+    else:
+        why = "it may be mistyped (look-alike letters are never used: no 0, O, 1, I or L)"
+    lesson = next((item for item in LESSONS if found and item.url_path == found[0] and item.url_path), None)
+    if lesson is None:
+        st.warning(f"No short link `{shown(raw, 12)}` here: {why}.", icon=":material/link_off:")
+        return
+    st.switch_page(lesson.file, query_params=parse_qsl(found[1], keep_blank_values=True))
+
+
 if __name__ == "__main__":
+    follow_short_link()
     st.title("Layer Lab")
     st.markdown(
         "A neural-network layer is one line of algebra, **y = xW + b**. These lessons take it "

@@ -27,7 +27,7 @@ from sqlalchemy import create_engine, delete, event, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from store.models import Class, Seat, Submission
+from store.models import Class, Seat, ShortLink, Submission
 
 # No 0/O, 1/I/L: a code read off a projector is typed right.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -39,6 +39,8 @@ MIN_GAP = timedelta(seconds=3)     # between two submissions of one student
 KEEP = timedelta(days=14)          # a class older than this is deleted with everything in it
 ACTIVE = timedelta(seconds=60)      # a student seen within this is "active"
 PLAYING = timedelta(seconds=10)     # ... and one whose Play ticked within this is "playing"
+KEEP_LINKS = timedelta(days=365)  # a short link lasts a school year from when it was first made
+LINK_PATH_MAX, LINK_QUERY_MAX = 32, 16_000   # characters: a page's URL path, and its query
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 
@@ -161,12 +163,45 @@ class Store:
         self.purge()
 
     def purge(self, older_than: timedelta = KEEP) -> int:
-        """Delete the classes created more than `older_than` ago, with their seats and submissions."""
+        """Delete the classes created more than `older_than` ago, with their seats and submissions, and the
+        short links older than KEEP_LINKS."""
         with self.session.begin() as s:
             old = s.scalars(select(Class).where(Class.created_at < _now() - older_than)).all()
             for c in old:
                 s.delete(c)
+            s.execute(delete(ShortLink).where(ShortLink.created_at < _now() - KEEP_LINKS))
             return len(old)
+
+    # --- short links: a long link under a code a room can type ----------------------------------------
+    def shorten(self, path: str, query: str) -> str:
+        """The short code for this page path and query: the same code every time it is asked (a slide made
+        twice shows one link), a new one the first time. Committed before it is returned."""
+        if len(path) > LINK_PATH_MAX or not all(ch.isalnum() or ch == "-" for ch in path):
+            raise StoreError("Not a page of this app.")
+        if len(query) > LINK_QUERY_MAX:
+            raise StoreError(f"This link is longer than the {LINK_QUERY_MAX:,} characters a short link "
+                             "keeps.")
+        digest = hashlib.sha256(f"{path}?{query}".encode()).hexdigest()
+        for _ in range(20):
+            with self.session() as s:
+                found = s.scalar(select(ShortLink.code).where(ShortLink.digest == digest))
+            if found:
+                return found
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            try:
+                with self.session.begin() as s:
+                    s.add(ShortLink(code=code, digest=digest, path=path, query=query, created_at=_now()))
+                return code
+            except IntegrityError:
+                continue        # that code was taken, or another replica just stored this link: look again
+        raise StoreError("Could not store a short link; try again.")
+
+    def expand(self, code: str) -> tuple[str, str] | None:
+        """(page path, query) of a short code, or None for a code that is not (or no longer) stored."""
+        with self.session() as s:
+            row = s.execute(select(ShortLink.path, ShortLink.query)
+                            .where(ShortLink.code == normal_code(code)[:CODE_LENGTH])).first()
+        return None if row is None else (row.path, row.query)
 
     def _teacher(self, s: Session, code: str, key: str | None) -> Class:
         c = s.scalar(select(Class).where(Class.code == normal_code(code)))

@@ -59,3 +59,15 @@ class Submission(Base):
     public: Mapped[float] = mapped_column(Float)
     private: Mapped[float] = mapped_column(Float)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ShortLink(Base):
+    """A long link kept under a short code, for a slide: a page's URL path and its query, nothing else
+    (never a class's seat or a teacher's key: ui/state.py leaves those out before it asks)."""
+
+    __tablename__ = "short_links"
+    code: Mapped[str] = mapped_column(String(6), primary_key=True)
+    digest: Mapped[str] = mapped_column(String(64), unique=True, index=True)   # sha256 of path and query
+    path: Mapped[str] = mapped_column(String(32))
+    query: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -715,6 +715,34 @@ def class_link_box(links: Links) -> None:
             params.append((HIDE, ",".join(chosen) if len(chosen) < len(keys) else "all"))
         base = address.reachable(address.page_url().split("?")[0])[0] if address.page_url() else ""
         st.code(base + ("?" + urlencode(params) if params else ""), language=None, wrap_lines=True)
+        _short_link(links, base, [(k, v) for k, v in params if k not in PRIVATE])
+
+
+# Never in a short link: a student's seat and a teacher's key are theirs alone.
+PRIVATE = frozenset({"seat", "key"})
+SHORT = "s"   # the home page's key for a short link: /?s=CODE
+
+
+def _short_link(links: Links, base: str, params: list[tuple[str, str]]) -> None:
+    """'Short link for a slide': the link above kept in the class store under a six-letter code, opened
+    as /?s=CODE (pages/home.py follows it). Stored only when asked for; the same link, the same code."""
+    from urllib.parse import urlencode
+
+    path = Path(links.file).stem
+    query = urlencode(params)
+    made: dict = st.session_state.setdefault("_short_links", {})
+    if st.button("Short link for a slide", icon=":material/link:", key="_short_link", width="stretch",
+                 help="A link a room can type off a slide, e.g. /?s=K7M2QX: it opens this view, with the "
+                      "controls ticked above hidden. Kept on this server for a year."):
+        try:
+            from ui.classroom import store
+
+            made[(path, query)] = store().shorten(path, query)
+        except Exception as exc:   # the store is down or refused: say so, keep the long link
+            st.caption(f":orange[:material/error: No short link: {shown(str(exc) or type(exc).__name__)}]")
+    if code := made.get((path, query)):
+        root = base[: -len(path)] if path and base.endswith(path) else base
+        st.code(f"{root}?{SHORT}={code}", language=None, wrap_lines=True)
 
 
 def page_links(path: str) -> Links | None:

@@ -155,3 +155,31 @@ def test_the_box_for_the_class_builds_the_hiding_link():
     assert any(c.value.endswith("hide=all") for c in at.code)
     box.set_value(["lr"]).run()
     assert any(c.value.endswith("hide=lr") for c in at.code)
+
+
+def test_a_short_link_for_a_slide_opens_the_same_view():
+    """'Short link for a slide' keeps the box's link (hide list included, never a seat) in the class store
+    under six letters; /?s=CODE on the home page opens that view, and a code it does not hold says so."""
+    from tests.app.conftest import open_page
+    from ui.classroom import store
+
+    at = AppTest.from_function(_box_page)
+    at.query_params.update({"lr": "0.2", "seat": "secret-token"})
+    at.run()
+    at.multiselect(key="_class_link_hide").set_value(["lr"]).run()
+    assert not [c for c in at.code if "?s=" in c.value]           # nothing stored until asked
+    at.button(key="_short_link").click().run()
+    short = next(c.value for c in at.code if "?s=" in c.value)
+    code = short.rsplit("=", 1)[1]
+    _path, query = store().expand(code)
+    assert "lr=0.2" in query and "hide=lr" in query and "seat" not in query
+    at.button(key="_short_link").click().run()                    # asked again: the same code
+    assert next(c.value for c in at.code if "?s=" in c.value) == short
+
+    slide = store().shorten("recipe-card", "w11=1.5&hide=all")
+    home = open_page("", {"s": slide.lower()})                     # typed off the projector
+    assert not home.exception
+    assert not home.slider and any("| input x |" in m.value and "1.5" in m.value for m in home.markdown)
+    lost = open_page("", {"s": "ZZZZZZ"})
+    assert not lost.exception and any("No short link `ZZZZZZ`" in w.value for w in lost.warning)
+    assert any(t.value == "Layer Lab" for t in lost.title)

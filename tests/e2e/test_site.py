@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import assert_clean, wait_ready
+from tests.e2e.conftest import assert_clean, screenshot, wait_ready
 from ui.nav import LESSONS
 
 
@@ -51,3 +51,22 @@ def test_every_home_card_opens_its_lesson(open_page):
         page.wait_for_url(f"**/{lesson.url_path}*")
         wait_ready(page)
         assert_clean(page)
+
+
+def test_a_short_link_off_a_slide_opens_the_teachers_view(open_page):
+    """The teacher makes a short link in the sidebar's box; a student types it (any case) and lands on
+    the same view, controls hidden as ticked."""
+    page = open_page("/recipe-card?w11=1.5")
+    page.get_by_text("A link for the class").click()
+    page.get_by_role("button", name="Short link for a slide").click()
+    code_box = page.locator("[data-testid='stSidebar'] [data-testid='stCode']", has_text="?s=")
+    code_box.wait_for(timeout=15_000)
+    short = code_box.inner_text().strip()
+    screenshot(page, "short-link")
+    code = short.rsplit("=", 1)[1]
+    assert len(code) == 6 and short.split("?")[0].endswith("/")
+    student = open_page(f"/?s={code.lower()}")
+    student.wait_for_url("**/recipe-card?*w11=1.5*", timeout=15_000)
+    wait_ready(student)
+    assert_clean(student)
+    assert student.get_by_role("slider", name="w₁₁").count() == 1

@@ -157,7 +157,7 @@ def test_counts_say_who_joined_is_active_and_playing(store):
 def test_the_schema_is_alembics_and_the_models_agree(store):
     migrate(store.engine)                                       # a second run changes nothing
     with store.engine.connect() as conn:
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0001"
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0002"
         names = set(inspect(conn).get_table_names())
     assert {t.name for t in Base.metadata.sorted_tables} <= names
 
@@ -218,3 +218,31 @@ def test_old_classes_are_deleted_and_a_class_holds_at_most_200(store, monkeypatc
     store.join(small, "a"), store.join(small, "b")
     with pytest.raises(StoreError, match="full"):
         store.join(small, "c")
+
+
+def test_a_short_link_is_one_code_per_link_and_expands_back(store):
+    query = "hidden=16%2C16&act=gelu&w=" + "A" * 600          # a trainer link with its weights
+    code = store.shorten("trainer", query)
+    assert len(code) == 6 and set(code) <= set(CODE_ALPHABET)
+    assert store.shorten("trainer", query) == code                  # made twice: one link on the slide
+    assert store.shorten("trainer", query + "&seed=2") != code
+    assert store.expand(code) == ("trainer", query)
+    assert store.expand(code.lower()) == ("trainer", query)         # typed off a projector, any case
+    assert store.expand("ZZZZZZ") is None and store.expand("") is None
+    with pytest.raises(StoreError, match="Not a page"):
+        store.shorten("../etc", "")
+    with pytest.raises(StoreError, match="longer than"):
+        store.shorten("trainer", "x" * 20_000)
+
+
+def test_short_links_outlive_classes_but_not_a_year(store):
+    import store as store_module
+    from store.models import ShortLink
+
+    code = store.shorten("recipe-card", "w11=1.5")
+    store.purge()
+    assert store.expand(code) is not None
+    with store.session.begin() as s:
+        s.get(ShortLink, code).created_at = store_module._now() - store_module.KEEP_LINKS - timedelta(days=1)
+    store.purge()
+    assert store.expand(code) is None
