@@ -327,9 +327,11 @@ def section_real_size(act: str) -> None:
 
 @st.fragment
 def part_near_zero(seed: int, init: str, act: str) -> None:
-    st.subheader("GELU pushes part of the hidden layer near zero")
+    head = st.empty()   # the heading says what is measured, so it is written once the numbers are in
     ratio = float(LINKS.widget("near"))
     bend = view.real_bend(seed, init, act, ratio)
+    head.subheader(f"GELU shrinks {fmt.pct(bend['neg_share'])} of the hidden values and pushes "
+                   f"{fmt.pct(bend['near_share'])} near zero")
     sh = bend["shapes"]
     m1, m2, m3 = st.columns(3)
     m1.metric("Pushed near zero", fmt.pct(bend["near_share"]),

@@ -164,7 +164,7 @@ def section_architecture(base, problems) -> None:
     """Every field of the configuration, defaulting to the preset's values."""
     st.header("Change the architecture")
     st.markdown("Move any field to design your own model: everything above and below follows. "
-                "Sizes on the left; table sizes, kinds and switches on the right.")
+                "Sizes first, then table sizes, kinds and switches (side by side on a wide screen).")
     said = {p.field: p.message for p in problems}
     left, right = st.columns(2, gap="large")
     for i, (attr, key) in enumerate(FIELDS.items()):

@@ -213,6 +213,20 @@ _TABLE_COLUMNS = {
 }
 
 
+# Plain words beside each checkpoint name in the treemap: a student reads "MLP up", the checkpoint says c_fc.
+PLAIN = {"wte": "token table", "embed_tokens": "token table", "wpe": "positions", "ln_1": "norm",
+         "ln_2": "norm", "ln_f": "final norm", "input_layernorm": "norm", "post_attention_layernorm": "norm",
+         "norm": "final norm", "c_attn": "Q, K, V", "q_proj": "queries", "k_proj": "keys", "v_proj": "values",
+         "c_proj": "attention out", "o_proj": "attention out", "c_fc": "MLP up", "up_proj": "MLP up",
+         "gate_proj": "MLP gate", "mlp c_proj": "MLP down", "down_proj": "MLP down", "lm_head": "output"}
+
+
+def plain_label(name: str) -> str:
+    """'MLP up (c_fc)': the plain words first, the checkpoint's name after them."""
+    words = PLAIN.get(name)
+    return f"{words} ({name.removeprefix('mlp ')})" if words else name
+
+
 @st.cache_resource(show_spinner=False, max_entries=64)
 def treemap_figure(cfg: TransformerConfig) -> go.Figure:
     """Where the parameters live: model > embeddings | blocks > attention | MLP | norms > groups."""
@@ -243,10 +257,11 @@ def treemap_spec(cfg: TransformerConfig) -> dict:
                 grows = [r for r in here if r["group"] == g]
                 add(f"block/{g}", GROUP_LABELS[g], sec, sum(r["params"] for r in grows), GROUP_COLORS[g])
                 for r in grows:
-                    add(f"block/{g}/{r['name']}", r["name"], f"block/{g}", r["params"], GROUP_COLORS[g])
+                    add(f"block/{g}/{r['name']}", plain_label(r["name"]), f"block/{g}", r["params"],
+                        GROUP_COLORS[g])
         else:
             for r in here:
-                add(f"{sec}/{r['name']}", r["name"], sec, r["params"], GROUP_COLORS[r["group"]])
+                add(f"{sec}/{r['name']}", plain_label(r["name"]), sec, r["params"], GROUP_COLORS[r["group"]])
     ink = [_TEXT_ON.get(c, colors.ON) for c in fills]
     # One dict, sent without plotly's per-property validation (ui.frozen.frozen_spec): every new
     # slider value is a new configuration, so this runs on nearly every move of a class.

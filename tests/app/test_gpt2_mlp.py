@@ -246,3 +246,17 @@ def test_a_link_reproduces_every_section():
     assert _specs(again) == _specs(at)
     assert [m.value for m in again.metric] == [m.value for m in at.metric]
     assert _text(again) == _text(at)
+
+
+def test_the_near_zero_heading_says_what_is_measured():
+    """The heading claimed 'GELU pushes part of the hidden layer near zero' over 1.0 %: it now states the
+    two shares the metrics under it show, and follows the slider."""
+    at = open_page("gpt2-mlp")
+    metric = {m.label: m.value for m in at.metric}
+    heading = next(h.value for h in at.subheader if h.value.startswith("GELU shrinks"))
+    assert heading == (f"GELU shrinks {metric['Negative before GELU']} of the hidden values and pushes "
+                       f"{metric['Pushed near zero']} near zero")
+    at.slider(key="near").set_value(0.4).run()
+    near = next(m.value for m in at.metric if m.label == "Pushed near zero")
+    assert near != metric["Pushed near zero"]
+    assert f"pushes {near} near zero" in " ".join(h.value for h in at.subheader)

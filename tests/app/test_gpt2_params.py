@@ -184,6 +184,11 @@ def test_treemap_and_presets_chart():
     assert values["model"] == 124_439_808
     assert values["block/mlp/c_fc"] == 12 * 2_362_368
     assert "final/lm_head" not in values  # tied: no numbers of its own
+    labels = dict(zip(tm["ids"], tm["labels"], strict=True))   # plain words first, then the checkpoint's
+    assert labels["block/mlp/c_fc"] == "MLP up (c_fc)"
+    assert labels["block/mlp/mlp c_proj"] == "MLP down (c_proj)"
+    assert labels["embeddings/wte"] == "token table (wte)"
+    assert labels["block/attention/c_attn"] == "Q, K, V (c_attn)"
     assert [t["name"] for t in bars["data"]] == ["embeddings", "attention", "MLP", "norms", "output head"]
     at.toggle(key="tie").set_value(False).run()
     values = dict(zip(*(figures(at)[0]["data"][0][k] for k in ("ids", "values")), strict=True))
