@@ -150,9 +150,9 @@ def controls(links, problem: str, k: int, limit: float, curve_fit: bool, count: 
     names = _names(problem, k)
     if st.session_state.get(MODE) not in names:
         st.session_state[MODE] = None
-    row = st.container(horizontal=True, vertical_alignment="bottom")
-    with row:
-        mode = st.segmented_control(
+    # One above the other: in one horizontal row a phone clipped the last class (class 2 (purple)).
+    with st.container():
+        mode = st.pills(   # pills wrap onto a second line where a segmented row would run off a phone
             "Click on the chart to" if curve_fit else "Click on the map to", list(names),
             format_func=names.get, key=MODE,
             help="Choose what a click adds: a point of that class "
