@@ -158,11 +158,18 @@ def path_figure(pre_row, post_row, labels: tuple) -> go.Figure:
                                 (post_row, "after GELU", colors.category(1))):
         values = np.asarray(values, dtype=float)
         data.append({"type": "bar", "x": list(labels), "y": values, "name": name, "marker": {"color": color},
-                     "text": [fmt.fixed(v, 3) for v in values], "textposition": "outside",
+                     # Upright numbers, two bars to a unit: side by side on a phone they ran together
+                     # ("1.3801.264"); turned, each stays over its own bar.
+                     "text": [fmt.fixed(v, 3) for v in values], "textposition": "outside", "textangle": -90,
                      "cliponaxis": False, "textfont": {"size": 12},
                      "hovertemplate": f"{name}<br>%{{x}}: %{{text}}<extra></extra>"})
-    return go.Figure({"data": data, "layout": _layout(320, "hidden unit", "value", barmode="group",
+    both = np.concatenate([np.asarray(pre_row, dtype=float), np.asarray(post_row, dtype=float)])
+    lo, hi = min(float(both.min()), 0.0), max(float(both.max()), 0.0)
+    room = 0.35 * ((hi - lo) or 1.0)   # the turned numbers beyond each bar's end stay inside the axes
+    return go.Figure({"data": data, "layout": _layout(340, "hidden unit", "value", barmode="group",
                                                       margin={"t": 30},
+                                                      yaxis={"range": [lo - (room if lo < 0 else 0.0),
+                                                                       hi + (room if hi > 0 else 0.0)]},
                                                       uniformtext={"minsize": 12, "mode": "show"})})
 
 
