@@ -704,7 +704,13 @@ def class_link_box(links: Links) -> None:
         return
     with st.sidebar:
         links.show_note(HIDE)   # a hide= key this page does not have
-    with st.sidebar.expander("A link for the class", icon=":material/visibility_off:"):
+    # Lazy, like the code expanders (ui/source.py): closed, it draws nothing for the browser to re-render on
+    # every move of every student; opening it reruns the page once.
+    box = st.sidebar.expander("A link for the class", icon=":material/visibility_off:", key=LINK_BOX,
+                              on_change="rerun")
+    if not box.open:
+        return
+    with box:
         now = sorted(links.hidden())
         chosen = st.multiselect("Hide these controls", keys, default=[k for k in now if k in keys],
                                 format_func=lambda k: links[k].label, key="_class_link_hide",
@@ -717,6 +723,8 @@ def class_link_box(links: Links) -> None:
         st.code(base + ("?" + urlencode(params) if params else ""), language=None, wrap_lines=True)
         _short_link(links, base, [(k, v) for k, v in params if k not in PRIVATE])
 
+
+LINK_BOX = "_class_link_box"   # the expander's key: whether it is open
 
 # Never in a short link: a student's seat and a teacher's key are theirs alone.
 PRIVATE = frozenset({"seat", "key"})

@@ -149,6 +149,9 @@ def test_the_box_for_the_class_builds_the_hiding_link():
     at = AppTest.from_function(_box_page)
     at.query_params["hide"] = "relu"
     at.run()
+    assert not [m for m in at.multiselect if m.key == "_class_link_hide"]   # closed: nothing drawn
+    at.session_state[state.LINK_BOX] = True                                   # the teacher opens it
+    at.run()
     box = at.multiselect(key="_class_link_hide")
     assert box.value == ["relu"] and not any(t.label == "ReLU" for t in at.toggle)
     box.set_value(["relu", "lr"]).run()
@@ -165,6 +168,7 @@ def test_a_short_link_for_a_slide_opens_the_same_view():
 
     at = AppTest.from_function(_box_page)
     at.query_params.update({"lr": "0.2", "seat": "secret-token"})
+    at.session_state[state.LINK_BOX] = True
     at.run()
     at.multiselect(key="_class_link_hide").set_value(["lr"]).run()
     assert not [c for c in at.code if "?s=" in c.value]           # nothing stored until asked

@@ -489,6 +489,7 @@ def test_a_hide_all_link_on_a_phone_still_trains_and_the_box_builds_links(open_p
     screenshot(page, "trainer-hide-all")
     laptop = open_page("/trainer?twin=false")
     laptop.get_by_text("A link for the class").click()
+    laptop.get_by_text("Hide these controls").wait_for(timeout=15_000)   # drawn once opened (lazy)
     assert laptop.get_by_text("Hide these controls").count() == 1
 
 
