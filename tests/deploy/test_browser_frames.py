@@ -80,7 +80,7 @@ def test_a_slider_move_is_the_same_message_as_the_browsers(single):
     keys = []
 
     def press(page):
-        slider = page.get_by_role("slider").first
+        slider = page.get_by_role("slider", name="Multiply the input by k")   # bound to the link by Streamlit
         keys.append(slider.evaluate(KEY_OF))   # Streamlit marks a keyed widget's box st-key-<key>
         slider.focus()
         page.keyboard.press("ArrowRight")
