@@ -62,9 +62,9 @@ LINKS = state.Links(
 
 
 # --- figures: built once per input (st.cache_resource hands back the same go.Figure) ----------
-# The bends a student meets in more than one chart keep one colour everywhere (SiLU is wine in the gallery
-# and in SwiGLU's gate); any other bend takes the next colour no shown bend holds.
-PINNED = {"relu": colors.CATEGORY[0], "gelu": colors.CATEGORY[1], "silu": colors.CATEGORY[2]}
+# ReLU, GELU and SiLU keep their colour everywhere (ui.colors.BEND); any other bend takes the next colour
+# no shown bend holds.
+PINNED = colors.BEND
 
 
 def bend_colors(shown) -> dict[str, str]:

@@ -45,6 +45,11 @@ INDIGO, TEAL, OLIVE, WINE, SAND, DARK_GREEN, MAUVE = (
 CATEGORY = (INDIGO, TEAL, WINE, OLIVE, MAUVE, SAND, DARK_GREEN)
 
 
+# The bends a student meets in more than one chart keep one colour on every page (SiLU is wine in
+# /activations' gallery and as SwiGLU's gate; GELU teal there and on /gpt2-mlp's curve).
+BEND = {"relu": CATEGORY[0], "gelu": CATEGORY[1], "silu": CATEGORY[2]}
+
+
 def category(i: int) -> str:
     """The i-th category colour (wraps around; a chart with more categories should be split)."""
     return CATEGORY[i % len(CATEGORY)]

@@ -139,7 +139,7 @@ def bend_figure(pre, post, act: str) -> go.Figure:
     on = pre > 0
     hover = "z = %{x:.3f}<br>GELU(z) = %{y:.3f}<extra></extra>"
     data = [{"type": "scatter", "x": grid, "y": a.fn(grid), "mode": "lines", "name": a.label,
-             "line": {"color": colors.category(1), "width": 2.5}, "hoverinfo": "skip"}]
+             "line": {"color": colors.BEND["gelu"], "width": 2.5}, "hoverinfo": "skip"}]
     for mask, name, color, symbol in ((on, "units on (z > 0)", colors.ON, "circle"),
                                       (~on, "units off (z ≤ 0)", colors.OFF, "circle-open")):
         data.append({"type": "scatter", "x": pre[mask], "y": post[mask], "mode": "markers", "name": name,

@@ -14,8 +14,6 @@ In this view:
 
 from __future__ import annotations
 
-import copy
-
 import plotly.graph_objects as go
 import streamlit as st
 
@@ -35,8 +33,7 @@ _CSS = (f"<style>html {{ font-size: {round(100 * SCALE)}%; }}"
 __all__ = ["ROOM", "SCALE", "on", "scaled", "sidebar", "style"]
 
 
-def on() -> bool:
-    return room_on()
+on = room_on   # the view is on: the sidebar toggle's state, else the link's `big=true`
 
 
 def sidebar() -> None:
@@ -84,7 +81,7 @@ def scaled(fig: go.Figure) -> go.Figure:
         uniform["minsize"] = round(uniform["minsize"] * SCALE)
     if isinstance(layout.get("title"), dict):
         layout["title"].setdefault("font", {}).setdefault("size", round(CHART_DEFAULTS["title"] * SCALE))
-    return go.Figure(copy.deepcopy(spec), skip_invalid=True)
+    return go.Figure(spec, skip_invalid=True)   # to_dict() gave a fresh dict: nothing shared to copy
 
 
 def _bigger(node) -> None:

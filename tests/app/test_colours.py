@@ -16,6 +16,7 @@ from ui.nav import LESSONS
 
 CLASS_PAGES = {"trainer", "class", "tax-bands"}   # where points have classes (tax-bands: the ring)
 PINNED = {"relu": colors.CATEGORY[0], "gelu": colors.CATEGORY[1], "silu": colors.CATEGORY[2]}
+assert colors.BEND == PINNED   # the one table every page reads
 
 
 def _bend_of(name: str) -> str | None:
