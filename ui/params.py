@@ -181,8 +181,8 @@ def table_view(cfg: TransformerConfig, table: pa.Table | None = None) -> None:
         if order is TABLE_WORDS:
             st.markdown("**What each row is**, with its weights and biases (one copy) and its tensor's "
                         "name in the checkpoint:")
-        st.dataframe(
-            view, hide_index=True, width="stretch", row_height=36, column_order=order,
+        st.dataframe(   # each view sends its own columns only (two whole copies cost 10 KB a move)
+            view.select(order), hide_index=True, width="stretch", row_height=36,
             height=38 + 36 * view.num_rows,  # every row visible: nothing to scroll to on a projector
             column_config=_TABLE_COLUMNS,
         )
@@ -376,8 +376,7 @@ def presets_view(custom: TransformerConfig | None = None, table: pa.Table | None
     """presets_table as two readable dataframes: each model's shape, then its counts."""
     data = _presets_arrow(custom) if table is None else table
     for order in (PRESET_SHAPES, PRESET_COUNTS):
-        st.dataframe(data, hide_index=True, width="stretch", column_order=order,
-                     column_config=_PRESET_COLUMNS)
+        st.dataframe(data.select(order), hide_index=True, width="stretch", column_config=_PRESET_COLUMNS)
 
 
 @st.cache_resource(show_spinner=False, max_entries=64)

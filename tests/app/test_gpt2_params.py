@@ -204,7 +204,7 @@ def test_memory_table():
 
 def test_presets_side_by_side():
     at = open_page("gpt2-params")
-    p = at.dataframe[3].value.set_index("preset")
+    p = at.dataframe[4].value.set_index("preset")   # the counts view
     assert list(p.index) == [PRESET_NAMES[k] for k in PRESETS]
     for name, cfg in PRESETS.items():
         assert p.loc[PRESET_NAMES[name], "params"] == int(param_table(cfg)["params"].sum())
@@ -212,7 +212,7 @@ def test_presets_side_by_side():
 
 def test_a_custom_model_joins_the_presets_table():
     at = open_page("gpt2-params", {"layers": "6"})
-    p = at.dataframe[3].value.set_index("preset")
+    p = at.dataframe[4].value.set_index("preset")   # the counts view
     assert list(p.index) == ["your model", *PRESET_NAMES.values()]
     assert p.loc["your model", "params"] == count_params(replace(PRESETS["gpt2"], n_layer=6))
     bars = figures(at)[1]["data"][0]
@@ -234,8 +234,8 @@ def test_one_precision_per_share_and_the_blocks_visibly_add_up():
     from ui import fmt
 
     at = open_page("gpt2-params")
-    shares = [_table(at)["share"], at.dataframe[3].value["embedding_share"],
-              at.dataframe[3].value["linear_share"]]
+    shares = [_table(at)["share"], at.dataframe[4].value["embedding_share"],
+              at.dataframe[4].value["linear_share"]]
     for s in shares:  # percent with one decimal, in the data itself (a copied cell pastes this)
         assert (s == s.round(1)).all()
     tot = totals(PRESETS["gpt2"])
@@ -294,11 +294,17 @@ def test_frozen_spec_sends_what_a_frozen_validated_figure_sends():
 def test_each_wide_table_is_two_views_that_together_show_every_column():
     """At 1366 px one view of the parameter table (11 columns) or the models table (16) scrolled sideways:
     each is drawn as two narrower views of the same data, and no column is left out of both."""
+    from lib.transformer import PRESETS
+    from ui import params
+
     at = open_page("gpt2-params")
     frames = list(at.dataframe)
-    views = [list(df.proto.column_order) for df in frames]
+    views = [list(df.value.columns) for df in frames]   # each view sends only its own columns
+    whole = {0: params._table_frame(PRESETS["gpt2"]).column_names,
+             3: params._presets_arrow(None).column_names}
     for first, second in ((0, 1), (3, 4)):
-        assert frames[first].value.equals(frames[second].value)
+        key = views[first][0]
+        assert frames[first].value[key].equals(frames[second].value[key])   # the same rows, in one order
         shown = set(views[first]) | set(views[second])
-        assert shown == set(frames[first].value.columns), set(frames[first].value.columns) - shown
+        assert shown == set(whole[first]), set(whole[first]) - shown
         assert max(len(views[first]), len(views[second])) <= 11 and views[first][0] == views[second][0]
