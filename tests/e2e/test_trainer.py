@@ -94,6 +94,7 @@ def test_play_trains_live_redraws_and_pause_stops(open_page, problem):
     """Behaviour, not speed (speed is bench/play_browser.py's): Play advances the epochs and changes
     what is drawn, Pause stops both, on every problem type."""
     page = open_page(f"/trainer?problem={problem}&twin=false")
+    page.locator(LIVE[problem][0]).first.wait_for()
     before = _drawn(page, problem)
     assert before, f"nothing live drawn for {problem}"
     _click(page, "Play")
