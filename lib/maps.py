@@ -207,3 +207,21 @@ def curve_fit(params, names, x, act: str):
             return y, None, 0.0
         parts, bias = output_parts(params, F, act)                             # (m, units)
     return y, parts, bias
+
+
+def prediction_map(head: str, params, names, limit: float, act: str, res: int = RES) -> np.ndarray:
+    """What a network with this head predicts over the square: P(class 1) (sigmoid), the classes'
+    probabilities (softmax, (res, res, k)) or the values (linear)."""
+    made = {"sigmoid": probability_map, "softmax": class_map, "linear": value_map}[head]
+    return made(params, names, limit, act, res)
+
+
+def shading(head: str, raw, discrete: bool = False, span: float = 1.0) -> np.ndarray:
+    """A prediction_map as the numbers in [0, 1] its colour scale reads: P(class 1) itself (or the class
+    picked, 0 or 1, when discrete); class_shade for k classes; value_shade over ±span for values."""
+    if head == "softmax":
+        return class_shade(raw, discrete)
+    if head == "linear":
+        return value_shade(raw, span)
+    return (raw > 0.5).astype(np.float32) if discrete else raw
+

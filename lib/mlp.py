@@ -328,6 +328,13 @@ def follow(params, x, y, act, head="sigmoid"):
             "passes": [f.grad(z[0]) != 0 for z in cache["z"]]}
 
 
+def step_sizes(params, grads, lr: float) -> list[tuple[float, float]]:
+    """Per layer, how far one plain gradient step at rate lr moves its weights and biases (the norm of
+    lr · (dW, db)) and the size of its weights (the norm of W): [(move, size), ...]."""
+    return [(lr * float(np.sqrt(np.sum(dW * dW) + np.sum(db * db))), float(np.linalg.norm(W)))
+            for (W, _), (dW, db) in zip(params, grads, strict=True)]
+
+
 def predict_proba(params, X, act, head="sigmoid"):
     """The prediction for each row of X (n, n_in): P(class 1) (n,), P (n, k) or values (n,)."""
     return forward(params, X, act, head)[0]

@@ -64,3 +64,19 @@ def test_a_relu_unit_at_zero_passes_no_gradient_and_its_weights_get_none():
     assert np.allclose(got["z"][0], z1) and np.allclose(got["h"][0], np.maximum(z1, 0))
     logit = np.maximum(np.maximum(z1, 0) @ params[1][0] + params[1][1], 0) @ params[2][0] + params[2][1]
     assert got["p"] == pytest.approx(1 / (1 + np.exp(-logit[0])))
+
+
+def test_step_sizes_are_the_norm_of_one_plain_step_per_layer():
+    """lib.mlp.step_sizes: a worked example (a 3-4-5 triangle), then against a step taken by hand."""
+    from lib.mlp import step_sizes
+
+    W, b = np.array([[3.0], [4.0]]), np.zeros(1)
+    assert step_sizes([(W, b)], [(np.array([[3.0], [4.0]]), np.array([12.0]))], 0.1) == [
+        (pytest.approx(1.3), pytest.approx(5.0))]                                  # 0.1 · √(9 + 16 + 144)
+    params, X, y = _case("sigmoid", 1)
+    got = follow(params, X[0], y[0], "relu", "sigmoid")
+    for (W, b), (dW, db), (move, size) in zip(params, got["grads"], step_sizes(params, got["grads"], 0.03),
+                                              strict=True):
+        stepped = np.concatenate([(W - 0.03 * dW).ravel(), (b - 0.03 * db).ravel()])
+        assert move == pytest.approx(np.linalg.norm(stepped - np.concatenate([W.ravel(), b.ravel()])))
+        assert size == pytest.approx(np.sqrt((W ** 2).sum()))

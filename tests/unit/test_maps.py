@@ -126,3 +126,26 @@ def test_boundary_cells_mark_where_the_class_changes_and_nowhere_else():
     k3[0, 0, 2] = k3[0, 1, 0] = k3[1, 0, 2] = k3[1, 1, 1] = 1.0
     assert labels_of(k3).tolist() == [[2, 0], [2, 1]]
     assert labels_of(np.array([[np.nan, 0.7]])).tolist() == [[0, 1]]   # non-finite: class 0
+
+
+def test_prediction_map_and_its_shading_follow_the_head():
+    """One entry per head, each the same as the map and shade written for it, and the shading in [0, 1]."""
+    from lib.maps import class_map, class_shade, prediction_map, shading, value_map, value_shade
+
+    names, limit = ("x1", "x2"), 3.0
+    heads = (("sigmoid", 1, probability_map), ("softmax", 3, class_map), ("linear", 1, value_map))
+    for head, n_out, made in heads:
+        params = init_params([2, 5, n_out], seed=3, head=head)
+        raw = prediction_map(head, params, names, limit, "relu", 20)
+        np.testing.assert_array_equal(raw, made(params, names, limit, "relu", 20))
+        for discrete in (False, True):
+            shade = shading(head, raw, discrete, span=2.0)
+            assert shade.shape == (20, 20) and np.all((shade >= 0) & (shade <= 1))
+    P = np.array([[0.2, 0.5], [0.51, 0.9]], dtype=np.float32)
+    np.testing.assert_array_equal(shading("sigmoid", P), P)                       # P itself
+    np.testing.assert_array_equal(shading("sigmoid", P, discrete=True), [[0, 0], [1, 1]])   # the class picked
+    V = np.array([[-4.0, -1.0], [0.0, 1.0]])
+    np.testing.assert_array_equal(shading("linear", V, span=2.0), value_shade(V, 2.0))
+    np.testing.assert_allclose(shading("linear", V, span=2.0), [[0.0, 0.25], [0.5, 0.75]])
+    K = np.random.default_rng(0).dirichlet(np.ones(3), size=(4, 4))
+    np.testing.assert_array_equal(shading("softmax", K, True), class_shade(K, True))
