@@ -1,6 +1,6 @@
 """Do the trainer's first networks learn? Epochs and engine seconds to a clearly good test score.
 
-For each problem type's first dataset, the page's first network (pages/trainer.py NETWORKS) against
+For each problem type's first dataset, the page's first network (ui/trainer_links.py PROBLEM_UI) against
 the one size the page had for every problem before (8 units, rate 0.03), over several seeds:
 the epochs until the test score reaches the target (accuracy 90 % for classes, R² 0.95 for values),
 and the engine's seconds for them (lib.train, one thread). Seconds of Play on screen are about these
@@ -12,7 +12,6 @@ epochs over the Play rate bench/play_browser.py measures (alone: ~5,000 epochs/s
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import sys
 import time
 from pathlib import Path
@@ -22,21 +21,18 @@ sys.path.insert(0, str(ROOT))
 
 from lib.datasets import PROBLEMS, make_problem, split  # noqa: E402
 from lib.train import TrainConfig, Trainer  # noqa: E402
+from ui.trainer_links import PROBLEM_UI  # noqa: E402
 
 TARGET = {"classify": ("test_acc", 0.9), "classes": ("test_acc", 0.9), "regress": ("test_r2", 0.95)}
-FIRST = {"classify": "checkerboard", "classes": "spiral", "regress": "sin(2x)"}
 OLD = ((8,), 0.03)
 
 
 def networks() -> dict:
-    spec = importlib.util.spec_from_file_location("_trainer_page", ROOT / "pages" / "trainer.py")
-    page = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(page)
-    return page.NETWORKS
+    return {p: u.network for p, u in PROBLEM_UI.items()}
 
 
 def to_target(problem: str, hidden, lr: float, seed: int, most: int, chunk: int = 50):
-    X, y = make_problem(problem, FIRST[problem], 400, seed=seed)
+    X, y = make_problem(problem, PROBLEM_UI[problem].first_set, 400, seed=seed)
     Xtr, ytr, Xte, yte = split(X, y, 0.8, seed=seed, stratify=problem != "regress")
     head = PROBLEMS[problem].head
     cfg = TrainConfig(hidden=hidden, head=head, lr=lr, seed=seed, classes=3 if head == "softmax" else 0)
@@ -65,7 +61,8 @@ def main() -> None:
             secs = sorted(s for _, s in reached)
             median = (f"median {epochs[len(epochs) // 2]:,} epochs, {secs[len(secs) // 2]:.2f} s of engine"
                       if reached else "never")
-            print(f"{problem:8s} {FIRST[problem]:12s} {label:13s} hidden={','.join(map(str, hidden)):6s} "
+            first = PROBLEM_UI[problem].first_set
+            print(f"{problem:8s} {first:12s} {label:13s} hidden={','.join(map(str, hidden)):6s} "
                   f"lr={lr:<5} {metric} >= {goal}: {len(reached)}/{len(runs)} seeds within "
                   f"{args.most:,} epochs; {median}", flush=True)
 

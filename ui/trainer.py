@@ -27,6 +27,7 @@ RUN = "trainer_run"           # Run: the student's trainer and its twin
 OWN = "trainer_own"           # OwnData or None: points from the student's CSV
 WEIGHTS_SEEN = "trainer_weights_seen"  # the `w` link text already applied (or refused)
 FIGURES = "trainer_figures"   # the live figures of this session, updated in place (see ui.trainer_charts)
+CHALLENGE = "trainer_challenge"   # the class challenge the page is in (ui.classroom), set by each full run
 
 # While playing, engine.fairshare sets each tick's training budget and the pace of the ticks (the page
 # passes its plan to `advance`); BUDGET is the budget without it (Step, tests). At 20,000 epochs a

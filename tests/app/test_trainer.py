@@ -7,7 +7,6 @@ the page: a Trainer built from the same settings, stepped the same number of epo
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
@@ -23,16 +22,10 @@ from lib.train import MAX_LINK_PARAMS, TrainConfig, Trainer
 from tests.app.conftest import chart_elements, decode, figures, open_page, spec_text
 from ui import fmt, state
 from ui import trainer as tr
+from ui import trainer_links as tl
 
 PAGE = Path(__file__).resolve().parents[2] / "pages" / "trainer.py"
-
-
-def _page():
-    """The page file as a module, read without running its sections (they sit under __main__)."""
-    spec = importlib.util.spec_from_file_location("_trainer_page", PAGE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+NETWORKS = {p: u.network for p, u in tl.PROBLEM_UI.items()}   # each problem's first network
 
 
 def _metrics(at) -> dict[str, str]:
@@ -321,7 +314,7 @@ def test_own_points_replace_the_dataset():
 
 
 def test_hidden_parser():
-    page = _page()
+    page = tl
     assert page.parse_hidden("8") == (8,)
     assert page.parse_hidden(" 16, 16 ") == (16, 16)
     assert page.parse_hidden("0") == ()
@@ -611,7 +604,7 @@ def _problem_trainer(problem, name, hidden=None, epochs=0, k=3, names=("x1", "x2
     problem's first network from the page's NETWORKS table)."""
     from lib.datasets import PROBLEMS, make_problem
 
-    first, rate, *_ = _page().NETWORKS[problem]
+    first, rate, *_ = NETWORKS[problem]
     hidden = first if hidden is None else hidden
     cfg.setdefault("lr", rate)
     X, y = make_problem(problem, name, 400, seed=0, k=k)
@@ -669,7 +662,7 @@ def test_a_curve_fit_draws_the_points_the_curve_and_each_units_ramp_with_r2():
     assert "Train accuracy" not in m
     fig = next(f for f in figures(at) if f["layout"].get("uirevision") == "curvefit")
     ramps = [tr_ for tr_ in fig["data"] if tr_.get("yaxis") == "y2"]
-    assert len(ramps) == _page().NETWORKS["regress"][0][0]                # one ramp per hidden unit
+    assert len(ramps) == NETWORKS["regress"][0][0]                # one ramp per hidden unit
     curve = next(tr_ for tr_ in fig["data"] if tr_.get("mode") == "lines" and tr_.get("yaxis") != "y2")
     total = sum(decode(r["y"]).astype(float) for r in ramps)
     # the curve is the ramps' sum plus the output bias
@@ -694,7 +687,7 @@ def test_values_on_the_plane_use_the_signed_scale_and_the_twin_follows():
     at.button(key="trainer_step_10").click().run()
     figs = [f for f in figures(at) if f["layout"].get("uirevision") == "boundary"]
     assert len(figs) >= 2                          # the network and its twin (and the bend section's)
-    units = _page().NETWORKS["regress"][0][0]
+    units = NETWORKS["regress"][0][0]
     assert [f["layout"]["title"]["text"] for f in figs[:2]] == [f"Hidden {units} · ReLU", "No hidden layer"]
     from ui import trainer_charts as tc
     assert figs[0]["data"][0]["colorscale"] == [list(c) for c in tc.VALUE_SHADING] or \
@@ -726,7 +719,7 @@ def test_the_words_follow_the_problem_type():
 
 
 def test_each_problem_opens_with_its_own_first_network_unless_the_student_chose_one():
-    nets = _page().NETWORKS
+    nets = NETWORKS
 
     def net(at):
         return at.text_input(key="hidden").value, at.select_slider(key="lr").value
@@ -745,7 +738,7 @@ def test_each_problem_opens_with_its_own_first_network_unless_the_student_chose_
 
 
 def test_play_opens_at_the_lesson_pace_and_full_speed_is_one_click_away():
-    nets = _page().NETWORKS
+    nets = NETWORKS
     at = open_page("trainer", {"twin": "false"})
     assert at.select_slider(key="speed").value == nets["classify"][2]
     assert at.button(key="trainer_pace").label == "Full speed"
@@ -974,3 +967,4 @@ def test_overlapping_training_points_draw_no_stripes():
     test = [s for s in shapes if s["fillcolor"] == "rgba(255,255,255,0.8)"]
     assert len(train) == 2 and all(s["line"]["width"] == 0 for s in train)
     assert len(test) == 2 and all(s["line"]["width"] > 0 for s in test)
+

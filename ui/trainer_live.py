@@ -1,0 +1,242 @@
+"""The trainer's live part, piece by piece: a tick's training, the maps (the network's and its twin's), the
+numbers, the loss curves and the words under them. pages/trainer.py's `live` fragment lays them out and
+runs on every tick while playing, so each piece keeps what it built (ui.trainer_charts' live figures, the
+maps by weights) and redoes only what changed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from engine import fairshare
+from lib.maps import RES, boundary_cells, curve_fit, labels_of, prediction_map, shading, value_span
+from ui import charts, fmt, picking
+from ui import classroom as cr
+from ui import trainer as tr
+from ui import trainer_charts as tc
+from ui.trainer_links import ACTS, CURVE_CAPTION, LINKS, PROBLEM_UI, format_hidden, twin_title
+
+H_MAP, H_CURVES = 450, 400   # live chart heights (px): a map about 380 px square at 1366 px, 340 on a phone
+CURVE_RES = 240              # points along a curve fit's axis
+
+
+def tick(run: tr.Run, speed: int | None):
+    """A playing tick's training: this session's turn (engine.fairshare), then a chunk of epochs; the
+    plan it trained by, or None when not playing. Stops Play (a whole-page rerun, so the button turns back
+    into Play) when the teacher paused the class or training diverged."""
+    share_key = fairshare.session_key()
+    ch = st.session_state.get(tr.CHALLENGE)
+    playing = bool(st.session_state.get(tr.PLAYING))
+    if playing and cr.paused(ch):   # the teacher paused the class: Play stops, the page says why
+        stop_playing(share_key)
+    cr.here(ch, playing)
+    if not playing:
+        return None
+    plan = fairshare.start(share_key, speed)   # waits for this session's turn
+    tr.advance(run, speed, budget=plan.budget)
+    if run.trainer.diverged:
+        stop_playing(share_key)
+    return plan
+
+
+def stop_playing(share_key: str) -> None:
+    st.session_state[tr.PLAYING] = False
+    fairshare.leave(share_key)
+    st.rerun(scope="app")
+
+
+def is_curve(run: tr.Run) -> bool:
+    """A 1-D fit (one input column): drawn as points and a curve, not over the plane."""
+    return run.data.Xtr.shape[1] == 1
+
+
+def net_title(spec: tr.Spec) -> str:
+    if not spec.hidden:
+        return "No hidden layer"
+    return f"Hidden {format_hidden(spec.hidden)} · {ACTS[spec.act]}"
+
+
+def span(d: tr.Data) -> float:
+    return value_span(np.concatenate([d.ytr, d.yte]))
+
+
+def raw_map(spec: tr.Spec, t, act: str, d: tr.Data) -> np.ndarray:
+    """What network `t` predicts over the square with bend `act` (lib.maps.prediction_map), kept for the
+    weights it was made from: the live map, its twin and the bend's pictures below read the same few maps,
+    so each is computed once."""
+    store = st.session_state.setdefault(tr.FIGURES, {}).setdefault("maps", {})
+    want = (spec.problem, spec.feat, d.limit, act, tuple(t.sizes), t.flat.tobytes())
+    if want not in store:
+        if len(store) >= 6:
+            store.pop(next(iter(store)))
+        store[want] = prediction_map(spec.head, t.params, spec.feat, d.limit, act, RES)
+    return store[want]
+
+
+def plane(spec: tr.Spec, t, act: str, d: tr.Data, discrete: bool) -> np.ndarray:
+    """The shading's numbers in [0, 1] over the square for this problem type (res, res), for network `t`."""
+    return shading(spec.head, raw_map(spec, t, act, d), discrete, span(d) if spec.head == "linear" else 1.0)
+
+
+def _edge(spec: tr.Spec, t, act: str, d: tr.Data) -> np.ndarray | None:
+    """The live map's boundary cells (a dark line of cells where the class changes), None for values."""
+    if spec.head == "linear":
+        return None
+    return boundary_cells(labels_of(raw_map(spec, t, act, d)))
+
+
+def look(spec: tr.Spec, d: tr.Data) -> dict:
+    """How the plane is coloured for this problem type: boundary_figure's scale, k, span and hover."""
+    if spec.head == "softmax":
+        return dict(scale=tc.shading_for("classes", spec.k), k=spec.k, hover="class + sureness")
+    if spec.head == "linear":
+        return dict(scale=tc.VALUE_SHADING, span=span(d), hover="shade")
+    return {}
+
+
+def legend(spec: tr.Spec, d: tr.Data, discrete: bool) -> str:
+    if spec.problem == "classify":
+        return tc.legend_html()
+    return tc.legend_html(spec.problem, spec.k, span(d), discrete)
+
+
+def curve_chart(spec: tr.Spec, run: tr.Run, act: str | None = None, title: str | None = None,
+                twin: bool = True):
+    """The 1-D fit: the points, the network's curve (and its twin's), each unit's ramp under it."""
+    d, t = run.data, run.trainer
+    x = np.linspace(-d.limit, d.limit, CURVE_RES)
+    y, parts, bias = curve_fit(t.params, spec.feat, x, act or spec.act)
+    fits = [(net_title(spec) if act is None else f"bend {ACTS[act]}", y, tc.MAIN_COLOR)]
+    if twin and run.twin is not None:
+        fits.insert(0, (twin_title(spec), curve_fit(run.twin.params, spec.feat, x, run.twin.cfg.act)[0],
+                        tc.TWIN_COLOR))
+    return tc.curve_figure(x, fits, d, parts=parts, bias=bias, title=title, height=H_MAP + 60)
+
+
+def maps(spec: tr.Spec, run: tr.Run, figs: dict, cols, discrete: bool) -> None:
+    """The network's map (or curve) in the first column, with what a click on it adds under it; the
+    twin's map in the second when they sit side by side, and the legend under both."""
+    d, t = run.data, run.trainer
+    xs = np.linspace(-d.limit, d.limit, RES)
+    curve = is_curve(run)
+    slot = cols[0].container(height=H_MAP + 72 if curve else H_MAP + 12, border=False)
+    with cols[0]:  # under the map: what a click on it adds (drawn first: the map needs to know)
+        LINKS.show_note("pts", LINKS.value("pts") or "")
+        adding = picking.controls(LINKS, spec.problem, spec.k, d.limit, curve, d.hand)
+    click = picking.on_click("trainer_pick_map", LINKS) if adding else None
+    with slot:
+        if curve:
+            charts.show(picking.curve(curve_chart(spec, run), d, adding),
+                        key="trainer_pick_map" if adding else "trainer_curvefit", on_click=click)
+        else:
+            base = tc.live_boundary(figs, "boundary", run.sig, xs, xs, plane(spec, t, spec.act, d, discrete), d,
+                                    title=net_title(spec), height=H_MAP, edge=_edge(spec, t, spec.act, d),
+                                    **look(spec, d))
+            charts.show(picking.plane(figs, "boundary.hand", base, d, adding), live=True,
+                        key="trainer_pick_map" if adding else "trainer_boundary", on_click=click)
+    if run.twin is not None and not curve:
+        with cols[1], st.container(height=H_MAP + 12, border=False):
+            twin = run.twin
+            base = tc.live_boundary(figs, "twin", run.sig, xs, xs, plane(spec, twin, twin.cfg.act, d, discrete),
+                                    d, title=twin_title(spec), height=H_MAP,
+                                    edge=_edge(spec, twin, twin.cfg.act, d), **look(spec, d))
+            charts.show(picking.plane(figs, "twin.hand", base, d, None), live=True, key="trainer_boundary_twin")
+        st.html(legend(spec, d, discrete))
+
+
+def _pct(v: float) -> str:
+    return fmt.pct(v) if np.isfinite(v) else "none"   # no test points (only points placed by hand)
+
+
+def _r2(v: float) -> str:
+    return fmt.fixed(v, 3) if np.isfinite(v) else "none"
+
+
+def numbers(spec: tr.Spec, run: tr.Run, m: dict) -> None:
+    """Epoch, loss and the two scores (accuracy, or R² for values), four across or two by two; the twin's
+    scores in one line under them."""
+    c = st.container(horizontal=True)  # four across, or two by two beside a lone map and on a phone
+    c.metric("Epoch", fmt.count(m["epoch"]), width=125)
+    if spec.head == "linear":
+        c.metric("Loss", fmt.fixed(m["train_loss"], 3), width=125,
+                 help="Mean squared error on the training points (plus the L1 and L2 penalties).")
+        c.metric("Train R²", _r2(m["train_r2"]), width=125,
+                 help="1 − (squared error) / (spread of the values): 1 is a perfect fit, 0 no better than "
+                      "their mean.")
+        c.metric("Test R²", _r2(m["test_r2"]), width=125,
+                 help="On the points the network never trains on (none: every point is a training point).")
+        c.metric("Test mean absolute error", _r2(m["test_mae"]), width=190,
+                 help="The average distance between the network's value and the point's, on the test points.")
+    else:
+        c.metric("Loss", fmt.fixed(m["train_loss"], 3), width=125,
+                 help="Mean cross-entropy on the training points (plus the L1 and L2 penalties).")
+        c.metric("Train accuracy", _pct(m["train_acc"]), width=125)
+        c.metric("Test accuracy", _pct(m["test_acc"]), width=125,
+                 help="On the points the network never trains on (none: every point is a training point).")
+    if run.twin is not None:
+        m0 = run.twin.metrics()
+        who = twin_title(spec)
+        if spec.head == "linear":
+            st.caption(f"{who}: Train R² {_r2(m0['train_r2'])} · test {_r2(m0['test_r2'])}")
+        else:
+            st.caption(f"{who}: Train accuracy {_pct(m0['train_acc'])} · test {_pct(m0['test_acc'])}")
+
+
+def curves(spec: tr.Spec, run: tr.Run, figs: dict) -> None:
+    """The loss and score curves, the network's and its twin's; while playing they are redrawn at most
+    once every tr.CURVES_HOLD seconds (a step or reset shows at once)."""
+    t = run.trainer
+    hold = tr.CURVES_HOLD if st.session_state.get(tr.PLAYING) else 0.0
+    name = twin_title(spec)
+    name = name[0].lower() + name[1:] if name == "No hidden layer" else name.lower()
+    shape = (name, run.twin is not None, spec.head, H_CURVES)
+    held = tc.held_curves(figs, "curves", hold, shape)
+    # A frame only when there are curves to draw (at epoch 0 pandas would cost a millisecond or two).
+    history = () if held is not None else (tr.finite_history(t) if len(t.history["epoch"]) >= 2 else ())
+    if held is None and len(history) < 2:
+        what = "R²" if spec.head == "linear" else "accuracy"
+        st.markdown(f":material/show_chart: The loss and {what} curves start with the first epoch: "
+                    "press **Play** or **Step**.")
+        return
+    twin = tr.finite_history(run.twin) if run.twin is not None and held is None else None
+    with st.container(height=H_CURVES + 12, border=False):
+        fig = held if held is not None else tc.live_curves(
+            figs, "curves", history, twin, height=H_CURVES, hold=hold, twin_name=name, shape=shape)
+        charts.show(fig, live=True, key="trainer_curves")
+
+
+def describe(spec: tr.Spec, run: tr.Run, plan) -> None:
+    """Under the live part: while playing, the pace and the redraws measured; else what the picture shows."""
+    rate = st.session_state.setdefault("trainer_clock", tr.Clock()).tick(run.trainer.epoch)
+    if plan is not None:
+        fairshare.finish(fairshare.session_key())  # this tick's measured cost sets this session's next interval
+        st.caption(":material/speed: " + plan.describe(rate[0] if rate else None)
+                   + (f" Measured here: {fmt.fixed(rate[1], 1)} redraws a second." if rate else ""))
+    elif is_curve(run):
+        st.caption(CURVE_CAPTION)
+    else:
+        st.caption(PROBLEM_UI[spec.problem].shading.format(k=spec.k))
+
+
+def empty_plane(spec: tr.Spec, limit: float, curve: bool) -> None:
+    """"Only my points" with none placed yet: the empty plane (or a curve's empty axes) to click on."""
+    dim = 1 if curve else 2
+    empty = tr.Data(np.zeros((0, dim)), np.zeros(0), np.zeros((0, dim)), np.zeros(0), np.zeros((0, 0)),
+                    np.zeros((0, 0)), limit)
+    adding = picking.controls(LINKS, spec.problem, spec.k, limit, curve, 0)
+    LINKS.show_note("pts", "")
+    st.markdown(":material/ads_click: **An empty plane.** Choose what a click adds above, then click where the "
+                "points should be; the network starts learning from your first point.")
+    if curve:
+        fig = picking.curve(picking.empty_curve(limit, H_MAP), empty, adding or "a point at the value you click")
+    else:
+        xs = np.linspace(-limit, limit, RES)
+        P = np.full((RES, RES), 0.5)
+        look_ = look(spec, empty) if spec.head != "linear" else dict(scale=tc.VALUE_SHADING, span=1.0)
+        base = tc.live_boundary(st.session_state.setdefault(tr.FIGURES, {}), "empty", ("empty", limit), xs, xs,
+                                P, empty, title="Your points", height=H_MAP, **look_)
+        fig = picking.plane({}, "empty.hand", base, empty, adding or "a point")
+    charts.show(fig, live=True, key="trainer_pick_map" if adding else "trainer_empty_map",
+                on_click=picking.on_click("trainer_pick_map", LINKS) if adding else None)
+
