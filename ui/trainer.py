@@ -23,6 +23,7 @@ from lib.maps import limit_for
 
 # --- session keys ---------------------------------------------------------------------------------
 PLAYING = "trainer_playing"   # bool: the live fragment trains on every tick
+SHOWN_PLAYING = "trainer_shown_playing"   # bool: what the last whole-page run drew (Pause, and the timer on)
 RUN = "trainer_run"           # Run: the student's trainer and its twin
 OWN = "trainer_own"           # OwnData or None: points from the student's CSV
 WEIGHTS_SEEN = "trainer_weights_seen"  # the `w` link text already applied (or refused)

@@ -222,11 +222,18 @@ def buttons(held: bool = False) -> None:
     live fragment) is disabled while a tick runs, and a playing tick is nearly always running.
     """
     playing = bool(st.session_state.get(tr.PLAYING, False))
+    st.session_state[tr.SHOWN_PLAYING] = playing   # drawn by whole-page runs only (see trainer_live.tick)
     bar = st.container(horizontal=True, vertical_alignment="bottom")
-    bar.button("Pause" if playing else "Play", key="trainer_play", type="primary", on_click=_set_playing,
-               disabled=held and not playing,
-               args=(not playing,), icon=":material/pause:" if playing else ":material/play_arrow:",
-               width="stretch", help="Train continuously; the maps redraw several times a second.")
+    # Two buttons, each with its own key and its own fixed value: Streamlit 1.67 may replay a click that
+    # landed during a tick in the next whole-page run, with the callback's arguments of that run. One key
+    # whose argument flips (Play/Pause) then turned a replayed Pause into Play again.
+    if playing:
+        bar.button("Pause", key="trainer_pause", type="primary", on_click=_set_playing, args=(False,),
+                   icon=":material/pause:", width="stretch", help="Stop training; the network keeps its weights.")
+    else:
+        bar.button("Play", key="trainer_play", type="primary", on_click=_set_playing, args=(True,), disabled=held,
+                   icon=":material/play_arrow:", width="stretch",
+                   help="Train continuously; the maps redraw several times a second.")
     pace, full = PROBLEM_UI[problem_now()].network.pace, LINKS.value("speed") == "max"
     bar.button("Lesson pace" if full else "Full speed", key="trainer_pace", on_click=LINKS.set,
                args=("speed", pace if full else "max"),

@@ -32,6 +32,12 @@ def tick(run: tr.Run, speed: int | None):
         stop_playing(share_key)
     cr.here(ch, playing)
     if not playing:
+        if st.session_state.get(tr.SHOWN_PLAYING):
+            # Paused, but the page still shows Pause and its timer still ticks: Streamlit ran Pause's
+            # callback inside a tick and the whole-page rerun that click asked for never came (1 click in
+            # about 20 while playing, Streamlit 1.67). Ask for it again (on every such tick until it comes:
+            # the whole-page run draws Play and clears the flag).
+            st.rerun(scope="app")
         return None
     plan = fairshare.start(share_key, speed)   # waits for this session's turn
     tr.advance(run, speed, budget=plan.budget)

@@ -291,7 +291,7 @@ def test_pause_stops_a_playing_trainer_and_resume_lets_it_play_again():
     seat = cr.store().join(code, "Ed")
     at = open_page("trainer", {"class": code, "seat": seat, "twin": "false"})
     at.button(key="trainer_play").click().run()
-    assert at.session_state[tr.PLAYING] and at.button(key="trainer_play").label != "Play"
+    assert at.session_state[tr.PLAYING] and at.button(key="trainer_pause").label == "Pause"
     cr.store().set_flag(code, key, "paused", True)
     at.session_state["class_pause_seen"] = None          # what the 3 s watch does: a fresh look
     at.run()

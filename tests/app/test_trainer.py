@@ -131,10 +131,11 @@ def test_play_flag_is_set_and_cleared_by_the_play_button():
     assert at.button(key="trainer_play").label == "Play"
     at.button(key="trainer_play").click().run()
     assert at.session_state[tr.PLAYING] is True
-    assert at.button(key="trainer_play").label == "Pause"
+    assert at.button(key="trainer_pause").label == "Pause"
+    assert "trainer_play" not in [b.key for b in at.button]   # one button at a time, each with its own key
     # Under AppTest the fragment runs with the page: a playing run trains on each rerun.
     assert int(_metrics(at)["Epoch"].replace(",", "")) > 0
-    at.button(key="trainer_play").click().run()
+    at.button(key="trainer_pause").click().run()
     assert at.session_state[tr.PLAYING] is False
     assert at.button(key="trainer_play").label == "Play"
 
@@ -157,7 +158,7 @@ def test_play_alone_gets_the_free_capacity_and_shares_when_another_plays(monkeyp
     assert shared.players == 2 and not shared.alone
     assert shared.budget <= fs.MAX_BUDGET < alone.budget
     assert int(_metrics(at)["Epoch"].replace(",", "")) > 0
-    at.button(key="trainer_play").click().run()
+    at.button(key="trainer_pause").click().run()
 
 
 def test_twin_trains_in_lockstep_and_draws_both_curves():
@@ -968,3 +969,25 @@ def test_overlapping_training_points_draw_no_stripes():
     assert len(train) == 2 and all(s["line"]["width"] == 0 for s in train)
     assert len(test) == 2 and all(s["line"]["width"] > 0 for s in test)
 
+
+def test_a_tick_that_finds_play_stopped_while_the_page_shows_pause_asks_for_the_whole_page(monkeypatch):
+    """Streamlit 1.67 can run Pause's callback inside a live tick and never send the whole-page run that
+    redraws the button (1 pause in about 10 in tests/e2e/test_trainer.py): the next tick asks for it."""
+    from types import SimpleNamespace
+
+    from ui import trainer_live as lv
+
+    class Rerun(Exception):
+        pass
+
+    def rerun(scope):
+        assert scope == "app"
+        raise Rerun
+
+    state = {tr.PLAYING: False, tr.SHOWN_PLAYING: True}
+    monkeypatch.setattr(lv, "st", SimpleNamespace(session_state=state, rerun=rerun))
+    monkeypatch.setattr(lv.cr, "here", lambda ch, playing: None)
+    with pytest.raises(Rerun):
+        lv.tick(run=None, speed=5)
+    state[tr.SHOWN_PLAYING] = False          # the whole-page run drew Play: the next ticks do nothing
+    assert lv.tick(run=None, speed=5) is None
