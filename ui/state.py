@@ -247,7 +247,7 @@ def _equal(a: Any, b: Any) -> bool:
 class Links:
     """A page's link keys (see the module's docstring)."""
 
-    def __init__(self, *links: Link | Iterable[Link]):
+    def __init__(self, *links: Link | Iterable[Link], page: str | Path | None = None):
         flat: list[Link] = []
         for item in links:
             flat.extend([item] if isinstance(item, Link) else item)
@@ -265,11 +265,27 @@ class Links:
             if link.key in self.links:
                 raise ValueError(f"link key {link.key!r} declared twice")
             self.links[link.key] = link
-        self.file = _caller_file()
-        _DECLARED[self.file] = self   # the page that declared it (app.py's box for the class reads it)
+        # The page that declared it (app.py's box for the class reads it): the calling file, or `page` for a
+        # table declared once in a module (ui/trainer_links.py) rather than by the page on every run.
+        self.file = str(Path(page).resolve()) if page is not None else _caller_file()
+        _DECLARED[self.file] = self
+        self._varies = False   # some key's choices vary by session (vary()): look them up first
 
     def __getitem__(self, key: str) -> Link:
+        if self._varies:
+            varied = _store().get("varied")
+            if varied and key in varied:
+                return varied[key]
         return self.links[key]
+
+    def vary(self, key: str, **changes) -> Link:
+        """This session's version of a key's declaration (its choices, default or names for what the page
+        shows now), kept in the session: a table declared once per process is shared by every session,
+        so it is never changed in place."""
+        self._varies = True
+        link = replace(self.links[key], **changes)
+        _store().setdefault("varied", {})[key] = link
+        return link
 
     def __iter__(self):
         return iter(self.links.values())
@@ -297,7 +313,7 @@ class Links:
         st.caption(f":orange[:material/link_off: {message}]")
 
     def _say(self, key: str, value: Any) -> str:
-        link = self.links[key]
+        link = self[key]
         if link.names and value in link.names:
             return link.names[value]
         if isinstance(value, (list, tuple)) and link.kind == "multi":
@@ -310,7 +326,7 @@ class Links:
     def good(self, key: str) -> Any:
         """The last good value of a typed key (text, matrix, or anything kept through `accept`)."""
         store = _store()["good"]
-        link = self.links[key]
+        link = self[key]
         if key not in store:
             store[key] = link.default
             raw = st.query_params.get(key)
@@ -336,7 +352,7 @@ class Links:
     def accept(self, key: str, candidate: Any, *, text: str | None = None) -> tuple[Any, str | None]:
         """Take a typed value if it parses (text) or checks (a value): store it as the last good value
         and keep the URL in step. Returns (the value in force, the reason it was refused or None)."""
-        link = self.links[key]
+        link = self[key]
         self.good(key)
         try:
             value = link.from_text(candidate) if isinstance(candidate, str) and link.parse else candidate
@@ -364,7 +380,7 @@ class Links:
         _store()["good"].pop(key, None)
         _store()["notes"].pop(key, None)
         self._fresh_editor(key)
-        if self.links[key].by_hand:
+        if self[key].by_hand:
             st.session_state.pop(key, None)
             st.query_params.pop(key, None)
 
@@ -410,7 +426,7 @@ class Links:
 
     def set(self, key: str, value: Any) -> None:
         """Give a control a new value from code (a button's on_click): it shows and travels in the link."""
-        link = self.links[key]
+        link = self[key]
         if link.kind in ("text", "matrix"):
             if link.kind == "text":
                 st.session_state[key] = link.to_text(value)
@@ -424,7 +440,7 @@ class Links:
 
     # -- drawing ----------------------------------------------------------------------------------
     def _link(self, key: str, default: Any = _UNSET) -> Link:
-        link = self.links[key]
+        link = self[key]
         if default is _UNSET:
             return link
         if link.by_hand or link.kind in ("text", "matrix"):
@@ -557,7 +573,7 @@ class Links:
         Streamlit's lazy tabs (`on_change="rerun"`): only the open tab's code needs to run, so a page
         computes and sends one tab's charts, not every tab's; opening another tab reruns the page.
         The tabs' own widget key is `key + "_tab"` (it holds the tab's label)."""
-        link = self.links[key]
+        link = self[key]
         names = link.names or {}
         if self._open_tab(link) is None:  # first draw here, or the key's state is another page's
             st.session_state[f"{key}_tab"] = names[self.good(key)]  # this page's link, else its default
@@ -586,7 +602,7 @@ class Links:
         """
         import pandas as pd
 
-        link = self.links[key]
+        link = self[key]
         label = link.label if label is None else label
         good = np.asarray(self.good(key), dtype=float)
         base = st.session_state.get(self._editor_base(key))

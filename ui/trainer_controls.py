@@ -6,7 +6,6 @@ pages/trainer.py lays them out and builds the run from them.
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 
 import numpy as np
 import streamlit as st
@@ -38,7 +37,7 @@ def _problem_and_sets() -> tuple[str, int, str]:
     problem = problem_now()
     k = int(LINKS.value("k"))
     sets = tuple(PROBLEMS[problem].sets)
-    LINKS.links["dataset"] = replace(LINKS["dataset"], choices=sets)
+    LINKS.vary("dataset", choices=sets)
     _follow_problem(problem)
     first = PROBLEM_UI[problem].first_set
     if "dataset" in st.session_state and st.session_state["dataset"] not in sets:
@@ -93,7 +92,7 @@ ONE_INPUT = tuple(f for f in FEATURES if FEATURES[f].inputs == 1)   # what a cur
 def _inputs_for(curve: bool) -> None:
     """The inputs box offers what the points have: a curve only the features of x1 alone."""
     choices, default = (ONE_INPUT, ("x1",)) if curve else (tuple(FEATURES), ("x1", "x2"))
-    LINKS.links["feat"] = replace(LINKS["feat"], choices=choices, default=default)
+    LINKS.vary("feat", choices=choices, default=default)
     now = [f for f in (LINKS.value("feat") or ()) if f in choices]
     if curve and now != list(LINKS.value("feat") or ()):
         LINKS.set("feat", now or list(default))

@@ -9,7 +9,8 @@ value.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import urlencode
 
@@ -366,6 +367,9 @@ LINKS = state.Links(
                meaning=f"trained weights (float32, URL-safe base64), written by the share link for networks "
                        f"of at most {MAX_LINK_PARAMS} parameters",
                values="a link that does not fit the network is ignored with a note"),
+    # Declared once per process and shared by every session: what varies by session (the datasets of the
+    # problem chosen, a number typed into a link) goes through LINKS.vary, never into this table.
+    page=Path(__file__).resolve().parents[1] / "pages" / "trainer.py",
 )
 
 
@@ -377,7 +381,7 @@ def _choices_with_link(key: str) -> None:
     if value in link.choices:
         return
     numeric = sorted([c for c in link.choices if c != "max"] + [value], key=float)
-    LINKS.links[key] = replace(link, choices=(*numeric, *(c for c in link.choices if c == "max")))
+    LINKS.vary(key, choices=(*numeric, *(c for c in link.choices if c == "max")))
 
 
 def slider(key: str):
@@ -393,7 +397,7 @@ def twin_number_with_link(key: str) -> None:
     if value == SAME or value in link.choices or not isinstance(value, float):
         return
     numbers = sorted([*(c for c in link.choices if c != SAME), value])
-    LINKS.links[key] = replace(link, choices=(SAME, *numbers), names={**link.names, value: plain(value)})
+    LINKS.vary(key, choices=(SAME, *numbers), names={**link.names, value: plain(value)})
 
 
 def page_base() -> str:

@@ -6,8 +6,6 @@ from the weights as they stand.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import streamlit as st
 
 from lib.activations import ACTIVATIONS
@@ -94,7 +92,7 @@ def warp_layer(widths: tuple) -> int:
     """The hidden layer to look through: the link's or the student's, if the network has it; else the
     first, with one line saying what was ignored."""
     choices = tuple(range(1, len(widths) + 1))
-    LINKS.links["wlayer"] = replace(LINKS["wlayer"], choices=choices)
+    LINKS.vary("wlayer", choices=choices)
     raw = st.session_state.get("wlayer", st.query_params.get("wlayer"))
     if raw is not None and raw not in choices and str(raw) not in map(str, choices):
         have = "one hidden layer" if len(widths) == 1 else f"hidden layers 1 to {len(widths)}"

@@ -991,3 +991,15 @@ def test_a_tick_that_finds_play_stopped_while_the_page_shows_pause_asks_for_the_
         lv.tick(run=None, speed=5)
     state[tr.SHOWN_PLAYING] = False          # the whole-page run drew Play: the next ticks do nothing
     assert lv.tick(run=None, speed=5) is None
+
+
+def test_the_shared_link_table_is_never_changed_by_a_session():
+    """ui/trainer_links.LINKS is declared once per process: what one student's page varies (the datasets of
+    their problem, a number typed into their link, their network's layers) stays in their session."""
+    declared = dict(tl.LINKS.links)
+    classes = open_page("trainer", {"problem": "classes", "speed": "25", "tlr": "0.05", "view": "warp"})
+    regress = open_page("trainer", {"problem": "regress", "feat": ["x1", "x2"]})
+    assert dict(tl.LINKS.links) == declared and all(tl.LINKS.links[k] is v for k, v in declared.items())
+    assert classes.selectbox(key="dataset").options != regress.selectbox(key="dataset").options
+    assert "25" in classes.select_slider(key="speed").options
+    assert "25" not in regress.select_slider(key="speed").options
