@@ -150,17 +150,6 @@ def _sent(fig: go.Figure) -> go.Figure:
     return fig
 
 
-def _made(d: dict) -> go.Figure:
-    """_Sent(d, _validate=False), with the default template handed over as the registered object: left
-    out, plotly looks it up by name after building the layout, about a millisecond more a figure (the
-    figure and its JSON are the same; the figure holds its own copy either way)."""
-    layout = d["layout"]
-    default = pio.templates.default
-    if "template" not in layout and default is not None:
-        layout["template"] = default if isinstance(default, BasePlotlyType) else pio.templates[default]
-    return _Sent(d, **NO_VALIDATION)
-
-
 def _template_json(template) -> dict:
     """A registered template as the dict go.Figure.to_dict sends for it (made once per template)."""
     key = id(template)
@@ -268,7 +257,10 @@ def sendable(fig: go.Figure) -> go.Figure:
 
 
 def _light(d: dict) -> go.Figure:
-    """_made's figure as a _Light one: the same JSON, without building plotly objects."""
+    """A figure written as a dict, as a _Light one, with plotly's default template in its layout unless
+    it has its own: go.Figure adds that template when it builds a figure, and a _Light one is sent
+    unbuilt. Handed over as the registered object, not its name (by name, plotly looks it up after
+    building the layout: about a millisecond more should the figure ever be built)."""
     layout = d["layout"]
     default = pio.templates.default
     if "template" not in layout and default is not None:
@@ -934,8 +926,6 @@ def follow_table(z, h, delta, passes):
     """One hidden layer of a followed point (an Arrow table): each unit's sum, its output after the bend,
     its delta, and whether it passes gradient back (numbers rounded to the app's 3 significant digits)."""
     import pyarrow as pa
-
-    from ui import fmt
 
     return pa.table({"unit": [str(j + 1) for j in range(len(z))],
                      "sum z": [fmt.num(float(v)) for v in z],
