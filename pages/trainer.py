@@ -60,6 +60,7 @@ from ui import address, charts, fmt, picking, state, tex
 from ui import classroom as cr
 from ui import trainer as tr
 from ui import trainer_charts as tc
+from ui.light import sendable
 from ui.source import show_source
 
 ACTS = {k: a.label for k, a in ACTIVATIONS.items()}
@@ -1204,14 +1205,14 @@ def _cached(figs: dict, key: str, want, build, shared: tuple | None = None):
         fig = _shared_figure((key, want, shared), build) if shared is not None else build()
         figs[key] = entry = (want, fig)
         return fig
-    return tc.sendable(entry[1])
+    return sendable(entry[1])
 
 
 @st.cache_resource(max_entries=128, show_spinner=False)
 def _shared_figure(want, _build):
     """A picture of trained weights that is pure in `want`, frozen and never changed afterwards: sessions
     share it (st.cache_resource hands out the object itself)."""
-    return tc.sendable(_build())
+    return sendable(_build())
 
 
 def inside(spec: tr.Spec) -> None:
