@@ -293,10 +293,7 @@ def legend_html(problem: str = "classify", k: int = 2, span: float = 1.0, discre
         color, name = colors.CLASSES[c], colors.CLASS_NAMES[c]
         items.append(f'<span style="color:{color};font-size:1.2em">&#9632;</span> class {c} ({name}), train')
         items.append(f'<span style="color:{color};font-size:1.2em">&#9633;</span> class {c}, test')
-    lo, mid, hi = SHADING[0][1], SHADING[1][1], SHADING[2][1]
-    bar = ('<span style="display:inline-block;width:110px;height:12px;vertical-align:middle;'
-           f'border:1px solid #ccc;background:linear-gradient(to right,{lo},{mid},{hi})"></span>')
-    items.append(f"shading P(class 1): 0 {bar} 1")
+    items.append(f"shading P(class 1): 0 {_bar([c for _, c in SHADING])} 1")
     return '<div style="font-size:0.875rem;line-height:1.8">' + " &nbsp; ".join(items) + "</div>"
 
 
