@@ -160,7 +160,7 @@ def show(fig: go.Figure, *, key: str | None = None, live: bool = False, on_click
 
 def _sent_form(fig: go.Figure) -> tuple[bool, str | None, int]:
     """(has NaN or infinities, plotly's JSON of it, its height). Kept on a figure made to be sent again
-    and again (ui.frozen's, trainer_charts' _Light), for as long as its sent dict is the same object:
+    and again (ui.frozen's, ui.light's Light), for as long as its sent dict is the same object:
     a cached figure drawn on every rerun is checked and written once."""
     sent = fig.__dict__.get("_frozen_spec") or fig.__dict__.get("_sent_dict")
     memo = fig.__dict__.get("_layerlab_sent")
@@ -170,7 +170,7 @@ def _sent_form(fig: go.Figure) -> tuple[bool, str | None, int]:
     bad = _non_finite(fig)
     form = (bad, None if bad else pio.to_json(spec, validate=False),
             int(spec.get("layout", {}).get("height") or 450))
-    sent = fig.__dict__.get("_frozen_spec") or fig.__dict__.get("_sent_dict")  # _Light makes it in to_dict
+    sent = fig.__dict__.get("_frozen_spec") or fig.__dict__.get("_sent_dict")  # Light makes it in to_dict
     if sent is not None:
         fig.__dict__["_layerlab_sent"] = (sent, form)
     return form

@@ -3,10 +3,10 @@ same for Streamlit's).
 
 - `_plotly_utils.utils.convert_to_base64`, `is_homogeneous_array`, `to_typed_array_spec`: NumPy arrays
   as plotly.js's typed arrays ({"dtype", "bdata"}), exactly as `Figure.to_dict()` writes them, without
-  building the figure twice (ui/frozen.py, ui/trainer_charts.py);
+  building the figure twice (ui/frozen.py, ui/light.py);
 - `go.Figure(..., _validate=False)`: a figure from a dict whose every property the code wrote itself,
   without plotly's per-property validation (ui/card.py, ui/diagram.py, ui/picking.py, ui/frozen.py,
-  ui/trainer_charts.py).
+  ui/light.py).
 
 Pinned with plotly in requirements.txt; tests/app/test_engine.py checks them against plotly's public
 output (to_dict, to_json), so the day plotly changes one, that test names it.

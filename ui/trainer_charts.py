@@ -7,30 +7,25 @@ things, not signs or classes); train and test differ by filled / hollow squares 
 lines, never by colour.
 
 The live figures (boundary, curves, unit maps, regions) are built once per shape and then only get
-new numbers (`live_*`, a dict in the student's session holds them), since building a plotly figure
-costs tens of milliseconds and assigning arrays to a built one a tenth of one. The probabilities
-travel as one uint8 heatmap (0..LIVE_TOP, see _u8) and each class of each split is ONE path shape, so
-a redraw is a few SVG nodes however many points there are. Every text is at least 12 px.
+new numbers (`live_*`, a dict in the student's session holds them); how they are kept and sent cheaply
+is ui.light's. The probabilities travel as one uint8 heatmap (0..LIVE_TOP, ui.light.u8) and each class
+of each split is ONE path shape, so a redraw is a few SVG nodes however many points there are. Every
+text is at least 12 px.
 """
 
 from __future__ import annotations
 
-import base64
 import functools
 import threading
 import time
 from collections import OrderedDict
-from copy import deepcopy
 
 import numpy as np
 import plotly.graph_objects as go
-import plotly.io as pio
-from plotly.basedatatypes import BasePlotlyType
 from plotly.subplots import make_subplots
 
 from ui import colors, fmt
-from ui.frozen import frozen
-from ui.plotly_private import NO_VALIDATION, is_homogeneous_array, to_typed_array_spec
+from ui.light import EDGE, LIVE_TEMPLATE, LIVE_TOP, Light, f32, light_figure, sent_quickly, u8
 
 TRAIN_DASH, TEST_DASH = "solid", "dot"
 MAIN_COLOR, TWIN_COLOR = colors.INDIGO, colors.TEAL
@@ -77,220 +72,7 @@ def shading_for(problem: str, k: int = 2) -> list:
     return SHADING
 
 
-# A live figure's plotly template: none of its own. st.plotly_chart sends the default template
-# (Streamlit's: per trace type colour scales and placeholder colours its page swaps for the theme's)
-# inside every figure, 3.7 KB a redraw; the live figures set every colour themselves, and the page
-# applies the theme's fonts and axis colours to the layout either way.
-LIVE_TEMPLATE = {"layout": {}}
-
-
-def _f32(a) -> np.ndarray:
-    return np.ascontiguousarray(a, dtype=np.float32)
-
-
-_SKIPPED = frozenset(("geojson", "layer", "layers", "range"))   # plotly's is_skipped_key, as a set
-_SCALARS = (str, int, float, bool, type(None))
-
-
-# plotly.js's short names of the dtypes the trainer's arrays come in (_plotly_utils.utils.plotlyjsShortTypes;
-# int64 and uint64 are left to plotly, which narrows them first).
-_SHORT = {"i1": "i1", "u1": "u1", "i2": "i2", "u2": "u2", "i4": "i4", "u4": "u4", "f4": "f4", "f8": "f8"}
-
-
-def _typed(v: np.ndarray) -> dict:
-    """to_typed_array_spec for a non-empty array of a plain dtype, without its copy through narwhals."""
-    data = base64.b64encode(np.ascontiguousarray(v)).decode("ascii")
-    spec = {"dtype": _SHORT[v.dtype.str[1:]], "bdata": data}
-    if v.ndim > 1:
-        spec["shape"] = str(v.shape)[1:-1]
-    return spec
-
-
-def _ready(obj):
-    """A copy of a figure's property tree as BaseFigure.to_dict makes it (deepcopy, then
-    convert_to_base64: every array under a key not skipped becomes plotly.js's typed array spec), in one
-    pass that copies containers only: a numpy array is encoded, never deep-copied first."""
-    if isinstance(obj, dict):
-        out = {}
-        for k, v in obj.items():
-            if isinstance(v, _SCALARS):
-                out[k] = v
-            elif k in _SKIPPED:
-                out[k] = deepcopy(v)
-            elif isinstance(v, (dict, list, tuple)):
-                out[k] = _ready(v)
-            elif isinstance(v, np.ndarray) and v.size and v.dtype.isnative and v.dtype.str[1:] in _SHORT:
-                out[k] = _typed(v)
-            elif is_homogeneous_array(v):
-                out[k] = to_typed_array_spec(v)
-            else:
-                out[k] = deepcopy(v)
-        return out
-    if isinstance(obj, list):
-        return [v if isinstance(v, _SCALARS) else _ready(v) for v in obj]
-    if isinstance(obj, tuple):
-        return tuple(v if isinstance(v, _SCALARS) else _ready(v) for v in obj)
-    return deepcopy(obj)
-
-
-class _Sent(go.Figure):
-    """A go.Figure whose to_dict() (what st.plotly_chart sends) is made without a deep copy of its arrays:
-    the same dict as go.Figure.to_dict, a third to a tenth of the time for the trainer's figures. The
-    figure stays a go.Figure in every other way (the live updaters still assign its traces' numbers)."""
-
-    def to_dict(self) -> dict:
-        if self._frame_objs:
-            return super().to_dict()
-        return {"data": _ready(self._data), "layout": _ready(self._layout)}
-
-
-def _sent(fig: go.Figure) -> go.Figure:
-    """The same figure, sent through _Sent.to_dict."""
-    fig.__class__ = _Sent
-    return fig
-
-
-def _made(d: dict) -> go.Figure:
-    """_Sent(d, _validate=False), with the default template handed over as the registered object: left
-    out, plotly looks it up by name after building the layout, about a millisecond more a figure (the
-    figure and its JSON are the same; the figure holds its own copy either way)."""
-    layout = d["layout"]
-    default = pio.templates.default
-    if "template" not in layout and default is not None:
-        layout["template"] = default if isinstance(default, BasePlotlyType) else pio.templates[default]
-    return _Sent(d, **NO_VALIDATION)
-
-
-def _template_json(template) -> dict:
-    """A registered template as the dict go.Figure.to_dict sends for it (made once per template)."""
-    key = id(template)
-    entry = _TEMPLATE_JSON.get(key)
-    if entry is None or entry[0] is not template:
-        entry = _TEMPLATE_JSON[key] = (template, _ready(template.to_plotly_json()))
-    return entry[1]
-
-
-_TEMPLATE_JSON: dict = {}
-
-
-class _TraceView:
-    """One trace of a _Light figure as ui.charts.show and the tests read it (fig.data[i].z, .type): its
-    own numbers, read-only; attributes it does not set read as None, as on a plotly trace."""
-
-    __slots__ = ("_props",)
-
-    def __init__(self, props: dict):
-        self._props = props
-
-    def __getattr__(self, name):
-        if name.startswith("_"):
-            raise AttributeError(name)
-        return self._props.get(name)
-
-
-class _Light(go.Figure):
-    """A figure kept as the dict it was written as, never built into plotly objects unless read.
-
-    Building go.Figure(d, _validate=False) still makes one plotly object per trace and deep-copies
-    every property: 4-7 ms for the eight unit maps, where the sent dict takes under half a
-    millisecond. to_dict() (what st.plotly_chart sends) is go.Figure.to_dict's dict, made once from
-    the written one. `data` reads the written traces (ui.charts.show checks their numbers); any other
-    plotly attribute (layout, update_*, go.Figure.to_dict) builds the figure first, then behaves as
-    any go.Figure. Only for figures nobody changes after building: the ones below the live part.
-    """
-
-    def __init__(self, d: dict):  # no go.Figure.__init__: that is the cost avoided
-        object.__setattr__(self, "_written", d)
-        object.__setattr__(self, "_sent_dict", None)
-
-    def _build(self) -> None:
-        d = self.__dict__.pop("_written")
-        self.__dict__["_sent_dict"] = None
-        go.Figure.__init__(self, d, **NO_VALIDATION)
-
-    def set_trace(self, i: int, **props) -> None:
-        """New values for some properties of trace i (a live figure's new numbers), unvalidated."""
-        written = self.__dict__.get("_written")
-        if written is None:
-            self.data[i].update(**props)
-            return
-        trace = written["data"][i] = {**written["data"][i], **props}
-        sent = self.__dict__.get("_sent_dict")
-        if sent is not None:
-            data = list(sent["data"])
-            data[i] = _ready(trace)
-            self.__dict__["_sent_dict"] = {"data": data, "layout": sent["layout"]}
-
-    def __getattr__(self, name):
-        # Only called when ordinary lookup fails: a plotly attribute of a figure not yet built.
-        if name.startswith("__") or "_written" not in self.__dict__:
-            raise AttributeError(name)
-        self._build()
-        return getattr(self, name)
-
-    @property
-    def data(self):
-        written = self.__dict__.get("_written")
-        if written is None:
-            return go.Figure.data.fget(self)
-        return tuple(_TraceView(t) for t in written["data"])
-
-    @data.setter
-    def data(self, value):
-        if "_written" in self.__dict__:
-            self._build()
-        go.Figure.data.fset(self, value)
-
-    def to_dict(self) -> dict:
-        sent = self.__dict__.get("_sent_dict")
-        if sent is None:
-            written = self.__dict__.get("_written")
-            if written is None:
-                return {"data": _ready(self._data), "layout": _ready(self._layout)}
-            layout = dict(written["layout"])
-            template = layout.pop("template", None)
-            sent = {"data": _ready(written["data"]), "layout": _ready(layout)}
-            if template is not None:
-                sent["layout"]["template"] = (_template_json(template) if isinstance(template, BasePlotlyType)
-                                              else _ready(template))
-            self.__dict__["_sent_dict"] = sent
-        # Shallow copies, as ui.frozen does: nothing downstream changes the dicts inside.
-        return {"data": list(sent["data"]), "layout": dict(sent["layout"])}
-
-
-def sendable(fig: go.Figure) -> go.Figure:
-    """A finished figure ready to be sent again and again: a _Light one as it is (its sent dict is made
-    once), any other frozen (ui.frozen)."""
-    if isinstance(fig, _Light):
-        fig.to_dict()  # the sent dict, now: a figure shared by sessions is then only read
-        return fig
-    return frozen(fig)
-
-
-def _light(d: dict) -> go.Figure:
-    """_made's figure as a _Light one: the same JSON, without building plotly objects."""
-    layout = d["layout"]
-    default = pio.templates.default
-    if "template" not in layout and default is not None:
-        layout["template"] = default if isinstance(default, BasePlotlyType) else pio.templates[default]
-    return _Light(d)
-
-
-# The top byte of a live shading. Not 255: plotly.io.to_json (what st.plotly_chart sends) writes every
-# "/" as the six characters "\u002f", and bytes 0xFF base64-encode as "////", so a map sure of class 1
-# travelled at about 4.5x its size (61 KB instead of 14). A run of 0xFA encodes as "+vr6".
-LIVE_TOP = 250
-EDGE = 255             # a live map's boundary cells (lib.maps.boundary_cells): past the shading's top
-EDGE_COLOR = colors.ON  # drawn dark, so a map always shows its boundary, even one near 0.5 everywhere
-
-
-def _u8(P, edge=None) -> np.ndarray:
-    """Shading numbers in [0, 1] as bytes 0..LIVE_TOP: a live heatmap a quarter the size of float32;
-    `edge` (bool, same shape): the boundary's cells, as EDGE."""
-    z = np.clip(np.rint(np.asarray(P, dtype=np.float32) * LIVE_TOP), 0, LIVE_TOP).astype(np.uint8)
-    if edge is not None:
-        z[edge] = EDGE
-    return z
+EDGE_COLOR = colors.ON  # EDGE's cells: drawn dark, so a map always shows its boundary, even one near 0.5
 
 
 def _with_edge(scale: list) -> list:
@@ -444,7 +226,7 @@ def boundary_figure(xs, ys, P, data, *, title: str | None = None, live: bool = T
     # x0/dx instead of coordinate arrays: the same picture with two numbers per axis. Live, the
     # probabilities travel as bytes (1/255 steps, invisible in the shading).
     scale, edged = scale or SHADING, live and edge is not None
-    heat = dict(type="heatmap", z=_u8(P, edge) if live else _f32(P), x0=float(xs[0]), dx=float(xs[1] - xs[0]),
+    heat = dict(type="heatmap", z=u8(P, edge) if live else f32(P), x0=float(xs[0]), dx=float(xs[1] - xs[0]),
                 y0=float(ys[0]), dy=float(ys[1] - ys[0]), colorscale=_with_edge(scale) if edged else scale,
                 zmin=0.0, zmax=float(EDGE if edged else LIVE_TOP) if live else 1.0, showscale=False,
                 showlegend=False)
@@ -458,7 +240,7 @@ def boundary_figure(xs, ys, P, data, *, title: str | None = None, live: bool = T
     # costs the browser about 0.05 ms a draw (bench/plot_cost.py): keep live marks few or paths.
     traces = [heat]
     if line is not None:
-        traces.append(dict(type="scatter", x=_f32(line[0]), y=_f32(line[1]), mode="lines",
+        traces.append(dict(type="scatter", x=f32(line[0]), y=f32(line[1]), mode="lines",
                            name="the one straight line", hoverinfo="skip", showlegend=False,
                            line=dict(color=colors.ON, width=2, dash="dash")))
     axis = dict(range=[-limit, limit], showticklabels=True, showgrid=False, zeroline=False, fixedrange=True,
@@ -473,7 +255,7 @@ def boundary_figure(xs, ys, P, data, *, title: str | None = None, live: bool = T
         layout["title"] = dict(text=title, x=0.0, xanchor="left", font=dict(size=16))
     if live:
         layout["template"] = LIVE_TEMPLATE
-    return _light(dict(data=traces, layout=layout))
+    return light_figure(dict(data=traces, layout=layout))
 
 
 def _bar(stops: list, width: int = 110) -> str:
@@ -511,10 +293,7 @@ def legend_html(problem: str = "classify", k: int = 2, span: float = 1.0, discre
         color, name = colors.CLASSES[c], colors.CLASS_NAMES[c]
         items.append(f'<span style="color:{color};font-size:1.2em">&#9632;</span> class {c} ({name}), train')
         items.append(f'<span style="color:{color};font-size:1.2em">&#9633;</span> class {c}, test')
-    lo, mid, hi = SHADING[0][1], SHADING[1][1], SHADING[2][1]
-    bar = ('<span style="display:inline-block;width:110px;height:12px;vertical-align:middle;'
-           f'border:1px solid #ccc;background:linear-gradient(to right,{lo},{mid},{hi})"></span>')
-    items.append(f"shading P(class 1): 0 {bar} 1")
+    items.append(f"shading P(class 1): 0 {_bar([c for _, c in SHADING])} 1")
     return '<div style="font-size:0.875rem;line-height:1.8">' + " &nbsp; ".join(items) + "</div>"
 
 
@@ -544,14 +323,14 @@ def _curve_arrays(hist, twin=None, twin_name: str = "no hidden layer"):
     second = _second(hist)
     for name, frame, color in runs:
         frame = _thin(frame)
-        x = _f32(frame["epoch"])
+        x = f32(frame["epoch"])
         for row, what in ((1, "loss"), (2, second)):
             for split in ("train", "test"):
                 y = frame[f"{split}_{what}"].to_numpy(dtype=float)
                 if not np.isfinite(y).all():
                     continue
                 y = 100 * y if what == "acc" else (np.maximum(y, -1.0) if what == "r2" else y)
-                out.append((name, row, split, color, x, _f32(y)))
+                out.append((name, row, split, color, x, f32(y)))
     return out
 
 
@@ -591,7 +370,7 @@ def curves_figure(hist, twin=None, *, height: int = 440, live: bool = True,
     else:
         fig.update_yaxes(range=[-1.02, 1.02], tickfont=dict(size=TICK_FONT), **at[2])
     fig.update_annotations(font_size=15, xanchor="left", x=0.0)
-    return _sent(fig)
+    return sent_quickly(fig)
 
 
 # --- live figures: built once per shape, then only their numbers change ------------------------
@@ -609,7 +388,7 @@ def live_boundary(cache: dict, key: str, sig, xs, ys, P, data, *, title: str, he
         cache[key] = (want, fig)
         return fig
     fig = entry[1]
-    fig.set_trace(0, z=_u8(P, edge))
+    fig.set_trace(0, z=u8(P, edge))
     return fig
 
 
@@ -630,7 +409,7 @@ def live_curves(cache: dict, key: str, hist, twin=None, *, height: int = 440, ho
         which the browser does not redraw at all: while playing, the curves move about once a second
         and the maps take the rest of the browser's time.
     shape : what held_curves compares (the page's twin, head and height): stored with the figure.
-    The figure is a _Light one made from curves_figure's dict once per set of lines; new numbers are
+    The figure is a Light one made from curves_figure's dict once per set of lines; new numbers are
     assigned to its traces without plotly's validation.
     """
     lines = _curve_arrays(hist, twin, twin_name)
@@ -639,7 +418,7 @@ def live_curves(cache: dict, key: str, hist, twin=None, *, height: int = 440, ho
     now = time.perf_counter()
     cache[key + ".shape"] = shape
     if entry is None or entry[0] != sig:
-        fig = _Light(curves_figure(hist, twin, height=height, twin_name=twin_name).to_dict())
+        fig = Light(curves_figure(hist, twin, height=height, twin_name=twin_name).to_dict())
         cache[key] = (sig, fig)
     else:
         fig = entry[1]
@@ -656,7 +435,7 @@ def _fold_xy(seg):
     """A fold segment (2, 2) or None as the (x, y) a line trace takes (empty when it misses)."""
     if seg is None:
         return np.zeros(0, dtype=np.float32), np.zeros(0, dtype=np.float32)
-    return _f32(seg[:, 0]), _f32(seg[:, 1])
+    return f32(seg[:, 0]), f32(seg[:, 1])
 
 
 def _unit_z(h, live: bool):
@@ -665,7 +444,7 @@ def _unit_z(h, live: bool):
     lim = float(np.abs(h).max()) or 1.0
     if live:
         return np.rint(np.asarray(h, dtype=np.float32) * (127 / lim)).astype(np.int8), 127.0
-    return _f32(h), lim
+    return f32(h), lim
 
 
 def _grid_axes(rows: int, cols: int, limit: float, *, hgap: float = 0.03, vgap: float = 0.08) -> dict:
@@ -726,7 +505,8 @@ def unit_maps_figure(xs, ys, H, *, titles, limit: float, folds=None, cols: int =
                           xanchor="center", yanchor="bottom", showarrow=False, font=dict(size=13)))
     layout = dict(height=rows * cell + 30, margin=dict(l=4, r=4, t=40, b=4), showlegend=False,
                   font=dict(size=FONT), annotations=notes, **axes)
-    return _light(dict(data=[{k: v for k, v in t.items() if v is not None} for t in data], layout=layout))
+    traces = [{k: v for k, v in t.items() if v is not None} for t in data]
+    return light_figure(dict(data=traces, layout=layout))
 
 
 def _region_z(ids):
@@ -734,7 +514,7 @@ def _region_z(ids):
     _, first, inverse = np.unique(ids.ravel(), return_index=True, return_inverse=True)
     order = np.argsort(np.argsort(first))
     number = order[inverse].reshape(ids.shape)                                 # (res, res)
-    return _f32(number % len(REGION_COLORS)), (number + 1).astype(np.int32)
+    return f32(number % len(REGION_COLORS)), (number + 1).astype(np.int32)
 
 
 def _house_axis(**more) -> dict:
@@ -774,7 +554,7 @@ def regions_figure(xs, ys, ids, *, limit: float, folds=(), data=None, height: in
                            line=dict(color=colors.ON, width=1)))
     if data is not None:
         traces.append(dict(
-            type="scatter", x=_f32(data.Xtr[:, 0]), y=_f32(data.Xtr[:, 1]), mode="markers", hoverinfo="skip",
+            type="scatter", x=f32(data.Xtr[:, 0]), y=f32(data.Xtr[:, 1]), mode="markers", hoverinfo="skip",
             marker=dict(color=[colors.CLASSES[c] for c in data.ytr], size=5, symbol="square",
                         line=dict(color="white", width=0.5)), showlegend=False))
     axis = dict(range=[-limit, limit], showticklabels=True, showgrid=False, zeroline=False, fixedrange=True,
@@ -782,12 +562,12 @@ def regions_figure(xs, ys, ids, *, limit: float, folds=(), data=None, height: in
     layout = dict(HOUSE_LAYOUT, height=height, margin=dict(l=8, r=8, t=8, b=8),
                   xaxis=_house_axis(**axis),
                   yaxis=_house_axis(**axis, constraintoward="top", scaleanchor="x", scaleratio=1))
-    return _light(dict(data=traces, layout=layout))
+    return light_figure(dict(data=traces, layout=layout))
 
 
 def live_regions(cache: dict, key: str, xs, ys, ids, *, limit: float, folds=(), data=None, sig=None):
     """regions_figure, kept while the run (`sig`), the regions and the folds stay the same; else built
-    again from its dict (a _Light figure: a fraction of a millisecond, less than assigning new numbers
+    again from its dict (a Light figure: a fraction of a millisecond, less than assigning new numbers
     to a built plotly figure)."""
     want = (sig, limit, ids.tobytes(), tuple(None if f is None else f.tobytes() for f in folds))
     entry = cache.get(key)
@@ -852,7 +632,7 @@ def network_figure(params, in_labels, *, act_label: str, height: int = 360) -> g
                                     range=[-0.6, len(sizes) - 0.4], showgrid=False, zeroline=False,
                                     side="top", tickfont=dict(size=13)),
                   yaxis=_house_axis(visible=False, showgrid=False, zeroline=False))
-    return _light(dict(data=traces, layout=layout))
+    return light_figure(dict(data=traces, layout=layout))
 
 
 def line_across(seg):
@@ -878,16 +658,16 @@ def curve_figure(x, fits, data, *, parts=None, bias: float = 0.0, title: str | N
     for split, X, y in (("train", data.Xtr, data.ytr), ("test", data.Xte, data.yte)):
         if len(y):
             fig.add_trace(go.Scatter(
-                x=_f32(X[:, 0]), y=_f32(y), mode="markers", name=f"{split} points", showlegend=True,
+                x=f32(X[:, 0]), y=f32(y), mode="markers", name=f"{split} points", showlegend=True,
                 marker=dict(symbol="square" if split == "train" else "square-open", size=6,
                             color=colors.ON if split == "train" else colors.OFF),
                 hovertemplate="x = %{x:.2f}<br>y = %{y:.2f}<extra></extra>"), row=1, col=1)
     for name, y, color in fits:
-        fig.add_trace(go.Scatter(x=_f32(x), y=_f32(y), mode="lines", name=name,
+        fig.add_trace(go.Scatter(x=f32(x), y=f32(y), mode="lines", name=name,
                                  line=dict(color=color, width=3), hoverinfo="skip"), row=1, col=1)
     if parts is not None:
         for j in range(parts.shape[1]):
-            fig.add_trace(go.Scatter(x=_f32(x), y=_f32(parts[:, j]), mode="lines", name=f"h{j + 1}",
+            fig.add_trace(go.Scatter(x=f32(x), y=f32(parts[:, j]), mode="lines", name=f"h{j + 1}",
                                      showlegend=False, line=dict(color=colors.category(j), width=1.8),
                                      hovertemplate=f"h{j + 1}: " + "%{y:.2f}<extra></extra>"), row=2, col=1)
     fig.update_layout(height=height, margin=dict(l=8, r=8, t=40 if title else 30, b=8), font=dict(size=FONT),
@@ -899,7 +679,7 @@ def curve_figure(x, fits, data, *, parts=None, bias: float = 0.0, title: str | N
                      range=[float(x[0]), float(x[-1])])
     fig.update_yaxes(tickfont=dict(size=TICK_FONT), zeroline=True, zerolinecolor="#bbbbbb", fixedrange=True)
     fig.update_annotations(font_size=14, xanchor="left", x=0.0)
-    return _sent(fig)
+    return sent_quickly(fig)
 
 
 # --- tables ----------------------------------------------------------------------------------------
@@ -934,8 +714,6 @@ def follow_table(z, h, delta, passes):
     """One hidden layer of a followed point (an Arrow table): each unit's sum, its output after the bend,
     its delta, and whether it passes gradient back (numbers rounded to the app's 3 significant digits)."""
     import pyarrow as pa
-
-    from ui import fmt
 
     return pa.table({"unit": [str(j + 1) for j in range(len(z))],
                      "sum z": [fmt.num(float(v)) for v in z],
@@ -985,7 +763,7 @@ def _marks(P, y, split: str, k: int, span: float | None) -> dict:
     train = split == "train"
     marker = dict(symbol="square" if train else "square-open", size=7, color=color,
                   line=dict(color="white", width=0.8) if train else dict(width=2))
-    return dict(type="scatter", x=_f32(P[:, 0]), y=_f32(P[:, 1]), mode="markers", name=f"{split} points",
+    return dict(type="scatter", x=f32(P[:, 0]), y=f32(P[:, 1]), mode="markers", name=f"{split} points",
                 hoverinfo="skip", showlegend=False, marker=marker)
 
 
@@ -1015,4 +793,4 @@ def warp_figure(lines, Ptr, ytr, Pte, yte, *, x_title: str, y_title: str, k: int
         yaxis=dict(axis, range=[float(lo[1]) - pad, float(hi[1]) + pad], title=dict(text=y_title),
                    scaleanchor="x", scaleratio=1, constraintoward="top"),
     )
-    return _light(dict(data=traces, layout=layout))
+    return light_figure(dict(data=traces, layout=layout))

@@ -17,6 +17,7 @@ from lib.warp import on_axes
 from ui import charts, fmt, state, tex
 from ui import trainer as tr
 from ui import trainer_charts as tc
+from ui.light import sendable
 from ui.trainer_links import ACTS, LINKS, OPT_NAMES, parse_units
 from ui.trainer_live import curve_chart, is_curve, look, plane
 
@@ -63,14 +64,14 @@ def cached(figs: dict, key: str, want, build, shared: tuple | None = None):
         fig = _shared_figure((key, want, shared), build) if shared is not None else build()
         figs[key] = entry = (want, fig)
         return fig
-    return tc.sendable(entry[1])
+    return sendable(entry[1])
 
 
 @st.cache_resource(max_entries=128, show_spinner=False)
 def _shared_figure(want, _build):
     """A picture of trained weights that is pure in `want`, frozen and never changed afterwards: sessions
     share it (st.cache_resource hands out the object itself)."""
-    return tc.sendable(_build())
+    return sendable(_build())
 
 
 def unit_maps_figure(spec: tr.Spec, t, d: tr.Data, li: int, units: int, xs, ys, folds, live: bool):

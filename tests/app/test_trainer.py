@@ -49,13 +49,13 @@ def _spec_trainer(hidden=(8,), seed=0, epochs=0, **cfg) -> Trainer:
 
 def _boundary(at, which: int = 0) -> np.ndarray:
     """P(class 1) of a live boundary chart (0: the network's, 1: the twin's), back in [0, 1]; the
-    boundary's own cells (drawn dark, tc.EDGE) are NaN."""
-    from ui import trainer_charts as tc
+    boundary's own cells (drawn dark, ui.light.EDGE) are NaN."""
+    from ui.light import EDGE, LIVE_TOP
 
     fig = [f for f in figures(at) if f["layout"].get("uirevision") == "boundary"][which]
     z = decode(fig["data"][0]["z"]).astype(float)
-    assert fig["data"][0]["zmax"] == tc.EDGE
-    return np.where(z == tc.EDGE, np.nan, z / tc.LIVE_TOP)
+    assert fig["data"][0]["zmax"] == EDGE
+    return np.where(z == EDGE, np.nan, z / LIVE_TOP)
 
 
 @pytest.fixture(scope="module")
@@ -348,15 +348,16 @@ def test_the_live_shading_travels_without_escaped_slashes():
     import plotly.io as pio
 
     from ui import trainer_charts as tc
+    from ui.light import EDGE, LIVE_TOP
 
     xs = np.linspace(-1, 1, 100)
     sure = np.ones((100, 100))                               # a map sure of class 1 everywhere
     data = tr.Data(np.zeros((1, 2)), np.zeros(1), np.zeros((0, 2)), np.zeros(0), None, None, 1.0)
     fig = tc.boundary_figure(xs, xs, sure, data, live=True)
     z = fig.data[0].z
-    assert z.dtype == np.uint8 and z.max() == tc.LIVE_TOP and fig.data[0].zmax == tc.LIVE_TOP
+    assert z.dtype == np.uint8 and z.max() == LIVE_TOP and fig.data[0].zmax == LIVE_TOP
     edged = tc.boundary_figure(xs, xs, sure, data, live=True, edge=np.eye(100, dtype=bool))
-    assert edged.data[0].zmax == tc.EDGE and (edged.data[0].z[np.eye(100, dtype=bool)] == tc.EDGE).all()
+    assert edged.data[0].zmax == EDGE and (edged.data[0].z[np.eye(100, dtype=bool)] == EDGE).all()
     spec = pio.to_json(fig, validate=False)
     assert spec.count("\\u002f") == 0 and len(spec) < 20_000
     # No plotly template of its own while live (Streamlit's default one is 3.7 KB a redraw).
@@ -410,11 +411,12 @@ def test_every_trainer_figure_builds_with_validation_on():
 
 
 def test_light_figures_send_what_plotly_sends_and_take_new_numbers():
-    """ui.trainer_charts' _Light figures are never built into plotly objects on the page's path: what they
+    """ui.light's Light figures are never built into plotly objects on the page's path: what they
     send must still be plotly's own to_dict of the same figure, before and after a live update."""
     import plotly.graph_objects as go
 
     from ui import trainer_charts as tc
+    from ui.light import u8
 
     xs = np.linspace(-1, 1, 20)
     X = np.array([[0.1, 0.2], [-0.3, 0.4], [0.5, -0.5]])
@@ -424,7 +426,7 @@ def test_light_figures_send_what_plotly_sends_and_take_new_numbers():
         assert isinstance(fig, go.Figure) and "_written" in fig.__dict__     # not built
         assert fig.data[0].type == "heatmap" and fig.data[0].colorbar is None  # read without building
         sent = json.dumps(fig.to_dict(), sort_keys=True)
-        fig.set_trace(0, z=tc._u8(np.ones((20, 20))) if live else np.ones((20, 20), dtype=np.float32))
+        fig.set_trace(0, z=u8(np.ones((20, 20))) if live else np.ones((20, 20), dtype=np.float32))
         after = json.dumps(fig.to_dict(), sort_keys=True)
         assert after != sent and "_written" in fig.__dict__
         assert after == json.dumps(go.Figure.to_dict(fig), sort_keys=True)   # builds it: the same JSON
