@@ -640,7 +640,7 @@ def line_across(seg):
     return None if seg is None else (seg[:, 0], seg[:, 1])
 
 
-def curve_figure(x, fits, data, *, parts=None, bias: float = 0.0, title: str | None = None,
+def curve_figure(x, fits, data, *, parts=None, title: str | None = None,
                  height: int = 460) -> go.Figure:
     """A 1-D fit: the points and the network's curve above, each hidden unit's ramp under it.
 
@@ -648,7 +648,7 @@ def curve_figure(x, fits, data, *, parts=None, bias: float = 0.0, title: str | N
     fits : list of (name, y (m,), colour): the curves drawn (the network, and its twin)
     data : ui.trainer.Data with Xtr (n, 1), ytr (n,) values, Xte, yte
     parts : ndarray of shape (m, units) or None: each last-hidden unit's share of the first fit
-        (lib.maps.curve_fit); the fit is their sum plus `bias`
+        (lib.maps.curve_fit); the fit is their sum plus its output bias
     """
     rows = 2 if parts is not None else 1
     fig = make_subplots(rows=rows, cols=1, shared_xaxes=True, vertical_spacing=0.1,

@@ -112,12 +112,12 @@ def curve_chart(spec: tr.Spec, run: tr.Run, act: str | None = None, title: str |
     """The 1-D fit: the points, the network's curve (and its twin's), each unit's ramp under it."""
     d, t = run.data, run.trainer
     x = np.linspace(-d.limit, d.limit, CURVE_RES)
-    y, parts, bias = curve_fit(t.params, spec.feat, x, act or spec.act)
+    y, parts, _ = curve_fit(t.params, spec.feat, x, act or spec.act)   # the bias is in y already
     fits = [(net_title(spec) if act is None else f"bend {ACTS[act]}", y, tc.MAIN_COLOR)]
     if twin and run.twin is not None:
         fits.insert(0, (twin_title(spec), curve_fit(run.twin.params, spec.feat, x, run.twin.cfg.act)[0],
                         tc.TWIN_COLOR))
-    return tc.curve_figure(x, fits, d, parts=parts, bias=bias, title=title, height=H_MAP + 60)
+    return tc.curve_figure(x, fits, d, parts=parts, title=title, height=H_MAP + 60)
 
 
 def maps(spec: tr.Spec, run: tr.Run, figs: dict, cols, discrete: bool) -> None:
