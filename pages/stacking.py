@@ -187,6 +187,14 @@ def mini() -> None:
                  column_order=["neuron", after, "weighted sum", "weights", "bias"])
     st.markdown(f"So layer 1's output row is **{vec(h1)}**, and that row is layer 2's input.")
 
+    one_equation(mx, (mW1, mb1, mW2, mb2), h1, y_hat, relu_on)
+    one_step(mx, now, float(target), bend, losses)
+
+
+def one_equation(mx, params, h1, y_hat, relu_on: bool) -> None:
+    """The whole mini network as one equation, with this run's numbers; without ReLU, the single layer
+    it folds into."""
+    mW1, mb1, mW2, mb2 = params
     st.subheader("The whole network is one equation")
     r = r"\operatorname{ReLU}" if relu_on else ""
     h = [tex(par(v)) for v in h1]
@@ -204,7 +212,6 @@ def mini() -> None:
                  rf"&= {tex(val(linear(mx, Wc, bc)[0]))}\end{{aligned}}")
         st.info("Without ReLU the two layers fold into **one** layer, x(WW′) + (bW′ + b′): three weights "
                 "and a bias. The second layer bought nothing.", icon=":material/layers_clear:")
-    one_step(mx, now, float(target), bend, losses)
 
 
 def _step_by(k: int) -> None:
