@@ -135,7 +135,6 @@ def _twin_number_text(value) -> str:
 
 
 SAME_NAME = "same as your network"
-TWIN_NUMBERS = {SAME: SAME_NAME}
 
 
 PROBLEM_NAMES = {p.name: p.label for p in PROBLEMS.values()}
