@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import assert_clean, main_text, metric, screenshot, wait_ready
@@ -13,10 +14,39 @@ from ui.fmt import MINUS
 
 
 def _arrows(page, slider_name: str, presses: int, key: str = "ArrowRight") -> None:
+    """Press an arrow key on a slider `presses` times, one step at a time: each press waits for the slider
+    to show its new value, and the slider is focused again first (a rerun that reshapes the card can
+    redraw it and drop the focus: a press then went nowhere, 1 run in about 20 in CI)."""
     slider = page.get_by_role("slider", name=slider_name)
-    slider.focus()
     for _ in range(presses):
+        before = slider.get_attribute("aria-valuenow")
+        slider.focus()
         page.keyboard.press(key)
+        expect(slider).not_to_have_attribute("aria-valuenow", before or "", timeout=15_000)
+
+
+def _param(url: str, param: str) -> int | None:
+    found = re.search(rf"[?&]{param}=(\d+)", url)
+    return int(found.group(1)) if found else None
+
+
+def _step_to(page, slider_name: str, param: str, target: int) -> None:
+    """Press ArrowRight on a slider until the link says `param=target`, one press per committed value.
+    (Pressed back to back, a press that lands while the run of the one before redraws the slider can be
+    undone by that run, 1 run in about 10: the page then shows the value before it, consistently.)"""
+    slider = page.get_by_role("slider", name=slider_name)
+    for _ in range(3 * target):
+        before = _param(page.url, param)
+        if before == target:
+            return
+        slider.focus()
+        page.keyboard.press("ArrowRight")
+        try:
+            page.wait_for_url(lambda url, before=before: _param(url, param) != before, timeout=5_000)
+        except PlaywrightTimeout:
+            continue   # the press was undone: press again
+        wait_ready(page)
+    raise AssertionError(f"{slider_name} did not reach {target}: {page.url}")
 
 
 def _grid_cell(page, grid: int, row: int, col: int) -> str:
@@ -100,11 +130,9 @@ def test_a_hidden_cell_from_the_link_waits_for_the_layer_to_grow(open_page):
     page = open_page("/recipe-card?w77=1.5&mode=plain")
     assert_clean(page)
     assert "w77=1.5" in page.url  # not drawn, not dropped
-    _arrows(page, "n_in (inputs)", 4)  # 3 -> 7
-    page.wait_for_url(re.compile(r"nin=7"), timeout=30_000)
+    _step_to(page, "n_in (inputs)", "nin", 7)  # 3 -> 7
     wait_ready(page)
-    _arrows(page, "n_out (outputs)", 5)  # 2 -> 7
-    page.wait_for_url(re.compile(r"nout=7"), timeout=30_000)
+    _step_to(page, "n_out (outputs)", "nout", 7)  # 2 -> 7
     wait_ready(page)
     expect(page.locator("[data-testid='stDataFrame']").first).to_be_visible(timeout=30_000)
     assert _grid_cell(page, 0, 7, 8) == "1.5"  # row x₇, column y₇ (after the input x column)
