@@ -40,6 +40,16 @@ MAX_CLASSES = 10       # softmax outputs a Trainer accepts (the page offers 3 to
 MAX_FILE_PARAMS = 20_000   # parameters a weights file may hold (6 layers of 32 units are about 5,500)
 MAX_FILE_BYTES = 2_000_000  # JSON text of a weights file (20,000 numbers at 25 characters each, and some)
 FORMAT = "layer-lab-mlp/1"  # to_dict's format tag; files without head, l1 or classes are two-class files
+# What a weights file may say, field by field (the page makes far less; a file is anyone's text, and what it
+# says travels on to the page's controls, the class store and the board, so every field is bounded here).
+FILE_LAYERS = 8            # hidden layers (the page builds up to 6)
+FILE_UNITS = 256           # units in one hidden layer (the page builds up to 32; MAX_FILE_PARAMS caps all)
+MAX_EPOCH = 10**9          # an hour at 20,000 epochs a second is 72 million
+MAX_SEED = 2**32 - 1       # NumPy's seeds
+MAX_RATE = 100.0           # learning rate (the page offers up to 10)
+MAX_PENALTY = 100.0        # L1 and L2 (the page offers up to 10)
+MAX_BATCH = 100_000        # points per step (0: all; a class's data has at most a few thousand)
+NAME_CHARS = 32            # a bend's, an optimiser's or a head's name
 
 # What each head's network is, in the words a message to a student uses.
 HEAD_WORDS = {"sigmoid": "two classes", "softmax": "several classes", "linear": "a value per point"}
@@ -1002,23 +1012,13 @@ def _read_export(d, head=None, n_in=None, max_params=MAX_FILE_PARAMS):
                              "file is much smaller")
         try:
             d = json.loads(d)
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):
             raise ValueError("the file is not JSON text (download the weights from this page "
                              "to get one)") from None
     try:
         if not isinstance(d, dict) or d.get("format") != FORMAT:
             raise ValueError(f"not a Layer Lab network (format {FORMAT!r} expected)")
-        raw = d["config"]
-        names = {f.name for f in fields(TrainConfig)}
-        if not isinstance(raw, dict) or set(raw) - names:
-            raise ValueError("the config has unknown fields")
-        cfg = TrainConfig(**raw)
-        try:
-            cfg.hidden = tuple(int(u) for u in cfg.hidden)
-            cfg.lr, cfg.l2, cfg.l1 = float(cfg.lr), float(cfg.l2), float(cfg.l1)
-            cfg.batch, cfg.seed, cfg.classes = int(cfg.batch), int(cfg.seed), int(cfg.classes)
-        except (TypeError, ValueError):
-            raise ValueError("the config holds a value of the wrong type") from None
+        cfg = _file_config(d["config"])
         check_config(cfg)
         if head is not None and cfg.head != head:
             raise ValueError(f"this file holds a network for {HEAD_WORDS[cfg.head]}; the page is set to "
@@ -1052,14 +1052,63 @@ def _read_export(d, head=None, n_in=None, max_params=MAX_FILE_PARAMS):
                                  f"{(a, b)}/{(b,)}")
             if not (np.isfinite(Wn).all() and np.isfinite(bn).all()):
                 raise ValueError(f"layer {k + 1} has weights that are not finite numbers")
-        try:
-            epoch = int(d.get("epoch", 0))
-        except (TypeError, ValueError):
-            raise ValueError("the epoch is not a whole number") from None
-        if epoch < 0:
-            raise ValueError("the epoch is not a whole number")
+        if "sizes" in d and d["sizes"] != sizes:
+            raise ValueError("the file's sizes do not match its layers")
+        _whole(d.get("epoch", 0), "the epoch", 0, MAX_EPOCH)
         return d, cfg
     except ValueError:
         raise
+    except RecursionError:
+        raise ValueError("malformed network file (nested too deeply)") from None
     except (KeyError, TypeError, AttributeError, OverflowError, IndexError) as e:
-        raise ValueError(f"malformed network file ({type(e).__name__}: {e})") from None
+        raise ValueError(f"malformed network file ({type(e).__name__}: {str(e)[:80]})") from None
+
+
+def _whole(v, what, lo, hi):
+    """A whole number from a file, lo <= v <= hi; ValueError naming `what` otherwise."""
+    if isinstance(v, bool) or not isinstance(v, int | np.integer) or not lo <= v <= hi:
+        raise ValueError(f"{what} is not a whole number from {lo:,} to {hi:,}")
+    return int(v)
+
+
+def _real(v, what, lo, hi, low_open=False):
+    """A number from a file, lo <= v <= hi (lo < v with low_open); ValueError naming `what` otherwise."""
+    ok = not isinstance(v, bool) and isinstance(v, int | float | np.integer | np.floating)
+    if ok:
+        v = float(v)
+        ok = math.isfinite(v) and (lo < v if low_open else lo <= v) and v <= hi
+    if not ok:
+        raise ValueError(f"{what} is not a number {'above' if low_open else 'from'} {lo:g} "
+                         f"{'and at most' if low_open else 'to'} {hi:g}")
+    return v
+
+
+def _name(v, what, known):
+    if not isinstance(v, str) or len(v) > NAME_CHARS or v not in known:
+        shown = repr(v[:NAME_CHARS]) if isinstance(v, str) else "not a name"
+        raise ValueError(f"unknown {what} {shown}; choose one of {', '.join(known)}")
+    return v
+
+
+def _file_config(raw):
+    """A file's config, every field bounded (FILE_LAYERS ... NAME_CHARS): the TrainConfig, or ValueError
+    with one line naming the field."""
+    names = {f.name for f in fields(TrainConfig)}
+    if not isinstance(raw, dict) or set(raw) - names:
+        raise ValueError("the config has unknown fields")
+    cfg = TrainConfig()
+    hidden = raw.get("hidden", list(cfg.hidden))
+    if not isinstance(hidden, list | tuple) or len(hidden) > FILE_LAYERS:
+        raise ValueError(f"the hidden layers are not a list of at most {FILE_LAYERS} layers")
+    cfg.hidden = tuple(_whole(u, f"hidden layer {i + 1}'s units", 1, FILE_UNITS)
+                       for i, u in enumerate(hidden))
+    cfg.act = _name(raw.get("act", cfg.act), "activation", ACTIVATIONS)
+    cfg.opt = _name(raw.get("opt", cfg.opt), "optimiser", OPTIMIZERS)
+    cfg.head = _name(raw.get("head", cfg.head), "head", HEADS)
+    cfg.lr = _real(raw.get("lr", cfg.lr), "the learning rate", 0.0, MAX_RATE, low_open=True)
+    cfg.l1 = _real(raw.get("l1", cfg.l1), "L1", 0.0, MAX_PENALTY)
+    cfg.l2 = _real(raw.get("l2", cfg.l2), "L2", 0.0, MAX_PENALTY)
+    cfg.batch = _whole(raw.get("batch", cfg.batch), "the batch size", 0, MAX_BATCH)
+    cfg.seed = _whole(raw.get("seed", cfg.seed), "the seed", 0, MAX_SEED)
+    cfg.classes = _whole(raw.get("classes", cfg.classes), "the number of classes", 0, MAX_CLASSES)
+    return cfg

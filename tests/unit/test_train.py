@@ -29,6 +29,7 @@ from lib.train import (
     TrainConfig,
     Trainer,
     Workspace,
+    check_export,
     compile_pass,
     kernel,
 )
@@ -421,7 +422,7 @@ def _broken(d, path, value):
     (("layers", 1, "b"), [float("nan")], "not finite"),
     (("layers", 0, "W"), "abc", "malformed"),
     (("config",), {"hidden": [8], "colour": "red"}, "unknown fields"),
-    (("config", "hidden"), ["x"], "wrong type"),
+    (("config", "hidden"), ["x"], "hidden layer 1's units is not a whole number"),
     (("config", "act"), "swish", "unknown activation"),
     (("epoch",), "ten", "whole number"),
 ])
@@ -434,6 +435,64 @@ def test_from_dict_refuses_malformed_or_mismatched(path, value, word):
     with pytest.raises(ValueError, match="shape"):  # the same network on three input features
         X3 = np.column_stack([data()[0], np.zeros(len(data()[0]))])
         Trainer.from_dict(d, X3, data()[1], np.zeros((0, 3)), np.zeros(0))
+
+
+HUGE = 2**63   # one past the largest 64-bit integer: a JSON number Python reads, NumPy and Arrow do not
+
+
+@pytest.mark.parametrize(("path", "value", "word"), [
+    (("epoch",), HUGE, "the epoch is not a whole number from 0 to 1,000,000,000"),
+    (("epoch",), 1e300, "the epoch"),
+    (("epoch",), True, "the epoch"),
+    (("config", "hidden"), [HUGE], "hidden layer 1's units"),
+    (("config", "hidden"), [1] * 9, "at most 8 layers"),
+    (("config", "hidden"), "8", "not a list"),
+    (("config", "lr"), 1e300, "the learning rate"),
+    (("config", "lr"), "0.1", "the learning rate"),
+    (("config", "l2"), HUGE, "L2"),
+    (("config", "l1"), float("inf"), "L1"),
+    (("config", "batch"), HUGE, "the batch size"),
+    (("config", "batch"), 1.5, "the batch size"),
+    (("config", "seed"), -1, "the seed"),
+    (("config", "seed"), 2**64, "the seed"),
+    (("config", "classes"), HUGE, "the number of classes"),
+    (("config", "act"), "x" * 100_000, "unknown activation 'xxxx"),
+    (("config", "opt"), None, "unknown optimiser"),
+    (("config", "head"), ["sigmoid"], "unknown head"),
+    (("sizes",), [2, HUGE, 1], "sizes do not match"),
+], ids=lambda v: str(v)[:24] if not isinstance(v, tuple) else "-".join(map(str, v)))
+def test_every_field_of_a_file_is_bounded_where_it_enters(path, value, word):
+    """Issue 32: a file's numbers and names travel on to the page's controls, the class store and the board
+    (an epoch of 2**63 stopped every board): each is refused here, in one short line."""
+    d = _broken(trainer(0).to_dict(), path, value)
+    for given in (d, json.dumps(d)):
+        with pytest.raises(ValueError, match=word) as err:
+            check_export(given)
+        assert "\n" not in str(err.value) and len(str(err.value)) < 200
+    with pytest.raises(ValueError, match=word):
+        Trainer.from_dict(d, *data())
+
+
+def test_a_file_nested_200000_deep_is_one_line_not_a_recursion_error():
+    deep = "[" * 200_000 + "]" * 200_000
+    for text in (deep, '{"format": "layer-lab-mlp/1", "config": {}, "layers": ' + deep + "}"):
+        with pytest.raises(ValueError, match="not JSON") as err:
+            check_export(text)
+        assert "\n" not in str(err.value)
+    nested: list = []
+    for _ in range(100_000):   # the same as a dict, as a caller may hand it over
+        nested = [nested]
+    d = _broken(trainer(0).to_dict(), ("layers", 0, "W"), nested)
+    with pytest.raises(ValueError):
+        check_export(d)
+
+
+def test_a_file_at_the_bounds_still_loads():
+    d = trainer(0).to_dict()
+    d["epoch"] = 10**9
+    d["config"].update(seed=2**32 - 1, lr=100.0, l2=100.0, batch=100_000)
+    t = Trainer.from_dict(d, *data())
+    assert t.epoch == 10**9 and t.cfg.seed == 2**32 - 1
 
 
 def test_weights_link_round_trip_and_limit():
