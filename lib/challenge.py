@@ -11,15 +11,32 @@ The score is accuracy for classes (two or k) and R² for values, on the network 
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
+from lib.activations import ACTIVATIONS
 from lib.datasets import PROBLEMS, make_problem
 from lib.features import expand
 from lib.mlp import predict_proba
-from lib.train import _read_export, r_squared
+from lib.optim import OPTIMIZERS
+from lib.train import (
+    FILE_LAYERS,
+    FILE_UNITS,
+    MAX_BATCH,
+    MAX_EPOCH,
+    MAX_FILE_PARAMS,
+    MAX_PENALTY,
+    MAX_RATE,
+    _read_export,
+    r_squared,
+)
 
 N_HIDDEN = 400          # hidden test points per challenge: 200 public, 200 private
 PROBLEM_KEYS = ("problem", "dataset", "k", "n", "noise", "cells", "seed", "feat")
+# A value network's score is kept at or above this R²: below it a network is worse than guessing the mean by
+# as much again, and the board's chart ends there (an R² of -1e30 is a number, but not one to keep).
+R2_FLOOR = -1.0
 
 
 def points(problem: dict, n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -56,9 +73,9 @@ def score_of(head: str, pred: np.ndarray, y: np.ndarray) -> float:
     """
     if head == "linear":
         r2 = r_squared(pred, y)
-        return float(r2) if np.isfinite(r2) else 0.0
+        return float(min(1.0, max(R2_FLOOR, r2))) if np.isfinite(r2) else 0.0   # R2_FLOOR to 1
     guess = pred.argmax(axis=1) if pred.ndim == 2 else (pred > 0.5).astype(int)
-    return float(np.mean(guess == np.asarray(y).astype(int))) if len(y) else 0.0
+    return float(np.mean(guess == np.asarray(y).astype(int))) if len(y) else 0.0   # 0 to 1
 
 
 def _predict(network: dict, problem: dict, X: np.ndarray):
@@ -86,7 +103,72 @@ def evaluate(network: dict, problem: dict, test_seed: int) -> tuple[float, float
     X, y = hidden_points(problem, test_seed)
     pred, n_params, head = _predict(network, problem, X)
     public = public_half(len(y), test_seed)
-    return score_of(head, pred[public], y[public]), score_of(head, pred[~public], y[~public]), n_params
+    scores = score_of(head, pred[public], y[public]), score_of(head, pred[~public], y[~public])
+    # What is kept is bounded whatever the network: scores in their range, a size a file may have.
+    return *(_in_range(v, head) for v in scores), min(int(n_params), MAX_FILE_PARAMS)
+
+
+def _in_range(score: float, head: str) -> float:
+    lo = R2_FLOOR if head == "linear" else 0.0
+    return float(min(1.0, max(lo, score))) if math.isfinite(score) else lo
+
+
+# --- a submission's settings, kept beside it and read back by the board -------------------------------------
+SETTINGS = ("hidden", "act", "opt", "lr", "batch", "l1", "l2", "epoch")
+
+
+def settings(cfg, epoch: int) -> dict:
+    """A submission's settings as the class keeps them (lib.train's TrainConfig and the epoch), every value
+    of a plain type and bounded as a weights file's are (an epoch past MAX_EPOCH is kept as MAX_EPOCH)."""
+    return {"hidden": [int(u) for u in cfg.hidden], "act": str(cfg.act), "opt": str(cfg.opt),
+            "lr": float(cfg.lr), "batch": int(cfg.batch), "l1": float(cfg.l1), "l2": float(cfg.l2),
+            "epoch": min(max(int(epoch), 0), MAX_EPOCH)}
+
+
+def _count(v, lo: int, hi: int) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi
+
+
+def _number(v, lo: float, hi: float) -> bool:
+    return (isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) and lo <= v <= hi)
+
+
+_CHECKS = {
+    "hidden": lambda v: isinstance(v, list) and len(v) <= FILE_LAYERS and all(_count(u, 1, FILE_UNITS)
+                                                                                for u in v),
+    "act": lambda v: isinstance(v, str) and v in ACTIVATIONS,
+    "opt": lambda v: isinstance(v, str) and v in OPTIMIZERS,
+    "lr": lambda v: _number(v, 0.0, MAX_RATE),
+    "batch": lambda v: _count(v, 0, MAX_BATCH),
+    "l1": lambda v: _number(v, 0.0, MAX_PENALTY),
+    "l2": lambda v: _number(v, 0.0, MAX_PENALTY),
+    "epoch": lambda v: _count(v, 0, MAX_EPOCH),
+}
+
+
+def read_submission(public, private, n_params, spec, head: str) -> tuple[float, float | None, int, dict]:
+    """A stored submission as the board may draw it: (public, private, parameters, settings), each of a plain
+    type and in range, the settings only SETTINGS (a missing one is left out). ValueError when any of it is
+    not what Submit keeps: a score that is not a finite number, a size that is not a whole number a file may
+    have, settings that are not a JSON object or hold a value out of range (an epoch of 2**63, an
+    unknown bend). The board shows such a row as unreadable instead of failing on it."""
+    lo = R2_FLOOR if head == "linear" else 0.0
+    scores = []
+    for v in (public, private):
+        if v is None and scores:   # the private score before the teacher reveals it
+            scores.append(None)
+            continue
+        if not _number(v, -math.inf, math.inf):
+            raise ValueError("a score is not a finite number")
+        scores.append(min(1.0, max(lo, float(v))))
+    if not _count(n_params, 0, MAX_FILE_PARAMS):
+        raise ValueError("the size is not a whole number of parameters")
+    if not isinstance(spec, dict):
+        raise ValueError("the settings are not readable")
+    for key, ok in _CHECKS.items():
+        if key in spec and not ok(spec[key]):
+            raise ValueError(f"the setting {key} is out of range")
+    return scores[0], scores[1], n_params, {k: spec[k] for k in SETTINGS if k in spec}
 
 
 def public_mistakes(network: dict, problem: dict, test_seed: int

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-import pandas as pd
 import streamlit as st
 
 from lib.challenge import evaluate, score_of
@@ -78,8 +77,8 @@ def join(code: str = "") -> None:
         if go:
             try:
                 token = cr.store().join(typed, nick)
-            except StoreError as err:
-                st.error(str(err), icon=":material/error:")
+            except StoreError as err:   # may quote the nickname typed: shown as text, never as Markdown
+                st.error(cr.plain(str(err)), icon=":material/error:")
                 return
             st.switch_page("pages/trainer.py", query_params={"class": normal_code(typed), "seat": token})
 
@@ -119,13 +118,21 @@ def teacher(code: str) -> None:
         if value != was:
             cr.store().set_flag(code, key, flag, value)   # checked against the key on the server
             cr.changed(code)
-    st.fragment(live_view, run_every=3)(code)
-    st.fragment(snapshots)(code)
+    # The live parts are placed first but drawn after Manage: whatever they meet in the store, the teacher's
+    # actions are on the page already (and each live part fails alone, as one line: cr.guarded).
+    live, stars = st.container(), st.container()
     manage(code, info)
+    with live:
+        st.fragment(live_view, run_every=3)(code)
+    with stars:
+        st.fragment(snapshots)(code)
 
 
 def manage(code: str, info) -> None:
-    """The teacher's other actions: close or reopen, remove, download, end (each checked on the server)."""
+    """The teacher's other actions: close or reopen, download, remove, end (each checked on the server).
+    Close and end read nothing of the submissions; the rest reads them through guarded parts. Nothing here
+    grows with the class on a click: the downloads are built when pressed, the lists come from the board's
+    shared read."""
     key = cr.key_for(code)
     with st.expander("Manage the class", icon=":material/settings:"):
         closed = info.closed()
@@ -136,38 +143,9 @@ def manage(code: str, info) -> None:
             cr.store().set_open(code, key, closed)
             cr.changed(code)
             st.rerun()
-        rows = cr.store().export(code, key)
-        c2.download_button("Download every submission (JSON)", cr.dumps({"code": code, "submissions": rows}),
-                           file_name=f"class-{code}.json", mime="application/json", icon=":material/download:",
-                           help="Each network with its settings, weights and both scores.")
-        table = pd.DataFrame([{k: cr.cell(r[k]) for k in ("nickname", "submitted", "parameters", "public",
-                                                          "private")} for r in rows])
-        c2.download_button("Download the scores (CSV)", table.to_csv(index=False), file_name=f"class-{code}.csv",
-                           mime="text/csv", icon=":material/table:", help="One row per submission.")
-        names = sorted({r["nickname"] for r in rows} | {r.nickname for r in cr.store().leaderboard(code)})
-        who = st.selectbox("Remove a student (and their submissions)", ["—", *names], key="class_remove_who",
-                           help="For a nickname that should not be on the board.")
-        if who != "—" and st.button(f"Remove {who}", key="class_remove", icon=":material/person_remove:"):
-            cr.store().remove(code, key, nickname=who)
-            cr.changed(code)
-            st.rerun()
-        subs = {s["id"]: s for s in cr.store().submissions(code)}
-        scale, unit = (1.0, "") if cr.score_name(info) == "R²" else (100.0, " %")
-
-        def said(sid):
-            if sid is None:
-                return "—"
-            s = subs[sid]
-            return (f"{s['nickname']}: public {scale * s['public']:.1f}{unit}, {s['n_params']} parameters, "
-                    f"{s['spec'].get('epoch', '?')} epochs")
-
-        one = st.selectbox("Remove one submission", [None, *subs], format_func=said, key="class_remove_sub",
-                           help="One network off the board (the student keeps their seat and their others).")
-        if one is not None and st.button("Remove this submission", key="class_remove_one",
-                                         icon=":material/delete:"):
-            cr.store().remove(code, key, submission=one)
-            cr.changed(code)
-            st.rerun()
+        with c2:
+            downloads(code, key)
+        remove(code, key, info)
         sure = st.checkbox("I am sure: delete this class, its students and every submission", key="class_end_sure")
         if st.button("End the class", key="class_end", disabled=not sure, icon=":material/delete_forever:",
                      help="Everything of this class is deleted. Classes older than 14 days are deleted anyway."):
@@ -177,6 +155,53 @@ def manage(code: str, info) -> None:
             st.rerun()
 
 
+def downloads(code: str, key: str) -> None:
+    """Every submission (JSON) and the scores (CSV), each built only when its button is pressed (a callable:
+    a click elsewhere costs nothing however large the class) and without a rerun of the page."""
+    s = cr.store()
+    st.download_button("Download every submission (JSON)", lambda: cr.export_json(s, code, key),
+                       file_name=f"class-{code}.json", mime="application/json", icon=":material/download:",
+                       on_click="ignore", help="Each network with its settings, weights and both scores.")
+    st.download_button("Download the scores (CSV)", lambda: cr.export_csv(s, code, key),
+                       file_name=f"class-{code}.csv", mime="text/csv", icon=":material/table:",
+                       on_click="ignore", help="One row per submission.")
+
+
+@cr.guarded("The list of students")
+def remove(code: str, key: str, info) -> None:
+    """Remove a student (and their submissions), or one of their submissions: a readable one by its score,
+    an unreadable one as such. Names are shown as typed, never as Markdown."""
+    subs = cr.submissions_now(code)
+    names = sorted({cr.name_text(s["nickname"]) for s in subs})
+    who = st.selectbox("Remove a student, or one of their submissions", names, index=None, format_func=cr.label,
+                       placeholder="Choose a student", key="class_remove_who",
+                       help="For a nickname that should not be on the board, or a network that should not.")
+    if who is None:
+        return
+    if st.button(f"Remove {cr.label(who)} and their submissions", key="class_remove",
+                 icon=":material/person_remove:"):
+        cr.store().remove(code, key, nickname=who)
+        cr.changed(code)
+        st.rerun()
+    what = cr.score_name(info)
+    scale, unit = (1.0, "") if what == "R²" else (100.0, " %")
+    said = {}
+    for s in subs:
+        if cr.name_text(s["nickname"]) != who:
+            continue
+        g = cr.readable(s["public"], s["private"], s["n_params"], s["spec"], info)
+        said[s["id"]] = (cr.BAD if g is None else f"public {scale * g[0]:.1f}{unit}, {g[2]} parameters, "
+                         f"{g[3].get('epoch', '?')} epochs")
+    one = st.selectbox("One of their submissions", list(said), index=None, format_func=lambda i: cr.plain(said[i]),
+                       placeholder="Choose a submission", key="class_remove_sub",
+                       help="One network off the board (the student keeps their seat and their others).")
+    if one is not None and st.button("Remove this submission", key="class_remove_one", icon=":material/delete:"):
+        cr.store().remove(code, key, submission=one)
+        cr.changed(code)
+        st.rerun()
+
+
+@cr.guarded("The board")
 def board(code: str, compact: bool = False) -> None:
     """Joined, active and playing students, and the leaderboard (refreshed every 3 s; one read a second
     per class, table built, is shared by every viewer: ui.classroom.board_table)."""
@@ -209,6 +234,7 @@ def live_view(code: str) -> None:
     gallery(code)
 
 
+@cr.guarded("The class chart and the gallery")
 def gallery(code: str) -> None:
     """Every student's latest best boundary, small, in rank order (each map computed once per
     submission), and the class on one chart."""
@@ -223,8 +249,9 @@ def gallery(code: str) -> None:
         charts.show(reveal, key="class_reveal_chart")
         st.caption("On the dashed line a network did as well on the half nobody saw; under it, it was tuned to "
                    "the half it was shown.")
-    cards = tuple((r.submission, (f"{r.rank}. " + (f"Student {i + 1}" if info.hide_names else r.nickname))[:28])
-                  for i, r in enumerate(rows[:32]))
+    cards = tuple((r.submission, (f"{r.rank}. " + (f"Student {i + 1}" if info.hide_names
+                                                   else cr.name_text(r.nickname)))[:28])
+                  for i, r in enumerate(rows[:32]) if cr.readable(r.public, r.private, r.n_params, r.spec, info))
     grid = cr.gallery_grid(cards, cr.dumps(info.problem))
     if grid is None:
         st.caption("A curve fit has no plane to draw: the board and the chart show every fit.")
@@ -233,19 +260,21 @@ def gallery(code: str) -> None:
     charts.show(grid, key="class_gallery", live=True)   # live: no mode bar
 
 
+@cr.guarded("The snapshots")
 def snapshots(code: str) -> None:
     """Snapshots: the teacher stars up to three networks; they show large, side by side, each with its
     settings, the public test points and a ring round each it gets wrong (anonymised when names are)."""
     info, _, rows = cr.board_now(code)
     if info is None or not rows:
         return
-    names = {r.submission: f"{r.rank}. " + (f"Student {i + 1}" if info.hide_names else r.nickname)
-             for i, r in enumerate(rows)}
+    names = {r.submission: f"{r.rank}. " + (f"Student {i + 1}" if info.hide_names else cr.name_text(r.nickname))
+             for i, r in enumerate(rows) if cr.readable(r.public, r.private, r.n_params, r.spec, info)}
     kept = [s for s in st.session_state.get("class_stars", []) if s in names]   # a removed one goes
     if kept != st.session_state.get("class_stars", kept):
         st.session_state["class_stars"] = kept
     starred = st.multiselect("Snapshots: star up to three networks to show side by side", list(names),
-                             max_selections=3, format_func=lambda s: names.get(s, "?"), key="class_stars",
+                             max_selections=3, format_func=lambda s: cr.label(names.get(s, "?")),
+                             key="class_stars",
                              help="Each shows large, with its settings, the public test points and a ring "
                                   "round each one it gets wrong. Ask: what did these do differently?")
     if not starred:
@@ -256,7 +285,7 @@ def snapshots(code: str) -> None:
         with col:
             try:
                 drawn, X, y, wrong = cr.snapshot_parts(sub, problem_json, code)
-            except (ValueError, StoreError):   # removed meanwhile, or no longer fits: say so, draw nothing
+            except Exception:   # removed meanwhile, no longer fits, cannot be read: say so, draw nothing
                 st.caption(f"{cr.plain(names[sub])}: this network can no longer be drawn.")
                 continue
             if drawn is None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import math
 import os
 import secrets
 from dataclasses import dataclass
@@ -80,6 +81,20 @@ def check_nickname(name: str) -> str:
     if not name.isprintable():
         raise StoreError("A nickname is plain text: letters, digits, spaces and punctuation.")
     return name
+
+
+def _json(text):
+    """A stored JSON column read back, or None when it cannot be read (a row written by hand, or by a version
+    with other checks): one such row is then shown as unreadable instead of stopping every board."""
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError, RecursionError):
+        return None
+
+
+def _score(v) -> float:
+    """A stored score for ranking: one that is not a finite number ranks last instead of failing the sort."""
+    return float(v) if isinstance(v, int | float) and math.isfinite(v) else -math.inf
 
 
 def normal_code(code: str) -> str:
@@ -246,8 +261,8 @@ class Store:
             rows = s.execute(select(Submission, Seat.nickname).join(Seat, Seat.id == Submission.seat_id)
                              .where(Submission.class_id == c.id).order_by(Submission.created_at)).all()
         return [dict(nickname=nick, submitted=_aware(sub.created_at).isoformat(), parameters=sub.n_params,
-                     public=sub.public, private=sub.private, spec=json.loads(sub.spec),
-                     weights=json.loads(sub.weights)) for sub, nick in rows]
+                     public=sub.public, private=sub.private, spec=_json(sub.spec),
+                     weights=_json(sub.weights)) for sub, nick in rows]
 
     # --- a teacher ----------------------------------------------------------------------------
     def create_class(self, problem: dict, *, max_params: int | None = None,
@@ -414,15 +429,15 @@ class Store:
         best: dict[str, tuple] = {}
         for sub, nick in rows:
             kept, n = best.get(nick, (None, 0))
-            if kept is None or sub.public >= kept.public:
+            if kept is None or _score(sub.public) >= _score(kept.public):
                 kept = sub
             best[nick] = (kept, n + 1)
-        key = (lambda item: (-item[1][0].private, -item[1][0].public)) if show else \
-            (lambda item: (-item[1][0].public, item[1][0].n_params))
+        key = (lambda item: (-_score(item[1][0].private), -_score(item[1][0].public))) if show else \
+            (lambda item: (-_score(item[1][0].public), _score(item[1][0].n_params)))
         out = []
         for i, (nick, (sub, n)) in enumerate(sorted(best.items(), key=key)):
             out.append(Row(i + 1, nick, sub.public, sub.private if show else None, sub.n_params,
-                           json.loads(sub.spec), sub.id, n, _aware(sub.created_at)))
+                           _json(sub.spec), sub.id, n, _aware(sub.created_at)))
         return out
 
     def submissions(self, code: str) -> list[dict]:
@@ -434,7 +449,7 @@ class Store:
                 .join(Class, Class.id == Submission.class_id).where(Class.code == normal_code(code))
                 .order_by(Submission.created_at)).all()
         return [dict(id=r.id, nickname=r.nickname, n_params=r.n_params, public=r.public, private=r.private,
-                     spec=json.loads(r.spec)) for r in rows]
+                     spec=_json(r.spec)) for r in rows]
 
     def weights(self, submission: int) -> dict:
         with self.session() as s:

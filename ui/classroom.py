@@ -8,15 +8,18 @@ Nicknames are shown as plain text only (st.dataframe, st.markdown of escaped tex
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import itertools
 import json
+import logging
+import re
 import time
 from dataclasses import dataclass
 
 import streamlit as st
 
-from lib.challenge import PROBLEM_KEYS, evaluate
+from lib.challenge import PROBLEM_KEYS, evaluate, read_submission, settings
 from store import ClassInfo, Counts, Row, Store, StoreError, normal_code
 
 KEYS = "class_keys"          # session: {code: teacher's key}, never in a link after the first load
@@ -72,6 +75,13 @@ def changed(code: str) -> None:
     _GENERATION[normal_code(code)] = next(_CHANGES)
 
 
+def submissions_now(code: str) -> list[dict]:
+    """Every submission of the class (id, nickname, size, scores, settings; never the weights), read as the
+    board is: once a second per class, shared, at once after a change made here."""
+    code = normal_code(code)
+    return _submissions_read(code, _GENERATION.get(code, 0))
+
+
 @st.cache_data(ttl=BOARD_TTL, max_entries=256, show_spinner=False)
 def _submissions_read(code: str, generation: int) -> list[dict]:
     """Every submission of the class (the class chart), shared like the board: one read a second."""
@@ -100,19 +110,73 @@ def _board_built(code: str, generation: int):
         return info, counts, None
     what = score_name(info)
     scale = 1.0 if what == "R²" else 100.0      # accuracy in percent, as everywhere in the app
+    read = [readable(r.public, r.private, r.n_params, r.spec, info) for r in rows]
     columns = {
         "rank": [r.rank for r in rows],
-        "student": [f"Student {i + 1}" if info.hide_names else r.nickname for i, r in enumerate(rows)],
-        f"public {what}": [scale * r.public for r in rows],
-        **({f"private {what}": [scale * r.private for r in rows]} if info.revealed else {}),
-        "parameters": [r.n_params for r in rows],
-        "layers": [",".join(map(str, r.spec.get("hidden") or [])) or "none" for r in rows],
-        "bend": [str(r.spec.get("act", "")) for r in rows],
-        "epochs": [int(r.spec.get("epoch", 0)) for r in rows],
-        "submitted (UTC)": [r.at.strftime("%H:%M:%S") for r in rows],
+        "student": [f"Student {i + 1}" if info.hide_names else name_text(r.nickname)
+                    for i, r in enumerate(rows)],
+        f"public {what}": [None if g is None else scale * g[0] for g in read],
+        **({f"private {what}": [None if g is None or g[1] is None else scale * g[1] for g in read]}
+           if info.revealed else {}),
+        "parameters": [None if g is None else g[2] for g in read],
+        "layers": [BAD if g is None else layers_text(g[3]) for g in read],
+        "bend": [None if g is None else g[3].get("act") for g in read],
+        "epochs": [None if g is None else g[3].get("epoch") for g in read],
+        "submitted (UTC)": [_clock(r.at) for r in rows],
         "submissions": [r.submissions for r in rows],
     }
-    return info, counts, pa.table(columns)
+    types = {"rank": pa.int64(), "student": pa.string(), f"public {what}": pa.float64(),
+             f"private {what}": pa.float64(), "parameters": pa.int64(), "layers": pa.string(),
+             "bend": pa.string(), "epochs": pa.int64(), "submitted (UTC)": pa.string(),
+             "submissions": pa.int64()}
+    return info, counts, pa.table({k: pa.array(v, type=types[k]) for k, v in columns.items()})
+
+
+BAD = "this submission could not be read"
+
+
+def readable(public, private, n_params, spec, info: ClassInfo):
+    """A stored submission's (public, private, parameters, settings) as the board may draw them
+    (lib.challenge.read_submission), or None for one that is not what Submit keeps: drawn as BAD."""
+    head = "linear" if info.problem.get("problem") == "regress" else "sigmoid"
+    try:
+        return read_submission(public, private, n_params, spec, head)
+    except (ValueError, TypeError, OverflowError):
+        return None
+
+
+def layers_text(spec: dict) -> str:
+    return ",".join(map(str, spec.get("hidden") or [])) or "none"
+
+
+def name_text(name) -> str:
+    """A nickname as stored, as text of a bounded length (a row written by hand may hold anything)."""
+    return str(name)[:64]
+
+
+def _clock(at) -> str | None:
+    try:
+        return at.strftime("%H:%M:%S")
+    except (AttributeError, ValueError):
+        return None
+
+
+def guarded(what: str):
+    """A part of a page that draws what the store holds: whatever fails inside it (a row no check foresaw,
+    the database away) leaves one line in its place and the rest of the page drawn. Streamlit's own
+    rerun and stop (BaseException) pass through."""
+    def wrap(draw):
+        @functools.wraps(draw)
+        def run(*args, **kwargs):
+            try:
+                return draw(*args, **kwargs)
+            except Exception:
+                logging.getLogger(__name__).exception("%s could not be drawn", what)
+                st.caption(f":material/error: {what} could not be drawn just now; the rest of the page "
+                           "works.")
+                return None
+        return run
+    return wrap
 
 
 def for_plotly(text: str) -> str:
@@ -128,6 +192,12 @@ def plain(text: str) -> str:
     for ch in str(text):
         out.append("\\" + ch if ch in "\\`*_{}[]()#+-.!|<>~$:&" else ch)
     return "".join(out)
+
+
+def label(text) -> str:
+    """User text as a widget's label or option (selectbox, multiselect and button labels render Markdown):
+    escaped as for st.markdown, so `![](//host/p)` is shown, not fetched."""
+    return plain(name_text(text))
 
 
 def base_url() -> str:
@@ -275,20 +345,7 @@ def submit_box(ch: Challenge, network, is_paused: bool) -> None:
                             icon=":material/upload:", disabled=is_paused,
                             help="Send this network (its settings and weights) to be scored.")
         if clicked:
-            try:
-                t0 = time.perf_counter()
-                weights, spec = network()
-                pub, priv, n = evaluate(weights, info.problem, store().test_seed(ch.code))
-                r = store().submit(ch.code, ch.seat, spec=spec, weights=weights, n_params=n, public=pub,
-                                   private=priv)
-                _record_submit(time.perf_counter() - t0, r.submission)
-                changed(ch.code)   # this replica's boards show it at their next refresh
-                st.session_state["class_receipt"] = r
-            except (ValueError, StoreError) as err:
-                st.error(f"Not submitted: {err}", icon=":material/error:")
-            except Exception:   # the database is away: nothing is lost, the network is still here
-                st.error("Not submitted: the class store cannot be reached just now. Your network is still "
-                         "on this page: press Submit again in a moment.", icon=":material/cloud_off:")
+            _submit(ch, network)
         r = st.session_state.get("class_receipt")
         if r is not None:
             what = "R²" if info.problem.get("problem") == "regress" else "accuracy"
@@ -296,6 +353,46 @@ def submit_box(ch: Challenge, network, is_paused: bool) -> None:
             left = "" if r.left is None else f" {r.left} submission{'s' if r.left != 1 else ''} left."
             st.success(f"Scored: public {what} {shown}, rank {r.rank} in the class.{left}",
                        icon=":material/check_circle:")
+
+
+def _submit(ch: Challenge, network) -> None:
+    """Score the network on the server (lib.challenge.evaluate: every number it returns bounded) and keep it
+    with its bounded settings; one line when it is refused, cannot be scored, or the store is away."""
+    t0 = time.perf_counter()
+    try:
+        weights, spec = network()
+        spec = settings_of(spec)
+        weights = {**weights, "epoch": spec.get("epoch", 0)}   # the same bounded epoch in both
+        pub, priv, n = evaluate(weights, ch.info.problem, store().test_seed(ch.code))
+    except (ValueError, StoreError) as err:
+        st.error(f"Not submitted: {plain(str(err)[:300])}", icon=":material/error:")
+        return
+    except Exception as err:   # scoring failed in a way no check foresaw: say so, keep the network here
+        logging.getLogger(__name__).exception("a submission could not be scored")
+        st.error(f"Not submitted: this network could not be scored ({type(err).__name__}). Your network is "
+                 "still on this page.", icon=":material/error:")
+        return
+    try:
+        r = store().submit(ch.code, ch.seat, spec=spec, weights=weights, n_params=n, public=pub, private=priv)
+    except StoreError as err:
+        st.error(f"Not submitted: {plain(str(err))}", icon=":material/error:")
+        return
+    except Exception:   # the database is away: nothing is lost, the network is still here
+        st.error("Not submitted: the class store cannot be reached just now. Your network is still "
+                 "on this page: press Submit again in a moment.", icon=":material/cloud_off:")
+        return
+    _record_submit(time.perf_counter() - t0, r.submission)
+    changed(ch.code)   # this replica's boards show it at their next refresh
+    st.session_state["class_receipt"] = r
+
+
+def settings_of(spec: dict) -> dict:
+    """The settings a page hands to Submit, as the class keeps them: only lib.challenge.SETTINGS, each
+    checked (ValueError if one is out of range)."""
+    from lib.challenge import SETTINGS
+
+    _, _, _, kept = read_submission(0.0, 0.0, 0, {k: spec[k] for k in SETTINGS if k in spec}, "sigmoid")
+    return kept
 
 
 def _record_submit(seconds: float, submission: int) -> None:
@@ -311,9 +408,8 @@ def _record_submit(seconds: float, submission: int) -> None:
 
 
 def network_spec(cfg, epoch: int) -> dict:
-    """A submission's settings as the board writes them out."""
-    return {"hidden": list(cfg.hidden), "act": cfg.act, "opt": cfg.opt, "lr": cfg.lr, "batch": cfg.batch,
-            "l1": cfg.l1, "l2": cfg.l2, "epoch": int(epoch)}
+    """A submission's settings as the board writes them out (lib.challenge.settings: bounded)."""
+    return settings(cfg, epoch)
 
 
 def problem_from_spec(spec) -> dict:
@@ -330,11 +426,30 @@ def describe_problem(p: dict) -> str:
             f"inputs {', '.join(p.get('feat') or [])}")
 
 
+_FORMULA = re.compile(r"(^|[;,])(\s*)(?=[=+\-@\t\r])")
+
+
 def cell(v):
-    """A value for a CSV a spreadsheet opens: text that starts like a formula (=, +, -, @) is kept as text."""
-    if isinstance(v, str) and v[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + v
+    """A value for a CSV a spreadsheet opens: text that starts like a formula (=, +, -, @, tab, CR) is kept
+    as text, and so is every part a spreadsheet that splits on `;` or `,` would read as a cell of its own
+    (`x;=cmd()`): an apostrophe before each."""
+    if isinstance(v, str):
+        return _FORMULA.sub(lambda m: m.group(1) + m.group(2) + "'", v)
     return v
+
+
+def export_json(s: Store, code: str, key: str) -> str:
+    """Every submission of the class for the teacher's download (built when the button is pressed)."""
+    return dumps({"code": code, "submissions": s.export(code, key)})
+
+
+def export_csv(s: Store, code: str, key: str) -> str:
+    """The scores, one row per submission, for the teacher's download (built when the button is pressed)."""
+    import pandas as pd
+
+    cols = ("nickname", "submitted", "parameters", "public", "private")
+    return pd.DataFrame([{k: cell(r.get(k)) for k in cols} for r in s.export(code, key)],
+                        columns=list(cols)).to_csv(index=False)
 
 
 def dumps(d: dict) -> str:
@@ -390,7 +505,7 @@ def gallery_grid(cards: tuple[tuple[int, str], ...], problem_json: str):
     for submission, title in cards:
         try:
             m = gallery_map(submission, problem_json)
-        except ValueError:   # a stored network that no longer fits (the checks changed): no map, no error
+        except Exception:   # a stored network that no longer fits, or cannot be read: no map, no error
             continue
         if m is None:
             return None
@@ -420,8 +535,22 @@ def gallery_grid(cards: tuple[tuple[int, str], ...], problem_json: str):
 def _charts_built(code: str, submissions: int, generation: int, what: str, hide: bool, revealed: bool):
     from ui.frozen import frozen
 
-    subs = _submissions_read(code, generation)
+    subs = readable_subs(_submissions_read(code, generation), what)
     return frozen(class_chart(subs, what, hide)), frozen(reveal_chart(subs, what, hide)) if revealed else None
+
+
+def readable_subs(subs: list[dict], what: str) -> list[dict]:
+    """The class's submissions the charts can draw (readable), each with its checked numbers and settings."""
+    head = "linear" if what == "R²" else "sigmoid"
+    out = []
+    for s in subs:
+        try:
+            pub, priv, n, spec = read_submission(s["public"], s["private"], s["n_params"], s["spec"], head)
+        except (ValueError, TypeError, OverflowError, KeyError):
+            continue
+        out.append({**s, "public": pub, "private": priv, "n_params": n, "spec": spec,
+                    "nickname": name_text(s.get("nickname"))})
+    return out
 
 
 def class_charts(code: str, info: ClassInfo, submissions: int):
@@ -461,6 +590,8 @@ def snapshot_figure(drawn, X, y, wrong, problem: dict, title: str):
 
 def settings_line(spec: dict) -> str:
     """A submission's settings written out, for its snapshot (plain text: every value escaped)."""
+    if not isinstance(spec, dict):
+        return BAD
     layers = ",".join(map(str, spec.get("hidden") or [])) or "none"
     parts = [f"layers **{plain(layers)}**", f"bend **{plain(spec.get('act', '?'))}**",
              f"optimiser **{plain(spec.get('opt', '?'))}**", f"rate **{plain(spec.get('lr', '?'))}**",

@@ -127,7 +127,9 @@ def test_the_teacher_closes_removes_downloads_and_ends_the_class():
     seat_bo = cr.store().join(code, "Bo")
     sub = cr.store().submit(code, seat_bo, spec={"hidden": [8]}, weights={"w": [2]}, n_params=33, public=0.5,
                             private=0.5)
+    cr.changed(code)                                                    # as Submit does
     at.run()
+    at.selectbox(key="class_remove_who").select("Bo").run()             # a student first, then one of theirs
     at.selectbox(key="class_remove_sub").select(sub.submission).run()
     at.button(key="class_remove_one").click().run()
     assert [r.nickname for r in cr.store().leaderboard(code)] == ["Ada"] and cr.store().seat(code, seat_bo)
@@ -316,3 +318,162 @@ def test_a_hide_list_with_keys_the_trainer_does_not_have_hides_only_the_real_one
     shown = {w.key for kind in ("selectbox", "select_slider", "slider") for w in student.get(kind)}
     assert "act" not in shown and "opt" in shown
     assert student.selectbox(key="dataset").disabled            # the data stays shown, locked
+
+
+# --- nothing one student does breaks the class (issue 32) ------------------------------------------------
+HUGE = 2**63   # one past the largest 64-bit integer: Python reads it from JSON, Arrow and NumPy cannot
+
+
+def _net(epochs: int = 20) -> dict:
+    """A real trained network in the trainer's export format, on the class's data."""
+    from lib.datasets import make_problem, split
+    from lib.train import TrainConfig, Trainer
+
+    X, y = make_problem("classify", "checkerboard", 400, seed=3, cells=2)
+    t = Trainer(TrainConfig(hidden=(8,)), *split(X, y, 0.8, seed=3))
+    t.step(epochs)
+    return t.to_dict()
+
+
+def _raw(sql: str, **params) -> None:
+    """Write the store's tables by hand, as a row no check of today would let in."""
+    from sqlalchemy import text
+
+    with cr.store().engine.begin() as conn:
+        conn.execute(text(sql), params)
+
+
+def _manage_present(at) -> bool:
+    keys = {b.key for b in at.button}
+    return any(e.label == "Manage the class" for e in at.expander) and {"class_close", "class_end"} <= keys
+
+
+def test_any_stored_row_leaves_the_board_the_charts_and_manage_drawn_and_a_bad_row_removable():
+    """An epoch of 2**63 stored through the store, and rows no check would write (NaN and infinite scores,
+    settings that are not JSON, an unknown bend, a huge size, missing settings): the teacher's /class and the
+    students' board still draw, each bad row says it could not be read, and the teacher removes them."""
+    code, key = cr.store().create_class(PROBLEM)
+    good = cr.store().join(code, "Ada")
+    cr.store().submit(code, good, spec={"hidden": [8], "act": "relu", "opt": "adam", "epoch": 20},
+                      weights=_net(), n_params=33, public=0.9, private=0.8)
+    bad = {}
+    for name, spec, public in (("Eve", {"hidden": [8], "act": "relu", "epoch": HUGE}, 0.95),
+                               ("Nan", {"hidden": [8], "act": "relu", "epoch": 3}, 0.8),
+                               ("Inf", {"hidden": [8], "act": "relu", "epoch": 3}, float("inf")),
+                               ("Odd", {"hidden": [8], "act": "wobble", "epoch": 3}, 0.7),
+                               ("Big", {"hidden": [HUGE], "act": "relu", "epoch": 3}, 0.6),
+                               ("Bare", {}, 0.5),
+                               ("Junk", {"hidden": [8]}, 0.4)):
+        seat = cr.store().join(code, name)
+        net = {**_net(), "epoch": HUGE} if name == "Eve" else {"w": [name]}
+        bad[name] = cr.store().submit(code, seat, spec=spec, weights=net, n_params=33, public=public,
+                                      private=0.5).submission
+    _raw("UPDATE submissions SET spec = :s, weights = :w WHERE id = :i", s="{not json", w="[[[",
+         i=bad["Junk"])
+    _raw("UPDATE submissions SET public = 'NaN' WHERE id = :i", i=bad["Nan"])   # SQLite keeps NaN as text
+    _raw("UPDATE submissions SET n_params = :n WHERE id = :i", n=2**62, i=bad["Bare"])
+    cr.changed(code)
+    teacher = open_page("class", {"code": code, "key": key})
+    assert not teacher.exception
+    assert _manage_present(teacher)
+    table = teacher.dataframe[0].value
+    layers = dict(zip(table["student"], table["layers"], strict=True))
+    assert layers["Ada"] == "8"
+    for name in ("Eve", "Nan", "Inf", "Odd", "Big", "Bare", "Junk"):
+        assert layers[name] == cr.BAD, (name, layers[name])
+    assert not any("could not be drawn" in c.value for c in teacher.caption)     # no part gave up
+    assert figures(teacher)                                              # the class chart, the gallery
+    student = open_page("class", {"code": code})
+    assert not student.exception and len(student.dataframe[0].value) == 8
+    # The teacher removes Eve's unreadable submission, then Junk with theirs.
+    teacher.selectbox(key="class_remove_who").select("Eve").run()
+    sub = teacher.selectbox(key="class_remove_sub")
+    assert sub.options == [cr.plain(cr.BAD)]                             # Eve's one submission, as unreadable
+    sub.select_index(0).run()
+    teacher.button(key="class_remove_one").click().run()
+    assert not teacher.exception and bad["Eve"] not in {s["id"] for s in cr.store().submissions(code)}
+    teacher.selectbox(key="class_remove_who").select("Junk").run()
+    teacher.button(key="class_remove").click().run()
+    assert not teacher.exception and "Junk" not in {r.nickname for r in cr.store().leaderboard(code)}
+
+
+def test_a_file_with_epoch_2_63_through_the_trainer_and_submit_leaves_every_board_drawn():
+    """The red team's path: a weights file whose epoch is 2**63, loaded on the class trainer, then Submit.
+    The file is refused in one line under the uploader (the network stays as it was); Submit sends the
+    student's own network; the teacher's /class and the students' board draw, with Manage."""
+    import json
+
+    code, key = cr.store().create_class(PROBLEM)
+    seat = cr.store().join(code, "Mallory")
+    at = open_page("trainer", {"class": code, "seat": seat, "twin": "false"})
+    at.button(key="trainer_step_100").click().run()
+    before = at.session_state[tr.RUN].trainer.flat.copy()
+    evil = json.dumps({**at.session_state[tr.RUN].trainer.to_dict(), "epoch": HUGE}).encode()
+    at.file_uploader(key="trainer_weights_0").set_value(("evil.json", evil, "application/json")).run()
+    assert not at.exception
+    assert any("Could not load evil.json" in e.value and "epoch" in e.value for e in at.error)
+    assert np.array_equal(at.session_state[tr.RUN].trainer.flat, before)       # the last good network
+    at.button(key="class_submit").click().run()
+    assert not at.exception and "Scored: public accuracy" in _text(at)
+    for page in (open_page("class", {"code": code, "key": key}), open_page("class", {"code": code})):
+        assert not page.exception and page.dataframe and page.dataframe[0].value["epochs"][0] == 100
+    assert _manage_present(open_page("class", {"code": code, "key": key}))
+
+
+def test_submit_keeps_only_bounded_numbers_whatever_the_trainer_holds():
+    """Submit bounds what it stores: a trainer whose epoch ran past lib.train.MAX_EPOCH (2**63 here) is kept
+    at MAX_EPOCH, and the board reads it."""
+    from lib.train import MAX_EPOCH
+
+    code, key = cr.store().create_class(PROBLEM)
+    seat = cr.store().join(code, "Trudy")
+    at = open_page("trainer", {"class": code, "seat": seat, "twin": "false"})
+    at.button(key="trainer_step_100").click().run()
+    at.session_state[tr.RUN].trainer.epoch = HUGE
+    at.button(key="class_submit").click().run()
+    assert not at.exception and "Scored: public accuracy" in _text(at)
+    row = cr.store().leaderboard(code)[0]
+    assert row.spec["epoch"] == MAX_EPOCH and cr.store().weights(row.submission)["epoch"] == MAX_EPOCH
+    teacher = open_page("class", {"code": code, "key": key})
+    assert not teacher.exception and teacher.dataframe[0].value["epochs"][0] == MAX_EPOCH
+
+
+def test_manage_draws_when_the_live_parts_fail(monkeypatch):
+    """Manage is drawn before the live parts and apart from them: a failure in the board's read leaves one
+    line where the board was, and close, remove and end on the page."""
+    code, key = cr.store().create_class(PROBLEM)
+    cr.store().submit(code, cr.store().join(code, "Ada"), spec={"hidden": [8]}, weights={"w": [1]},
+                      n_params=33, public=0.9, private=0.8)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("a failure no check foresaw")
+
+    monkeypatch.setattr(cr, "board_table", broken)
+    monkeypatch.setattr(cr, "board_now", broken)
+    teacher = open_page("class", {"code": code, "key": key})
+    assert not teacher.exception and _manage_present(teacher)
+    assert any("The board could not be drawn just now" in c.value for c in teacher.caption)
+
+
+def test_a_teachers_click_builds_no_download_and_a_download_holds_every_submission(monkeypatch):
+    """Issue 32: each teacher click rebuilt the full export (every weight of every submission). The two
+    downloads are built when pressed (a callable), so a rerun reads no weights; they hold what they did."""
+    import io
+    import json
+
+    import pandas as pd
+
+    code, key = cr.store().create_class(PROBLEM)
+    seat = cr.store().join(code, "=HYPERLINK(1)")
+    cr.store().submit(code, seat, spec={"hidden": [8]}, weights=_net(), n_params=33, public=0.9, private=0.8)
+    calls = []
+    real = type(cr.store()).export
+    monkeypatch.setattr(type(cr.store()), "export",
+                        lambda self, *a, **k: calls.append(1) or real(self, *a, **k))
+    teacher = open_page("class", {"code": code, "key": key})
+    teacher.toggle(key="class_hide").set_value(True).run()            # a click
+    assert not teacher.exception and _count(teacher, "download_button") == 2 and calls == []
+    whole = json.loads(cr.export_json(cr.store(), code, key))
+    assert whole["code"] == code and whole["submissions"][0]["weights"]["layers"]
+    table = pd.read_csv(io.StringIO(cr.export_csv(cr.store(), code, key)))
+    assert list(table["nickname"]) == ["'=HYPERLINK(1)"] and table["public"][0] == 0.9
