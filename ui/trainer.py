@@ -313,16 +313,25 @@ FILE_KEYS = ("hidden", "act", "opt", "lr", "batch", "l1", "l2")   # the file's s
 
 
 def check_file(data: bytes, spec: Spec):
-    """A weights file checked against the page (lib.train.check_export: shapes, finite numbers, size cap,
-    the problem type; here also the number of classes). Returns (the dict, its TrainConfig);
-    ValueError with one line, nothing loaded."""
-    import json
+    """A weights file checked against the page (lib.train.check_export: every field bounded, shapes, finite
+    numbers, size cap, the problem type; here also the number of classes and the layers this page builds).
+    Returns (the dict, its TrainConfig); ValueError with one line, nothing loaded, whatever the file holds."""
+    from ui.trainer_links import format_hidden, parse_hidden
 
-    cfg = engine.check_export(data, head=spec.head, n_in=len(spec.feat))
+    try:
+        d, cfg = engine._read_export(data, head=spec.head, n_in=len(spec.feat))
+    except ValueError:
+        raise
+    except Exception as err:   # nothing a file holds gets past this as anything but one line
+        raise ValueError(f"the file could not be read ({type(err).__name__})") from None
     if spec.head == "softmax" and cfg.classes != spec.k:
         raise ValueError(f"the file's network sorts {cfg.classes} classes, the page {spec.k}: set Classes to "
                          f"{cfg.classes} first")
-    return json.loads(data), cfg
+    try:
+        parse_hidden(format_hidden(cfg.hidden))
+    except ValueError as err:
+        raise ValueError(f"the file's hidden layers do not fit this page: {err}") from None
+    return d, cfg
 
 
 def load_file(run: Run, spec: Spec, name: str, d: dict, cfg) -> str:
@@ -348,7 +357,10 @@ def load_file(run: Run, spec: Spec, name: str, d: dict, cfg) -> str:
         run.twin_cfg = spec.twin_config()
         run.twin = t.twin(**run.twin_cfg)
         catch_up(run)
-    run.loaded = (f"Weights loaded from {name} at epoch {t.epoch:,}: training continues from them."
+    from ui.classroom import plain
+
+    run.loaded = (f"Weights loaded from {plain(name[:80])} at epoch {t.epoch:,}: training continues from "
+                  "them."
                   + (" Differs from the file: " + "; ".join(differs) + "." if differs else ""))
     return run.loaded
 

@@ -17,6 +17,7 @@ from lib.points import MAX_BYTES, MAX_POINTS, columns_for, decode_hand, points_c
 from lib.train import MAX_LINK_PARAMS
 from ui import address, fmt
 from ui import trainer as tr
+from ui.classroom import plain as as_text  # what a student typed (a file name), shown as text
 from ui.trainer_links import (
     LINKS,
     PROBLEM_UI,
@@ -271,10 +272,12 @@ def loaded_notes(run: tr.Run, spec: tr.Spec) -> None:
     if pending:
         try:
             tr.load_file(run, spec, pending["name"], pending["d"], pending["cfg"])
-        except ValueError as err:
-            st.error(f"Could not load {pending['name']}: {err}. Nothing was loaded.", icon=":material/error:")
+        except Exception as err:   # checked already: anything here is one line, and the run is as it was
+            why = str(err) if isinstance(err, ValueError) else type(err).__name__
+            st.error(f"Could not load {as_text(pending['name'][:80])}: {as_text(why[:300])}. Nothing was "
+                     "loaded.", icon=":material/error:")
     if run.loaded:
-        st.caption(f":material/link: {run.loaded}")
+        st.caption(f":material/link: {run.loaded}")   # its file name escaped by tr.load_file
 
 
 def twin_note(where, run: tr.Run, spec: tr.Spec, twin_on: bool, twin_diff: dict) -> None:
@@ -300,9 +303,9 @@ def import_weights(spec: tr.Spec) -> None:
         return
     try:
         d, cfg = tr.check_file(up.getvalue(), spec)
-    except ValueError as err:
-        st.error(f"Could not load {up.name}: {err}. Nothing was loaded; the network is as it was.",
-                 icon=":material/error:")
+    except ValueError as err:   # the file's name and what it holds are the student's text: never Markdown
+        st.error(f"Could not load {as_text(up.name[:80])}: {as_text(str(err)[:300])}. Nothing was loaded; "
+                 "the network is as it was.", icon=":material/error:")
         return
     st.session_state[tr.IMPORT] = {"name": up.name, "d": d, "cfg": cfg, "set": False}
     st.session_state[tr.IMPORT_SLOT] = slot + 1

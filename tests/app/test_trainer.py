@@ -811,7 +811,7 @@ def test_a_loaded_file_sets_the_page_and_training_continues_from_its_weights():
     assert not at.exception
     assert at.text_input(key="hidden").value == "4,4"
     assert at.selectbox(key="act").value == "tanh"
-    assert "Weights loaded from net.json at epoch 30" in _captions(at)
+    assert "Weights loaded from net\\.json at epoch 30" in _captions(at)   # the file's name, escaped
     assert _metrics(at)["Epoch"] == "30"
     np.testing.assert_allclose(at.session_state[tr.RUN].trainer.flat, src.flat)
     at.button(key="trainer_step_10").click().run()
@@ -1005,3 +1005,29 @@ def test_the_shared_link_table_is_never_changed_by_a_session():
     assert classes.selectbox(key="dataset").options != regress.selectbox(key="dataset").options
     assert "25" in classes.select_slider(key="speed").options
     assert "25" not in regress.select_slider(key="speed").options
+
+
+def test_a_weights_file_past_any_bound_is_one_line_under_the_uploader_and_the_network_is_kept():
+    """Issue 32: every field of a file is bounded where it enters (an epoch of 2**63, layers this page does
+    not build, JSON nested 200,000 deep that json.loads cannot read); each is one line under the uploader,
+    the file's name as text (never Markdown), and the network is the one before."""
+    at = open_page("trainer", {"twin": "false"})
+    at.button(key="trainer_step_10").click().run()
+    run = at.session_state[tr.RUN]
+    before = run.trainer.flat.copy()
+    good = run.trainer.to_dict()
+    wide = Trainer(TrainConfig(hidden=(64,)), run.data.Ftr, run.data.ytr, run.data.Fte,
+                   run.data.yte).to_dict()
+    cases = {
+        "epoch.json": json.dumps({**good, "epoch": 2**63}).encode(),
+        "wide.json": json.dumps(wide).encode(),
+        "deep.json": ("[" * 200_000 + "]" * 200_000).encode(),
+        "![](x).json": json.dumps({**good, "config": {**good["config"], "lr": 1e300}}).encode(),
+    }
+    for name, data in cases.items():   # a refused file stays in the same uploader, to be replaced
+        at.file_uploader(key="trainer_weights_0").set_value((name, data, "application/json")).run()
+        assert not at.exception, name
+        lines = [e.value for e in at.error if "Could not load" in e.value]
+        assert len(lines) == 1 and "\n" not in lines[0] and "Nothing was loaded" in lines[0], (name, lines)
+        np.testing.assert_array_equal(at.session_state[tr.RUN].trainer.flat, before)
+    assert "!\\[\\]\\(x\\)\\.json" in lines[0]                 # the name as typed, escaped

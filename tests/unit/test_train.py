@@ -487,6 +487,13 @@ def test_a_file_nested_200000_deep_is_one_line_not_a_recursion_error():
         check_export(d)
 
 
+def test_weights_text_longer_than_a_link_carries_is_refused_before_decoding():
+    t = trainer(0)
+    with pytest.raises(ValueError, match="longer than 400 numbers"):
+        t.load_weights("A" * 1_000_000)
+    t.load_weights(t.encode_weights())                                  # a link of its own still loads
+
+
 def test_a_file_at_the_bounds_still_loads():
     d = trainer(0).to_dict()
     d["epoch"] = 10**9
