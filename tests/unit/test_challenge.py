@@ -98,3 +98,57 @@ def test_a_snapshots_rings_are_the_public_points_the_network_gets_wrong(epochs):
     assert np.array_equal(X, Xh[pub]) and np.array_equal(y, yh[pub]) and len(y) == N_HIDDEN // 2
     assert np.array_equal(wrong, (t.predict(X) > 0.5) != y)             # the trainer's own answers
     assert 1 - wrong.mean() == pytest.approx(evaluate(t.to_dict(), CHECKER, 99)[0])   # the public score
+
+
+# --- what the class keeps is bounded, and what it reads back is checked (issue 32) ---------------------
+HUGE = 2**63
+
+
+def test_scores_kept_are_in_range_whatever_the_network():
+    from lib.challenge import R2_FLOOR
+
+    y = np.array([1.0, 2.0, 3.0, 4.0])
+    assert score_of("linear", np.full(4, 1e30), y) == R2_FLOOR        # R² of about -1e60: kept at the floor
+    assert score_of("linear", np.array([np.inf] * 4), y) in (R2_FLOOR, 0.0)
+    assert 0.0 <= score_of("sigmoid", np.array([0.9]), np.array([1])) <= 1.0
+
+
+def test_settings_are_kept_bounded_and_plain():
+    from lib.challenge import settings
+    from lib.train import MAX_EPOCH
+
+    cfg = TrainConfig(hidden=(np.int64(8),), lr=np.float64(0.03))
+    kept = settings(cfg, HUGE)
+    assert kept["epoch"] == MAX_EPOCH and kept["hidden"] == [8] and type(kept["hidden"][0]) is int
+    assert type(kept["lr"]) is float and settings(cfg, -5)["epoch"] == 0
+
+
+@pytest.mark.parametrize(("public", "private", "n_params", "spec"), [
+    (0.9, 0.8, 33, {"epoch": HUGE}),
+    (float("nan"), 0.8, 33, {}),
+    (0.9, float("inf"), 33, {}),
+    ("0.9", 0.8, 33, {}),
+    (None, 0.8, 33, {}),
+    (0.9, 0.8, HUGE, {}),
+    (0.9, 0.8, True, {}),
+    (0.9, 0.8, 33, None),
+    (0.9, 0.8, 33, ["hidden"]),
+    (0.9, 0.8, 33, {"act": "wobble"}),
+    (0.9, 0.8, 33, {"hidden": [HUGE]}),
+    (0.9, 0.8, 33, {"hidden": "8"}),
+    (0.9, 0.8, 33, {"lr": float("inf")}),
+    (0.9, 0.8, 33, {"opt": ["adam"]}),
+], ids=lambda v: str(v)[:20])
+def test_a_stored_row_that_submit_would_not_keep_is_unreadable(public, private, n_params, spec):
+    from lib.challenge import read_submission
+
+    with pytest.raises(ValueError):
+        read_submission(public, private, n_params, spec, "sigmoid")
+
+
+def test_a_readable_row_comes_back_plain_and_in_range_with_only_its_settings():
+    from lib.challenge import R2_FLOOR, read_submission
+
+    assert read_submission(0.9, None, 33, {"hidden": [8], "epoch": 7, "colour": "red"}, "sigmoid") == \
+        (0.9, None, 33, {"hidden": [8], "epoch": 7})
+    assert read_submission(-5.0, 2.0, 0, {}, "linear") == (R2_FLOOR, 1.0, 0, {})    # old R² below the floor
