@@ -477,3 +477,44 @@ def test_a_teachers_click_builds_no_download_and_a_download_holds_every_submissi
     assert whole["code"] == code and whole["submissions"][0]["weights"]["layers"]
     table = pd.read_csv(io.StringIO(cr.export_csv(cr.store(), code, key)))
     assert list(table["nickname"]) == ["'=HYPERLINK(1)"] and table["public"][0] == 0.9
+
+
+# --- names (issue 32, item 8) ------------------------------------------------------------------------------
+def test_a_nickname_in_markdown_is_shown_as_typed_in_every_teacher_widget_and_never_fetched():
+    """`![](//host/p)` as a nickname: selectbox options, a button's label and multiselect options render
+    Markdown, so each shows it escaped (as typed); the teacher's browser fetches nothing."""
+    code, key = cr.store().create_class(PROBLEM)
+    name = "![](//evil.example/p)"
+    cr.store().submit(code, cr.store().join(code, name), spec={"hidden": [8], "act": "relu", "epoch": 5},
+                      weights=_net(), n_params=33, public=0.9, private=0.8)
+    cr.changed(code)
+    teacher = open_page("class", {"code": code, "key": key})
+    who = teacher.selectbox(key="class_remove_who")
+    assert who.options == [cr.plain(name)] and who.value is None and who.placeholder == "Choose a student"
+    assert teacher.multiselect(key="class_stars").options == [cr.plain(f"1. {name}")]
+    teacher.session_state["class_remove_who"] = name                 # the teacher picks it
+    teacher.run()
+    assert teacher.button(key="class_remove").label == f"Remove {cr.plain(name)} and their submissions"
+    shown = [o for w in [*teacher.selectbox, *teacher.multiselect] for o in w.options] + \
+        [b.label for b in teacher.button] + [m.value for m in [*teacher.markdown, *teacher.caption]]
+    assert not any("![](" in t for t in shown)                       # never as Markdown an image would be
+    teacher.button(key="class_remove").click().run()
+    assert not teacher.exception and cr.store().leaderboard(code) == []
+
+
+def test_a_student_called_like_the_placeholder_can_be_removed():
+    code, key = cr.store().create_class(PROBLEM)
+    cr.store().submit(code, cr.store().join(code, "—"), spec={"hidden": [8]}, weights={"w": [1]}, n_params=33,
+                      public=0.5, private=0.5)
+    cr.changed(code)
+    teacher = open_page("class", {"code": code, "key": key})
+    teacher.selectbox(key="class_remove_who").select("—").run()
+    teacher.button(key="class_remove").click().run()
+    assert not teacher.exception and cr.store().leaderboard(code) == []
+
+
+def test_csv_cells_a_semicolon_spreadsheet_would_read_as_formulas_are_text():
+    for raw, kept in (("=HYPERLINK(1)", "'=HYPERLINK(1)"), ("x;=cmd()", "x;'=cmd()"), ("a,@b", "a,'@b"),
+                      ("a; +1", "a; '+1"), ("a;-2;b", "a;'-2;b"), ("x;\tcmd", "x;'\tcmd"), ("Ada", "Ada"),
+                      ("a;b", "a;b"), (3, 3)):
+        assert cr.cell(raw) == kept, raw
