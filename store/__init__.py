@@ -14,6 +14,7 @@ transaction that writes, with the seat row locked, so two quick clicks cannot bo
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import json
@@ -95,6 +96,48 @@ def _json(text):
 def _score(v) -> float:
     """A stored score for ranking: one that is not a finite number ranks last instead of failing the sort."""
     return float(v) if isinstance(v, int | float) and math.isfinite(v) else -math.inf
+
+
+def nickname_key(name: str) -> str:
+    """The form under which two nicknames are one name in a class (the seats' unique `nickname_key`): NFKC,
+    case folded, then the confusables skeleton of Unicode TR39 (confusable_homoglyphs' copy of
+    confusables.txt), folded and skeletoned once more (a prototype may be a capital: 0 -> O). "Ada", "ADA",
+    "аda" (a Cyrillic а), "Ａda" (fullwidth) are one name, as are "B0b" and "Bob". Case is folded first, so
+    "ALICE" is "alice" (TR39 alone would read its I as an l). At most NICK_MAX characters: a longer form is
+    kept as a digest."""
+    import unicodedata
+
+    text = unicodedata.normalize("NFKC", str(name)).casefold()
+    text = _skeleton(_skeleton(text).casefold())
+    return text if len(text) <= NICK_MAX else "#" + hashlib.sha256(text.encode()).hexdigest()[:NICK_MAX - 1]
+
+
+def _skeleton(text: str) -> str:
+    """TR39's skeleton: NFD, each character replaced by the prototype it is confusable with, NFD again."""
+    import unicodedata
+
+    table = _prototypes()
+    mapped = "".join(table.get(ch, ch) for ch in unicodedata.normalize("NFD", text))
+    return unicodedata.normalize("NFD", mapped)
+
+
+@functools.cache
+def _prototypes() -> dict[str, str]:
+    """{character: its prototype} from confusable_homoglyphs' data, which lists for a prototype every
+    character confusable with it and for any other character its one prototype. A pair that lists only
+    each other gets one of the two (the smaller) as both's form: what matters is that they share it."""
+    from confusable_homoglyphs.confusables import confusables_data as data
+
+    out = {}
+    for ch, entries in data.items():
+        if len(ch) != 1 or len(entries) != 1:
+            continue                   # a prototype (many entries) is its own form
+        proto = entries[0]["c"]
+        if len(proto) == 1 and [e["c"] for e in data.get(proto, ())] == [ch]:
+            proto = min(ch, proto)     # two characters that list only each other
+        if proto != ch:
+            out[ch] = proto
+    return out
 
 
 def normal_code(code: str) -> str:
@@ -331,8 +374,8 @@ class Store:
                 cid = s.scalar(select(Class.id).where(Class.code == info.code))
                 if s.scalar(select(func.count()).select_from(Seat).where(Seat.class_id == cid)) >= MAX_SEATS:
                     raise StoreError(f"This class is full ({MAX_SEATS} students).")
-                s.add(Seat(class_id=cid, token_hash=_hash(token), nickname=name, nickname_key=name.casefold(),
-                           joined_at=now, last_seen=now))
+                s.add(Seat(class_id=cid, token_hash=_hash(token), nickname=name,
+                           nickname_key=nickname_key(name), joined_at=now, last_seen=now))
         except IntegrityError:
             raise StoreError(f"Someone in this class is already called {name}: choose another nickname.") \
                 from None

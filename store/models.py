@@ -40,7 +40,7 @@ class Seat(Base):
     class_id: Mapped[int] = mapped_column(ForeignKey("classes.id", ondelete="CASCADE"), index=True)
     token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
     nickname: Mapped[str] = mapped_column(String(24))
-    nickname_key: Mapped[str] = mapped_column(String(24))      # casefolded: "Ada" and "ada" are one name
+    nickname_key: Mapped[str] = mapped_column(String(24))      # store.nickname_key: "Ada" and "аda" are one
     joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     last_seen: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     playing_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
