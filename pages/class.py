@@ -170,10 +170,12 @@ def downloads(code: str, key: str) -> None:
 @cr.guarded("The list of students")
 def remove(code: str, key: str, info) -> None:
     """Remove a student (and their submissions), or one of their submissions: a readable one by its score,
-    an unreadable one as such. Names are shown as typed, never as Markdown."""
+    an unreadable one as such. Names are shown as typed, never as Markdown: Streamlit 1.67 draws a select's
+    options as text (seen in Chromium: `**b**` stays `**b**`) but a button's label as Markdown, so the
+    button's is escaped (cr.label)."""
     subs = cr.submissions_now(code)
     names = sorted({cr.name_text(s["nickname"]) for s in subs})
-    who = st.selectbox("Remove a student, or one of their submissions", names, index=None, format_func=cr.label,
+    who = st.selectbox("Remove a student, or one of their submissions", names, index=None,
                        placeholder="Choose a student", key="class_remove_who",
                        help="For a nickname that should not be on the board, or a network that should not.")
     if who is None:
@@ -192,7 +194,7 @@ def remove(code: str, key: str, info) -> None:
         g = cr.readable(s["public"], s["private"], s["n_params"], s["spec"], info)
         said[s["id"]] = (cr.BAD if g is None else f"public {scale * g[0]:.1f}{unit}, {g[2]} parameters, "
                          f"{g[3].get('epoch', '?')} epochs")
-    one = st.selectbox("One of their submissions", list(said), index=None, format_func=lambda i: cr.plain(said[i]),
+    one = st.selectbox("One of their submissions", list(said), index=None, format_func=said.get,
                        placeholder="Choose a submission", key="class_remove_sub",
                        help="One network off the board (the student keeps their seat and their others).")
     if one is not None and st.button("Remove this submission", key="class_remove_one", icon=":material/delete:"):
@@ -273,7 +275,7 @@ def snapshots(code: str) -> None:
     if kept != st.session_state.get("class_stars", kept):
         st.session_state["class_stars"] = kept
     starred = st.multiselect("Snapshots: star up to three networks to show side by side", list(names),
-                             max_selections=3, format_func=lambda s: cr.label(names.get(s, "?")),
+                             max_selections=3, format_func=lambda s: names.get(s, "?"),
                              key="class_stars",
                              help="Each shows large, with its settings, the public test points and a ring "
                                   "round each one it gets wrong. Ask: what did these do differently?")

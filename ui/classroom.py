@@ -195,8 +195,9 @@ def plain(text: str) -> str:
 
 
 def label(text) -> str:
-    """User text as a widget's label or option (selectbox, multiselect and button labels render Markdown):
-    escaped as for st.markdown, so `![](//host/p)` is shown, not fetched."""
+    """User text in a widget's label (a button's label, any widget's label, renders Markdown): escaped as for
+    st.markdown, so `![](//host/p)` is shown, not fetched. A select's options are drawn as text in
+    Streamlit 1.67 (tests/e2e/test_class.py checks it): they take the text as it is."""
     return plain(name_text(text))
 
 

@@ -189,3 +189,62 @@ def test_two_students_reach_the_board_within_3_s_reveal_reranks_and_a_reload_kee
     assert "The board of class" in main_text(board) and board.get_by_text("Pause the class").count() == 0
     screenshot(board, "class-student-board")
     store.engine.dispose()
+
+
+def test_a_bad_row_and_a_markdown_nickname_leave_the_teachers_page_whole(browser, server):
+    """Issue 32 in Chromium: a class holding a submission with epoch 2**63 from a student called
+    `![](//evil.invalid/p)`. The teacher's /class draws (board, chart, Manage), the name shows as typed in
+    the Remove list and the browser never asks that host for anything; the bad row is removed; the JSON
+    download is built when pressed and holds the class."""
+    import json
+    from pathlib import Path
+
+    from lib.datasets import make_problem, split
+    from lib.train import TrainConfig, Trainer
+    from store import Store
+
+    problem = {"problem": "classify", "dataset": "checkerboard", "k": 3, "n": 400, "noise": 0.1, "cells": 2,
+               "seed": 0, "feat": ["x1", "x2"]}
+    X, y = make_problem("classify", "checkerboard", 400, noise=0.1, seed=0, cells=2)
+    t = Trainer(TrainConfig(hidden=(8,)), *split(X, y, 0.8, seed=0))
+    t.step(30)
+    store = Store()
+    code, key = store.create_class(problem)
+    store.submit(code, store.join(code, "Ada"), weights=t.to_dict(), n_params=33, public=0.8, private=0.7,
+                 spec={"hidden": [8], "act": "relu", "opt": "adam", "epoch": 30})
+    evil = "![](//evil.invalid/p)"
+    store.submit(code, store.join(code, evil), spec={"hidden": [8], "act": "relu", "epoch": 2**63},
+                 weights={**t.to_dict(), "epoch": 2**63}, n_params=33, public=0.9, private=0.1)
+    asked = []
+    ctx = browser.new_context(viewport={"width": 1366, "height": 900})
+    teacher = ctx.new_page()
+    teacher.on("request", lambda r: asked.append(r.url))           # from the first load on
+    teacher.goto(f"{server.url}/class?code={code}&key={key}")
+    wait_ready(teacher)
+    teacher.locator("[data-testid='stDataFrame']").wait_for(timeout=15_000)
+    assert_clean(teacher)
+    assert "could not be drawn" not in main_text(teacher)
+    teacher.get_by_text("Manage the class").click()
+    who = teacher.locator(".st-key-class_remove_who input")
+    who.click()
+    who.press_sequentially("evil")                               # as a teacher finds a name in a long list
+    option = teacher.get_by_role("option", name=evil, exact=True)
+    option.wait_for(timeout=10_000)                              # the name as typed, an option of text
+    option.click()
+    wait_ready(teacher)
+    screenshot(teacher, "class-bad-row")
+    with teacher.expect_download(timeout=30_000) as got:
+        _button(teacher, "Download every submission (JSON)").click()
+    whole = json.loads(Path(got.value.path()).read_text())
+    assert whole["code"] == code and len(whole["submissions"]) == 2
+    _button(teacher, f"Remove {evil} and their submissions").click()
+    teacher.wait_for_function(
+        "() => [...document.querySelectorAll(\"[data-testid='stMetric']\")].some(m => "
+        "m.innerText.includes('Submissions') && m.innerText.trim().endsWith('1'))", timeout=15_000)
+    wait_ready(teacher)
+    assert_clean(teacher)
+    assert [r.nickname for r in store.leaderboard(code)] == ["Ada"]
+    assert not [u for u in asked if "evil.invalid" in u]
+    assert teacher.locator("img[src*='evil.invalid']").count() == 0
+    ctx.close()
+    store.engine.dispose()
