@@ -9,6 +9,7 @@ import secrets
 import subprocess
 import threading
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 from sqlalchemy import inspect, select, text
@@ -65,7 +66,7 @@ def test_a_class_gets_a_code_without_look_alikes_and_a_key_kept_only_hashed(stor
     assert len(key) >= 22                                      # >= 128 bits of randomness, URL-safe
     assert store.is_teacher(code, key) and store.is_teacher(code.lower(), key)
     assert not store.is_teacher(code, key[:-1] + "x") and not store.is_teacher(code, "")
-    with store.session() as s:
+    with store.reading() as s:
         row = s.scalar(select(Class).where(Class.code == code))
         assert key not in (row.key_hash, row.problem) and len(row.key_hash) == 64
     assert store.get_class(code).problem == PROBLEM
@@ -84,7 +85,7 @@ def test_students_join_with_unique_nicknames_and_a_seat_that_survives(store):
     assert store.seat(code, "not-a-token") is None
     other, _ = store.create_class(PROBLEM)
     assert store.seat(other, token) is None                    # a seat belongs to its class
-    with store.session() as s:
+    with store.reading() as s:
         assert token not in {r.token_hash for r in s.scalars(select(Seat))}
     # Another process (a replica) sees the same seat: it is in the database, not in memory.
     again = Store(store.url)
@@ -242,7 +243,240 @@ def test_short_links_outlive_classes_but_not_a_year(store):
     code = store.shorten("recipe-card", "w11=1.5")
     store.purge()
     assert store.expand(code) is not None
-    with store.session.begin() as s:
+    with store.writing() as s:
         s.get(ShortLink, code).created_at = store_module._now() - store_module.KEEP_LINKS - timedelta(days=1)
     store.purge()
     assert store.expand(code) is None
+
+
+# --- item 6: the store's own correctness under concurrency ------------------------------------------------
+def _fill(store, code: str, n: int, ago: timedelta = timedelta(minutes=5)) -> None:
+    """n seats that joined `ago` (so the per-class join rate does not count them), inserted directly."""
+    import store as store_module
+
+    with store.writing() as s:
+        cid = s.scalar(select(Class.id).where(Class.code == code))
+        at = store_module._now() - ago
+        s.add_all(Seat(class_id=cid, token_hash=secrets.token_hex(32), nickname=f"s{i}", nickname_key=f"s{i}",
+                       joined_at=at, last_seen=at) for i in range(n))
+
+
+def test_the_seat_cap_holds_when_many_join_at_once(store):
+    """36 students press Join together at 195 seats: exactly 5 get a seat, the rest are told it is full
+    (PostgreSQL counted without a lock: 30 joins at 195 gave 204 seats)."""
+    import store as store_module
+
+    code, _ = store.create_class(PROBLEM)
+    _fill(store, code, store_module.MAX_SEATS - 5)
+    barrier, results = threading.Barrier(36), []
+
+    def press(i):
+        barrier.wait(10)
+        try:
+            store.join(code, f"racer{i}")
+            results.append("seat")
+        except StoreError as err:
+            results.append("full" if "full" in str(err) else str(err))
+
+    threads = [threading.Thread(target=press, args=(i,)) for i in range(36)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert sorted(results) == ["full"] * 31 + ["seat"] * 5
+    assert store.counts(code).joined == store_module.MAX_SEATS
+
+
+def test_a_reader_is_not_held_by_another_open_read_nor_by_a_writer(tmp_path):
+    """WAL lets readers overlap each other and a writer: only writes take SQLite's write lock (reads began
+    IMMEDIATE and a second reader waited behind an open read)."""
+    import time
+
+    store = Store(f"sqlite:///{tmp_path / 'classes.sqlite3'}")
+    code, _ = store.create_class(PROBLEM)
+    for hold in (store.reading, store.writing):
+        with hold() as s:
+            s.scalar(select(Class.id))                 # a transaction is open and has read
+            waited: list[float] = []
+
+            def other(waited=waited):
+                t0 = time.perf_counter()
+                assert store.get_class(code) is not None
+                waited.append(time.perf_counter() - t0)
+
+            t = threading.Thread(target=other)
+            t.start()
+            t.join(5)
+            assert waited and waited[0] < 0.5, (hold.__name__, waited)
+
+
+# --- item 2: the store away ---------------------------------------------------------------------------------
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as sock:             # a port nothing listens on: connection refused at once
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _every_call(store, code="ABCDEF", key="k", token="t"):
+    """Each public call of the store, as a page makes it."""
+    return [lambda: store.get_class(code), lambda: store.join(code, "Ada"), lambda: store.seat(code, token),
+            lambda: store.submit(code, token, spec={}, weights=W(), n_params=1, public=0.5, private=0.5),
+            lambda: store.leaderboard(code), lambda: store.counts(code), lambda: store.create_class(PROBLEM),
+            lambda: store.is_teacher(code, key), lambda: store.set_flag(code, key, "paused", True),
+            lambda: store.export(code, key), lambda: store.seats(code, key),
+            lambda: store.shorten("trainer", "a=1"),
+            lambda: store.expand("ABCDEF"), lambda: store.submissions(code), lambda: store.purge()]
+
+
+def test_a_store_whose_postgresql_is_away_says_so_in_one_line_for_every_call():
+    from store import StoreDown
+
+    store = Store(f"postgresql+psycopg://127.0.0.1:{_closed_port()}/layerlab")   # no connection yet
+    for call in _every_call(store):
+        with pytest.raises(StoreDown) as err:
+            call()
+        assert str(err.value) == "The class store cannot be reached; your network is still on this page."
+        assert isinstance(err.value, StoreError)                  # what the pages already catch
+
+
+def test_a_stopped_postgresql_is_away_and_the_same_store_comes_back_with_it(tmp_path):
+    """A real server of our own on a free port: stopped mid-class, every call is StoreDown; started
+    again, the same Store (its pool, its engine) carries on with what was kept."""
+    import glob
+    import shutil
+    import time
+
+    from store import StoreDown
+
+    bindir = next(iter(sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True)), None)
+    if bindir is None or not shutil.which("pg_ctl", path=bindir):
+        pytest.skip("needs PostgreSQL's server programs (apt-get install postgresql)")
+    import pwd
+    import tempfile
+
+    user = "postgres" if os.geteuid() == 0 else None           # initdb refuses to run as root
+    tmp_path = Path(tempfile.mkdtemp(prefix="layerlab-pg-"))     # pytest's is its owner's only
+    data, port = tmp_path / "pg", _closed_port()
+    run = (lambda *a: subprocess.run(["runuser", "-u", user, "--", *a], check=True, capture_output=True,
+                                      timeout=120)) if user else \
+        (lambda *a: subprocess.run(list(a), check=True, capture_output=True, timeout=120))
+    if user:
+        os.chown(tmp_path, pwd.getpwnam(user).pw_uid, -1)
+        os.chmod(tmp_path, 0o755)
+    run(f"{bindir}/initdb", "-D", str(data), "-A", "trust", "-U", "layerlab")
+    sock = str(tmp_path)
+    pg = lambda verb: run(f"{bindir}/pg_ctl", "-D", str(data), "-w", "-l", str(tmp_path / "log"), "-o",  # noqa: E731
+                          f"-p {port} -k {sock} -c listen_addresses=127.0.0.1", verb)
+    pg("start")
+    try:
+        run(f"{bindir}/createdb", "-h", "127.0.0.1", "-p", str(port), "-U", "layerlab", "layerlab")
+        store = Store(f"postgresql+psycopg://layerlab@127.0.0.1:{port}/layerlab")
+        code, key = store.create_class(PROBLEM)
+        token = store.join(code, "Ada")
+        pg("stop")
+        for call in _every_call(store, code, key, token):
+            with pytest.raises(StoreDown):
+                call()
+        pg("start")
+        t0 = time.monotonic()
+        assert store.seat(code, token).nickname == "Ada"           # no restart, no new Store
+        store.submit(code, token, spec={}, weights=W(), n_params=1, public=0.5, private=0.5)
+        assert store.counts(code).submissions == 1 and time.monotonic() - t0 < 10
+        store.engine.dispose()
+    finally:
+        subprocess.run(["runuser", "-u", user, "--"] * bool(user) + [f"{bindir}/pg_ctl", "-D", str(data),
+                       "-m", "immediate", "stop"], capture_output=True, timeout=60)
+        shutil.rmtree(tmp_path, ignore_errors=True)
+
+
+def test_a_sqlite_file_whose_folder_is_away_says_so_and_comes_back(tmp_path):
+    from store import StoreDown
+
+    folder = tmp_path / "mount"
+    store = Store(f"sqlite:///{folder / 'classes.sqlite3'}")    # its folder is not there (an unmounted disk)
+    with pytest.raises(StoreDown):
+        store.get_class("ABCDEF")
+    folder.mkdir()
+    code, key = store.create_class(PROBLEM)                      # there now: made, migrated, used
+    token = store.join(code, "Ada")
+    store.engine.dispose()                                       # no open file left to write into
+    folder.rename(tmp_path / "elsewhere")                        # the folder goes away mid-class
+    for call in _every_call(store, code, key, token):
+        with pytest.raises(StoreDown):
+            call()
+    (tmp_path / "elsewhere").rename(folder)                      # and comes back, with what it kept
+    assert store.seat(code, token).nickname == "Ada"
+    unreadable = tmp_path / "a-folder-not-a-file"
+    unreadable.mkdir()
+    with pytest.raises(StoreDown):                               # "unable to open database file"
+        Store(f"sqlite:///{unreadable}").get_class("ABCDEF")
+
+
+def test_a_store_held_locked_too_long_is_away_not_an_error(tmp_path, monkeypatch):
+    import store as store_module
+    from store import StoreDown
+
+    url = f"sqlite:///{tmp_path / 'classes.sqlite3'}"
+    store = Store(url)
+    code, _ = store.create_class(PROBLEM)
+    monkeypatch.setattr(store_module, "LOCK_WAIT", 0.2)         # seconds a write waits for the lock
+    quick = Store(url)
+    assert quick.get_class(code) is not None                    # opened (its schema looked at) before
+    with store.writing() as s:                                  # another writer holds the lock meanwhile
+        s.scalar(select(Class.id))
+        with pytest.raises(StoreDown):
+            quick.join(code, "Ada")
+        assert quick.get_class(code) is not None                # reads still read (WAL)
+    assert quick.join(code, "Ada")                              # the lock is free again
+
+
+def test_the_sqlite_file_and_its_folder_are_for_their_owner_only(tmp_path, monkeypatch):
+    import stat
+
+    from store import default_url
+
+    home = tmp_path / "home"
+    monkeypatch.delenv("LAYERLAB_DB", raising=False)
+    monkeypatch.setenv("LAYERLAB_HOME", str(home))
+    old = os.umask(0o022)                                        # a usual umask: files readable by all
+    try:
+        store = Store(default_url())
+        code, _ = store.create_class(PROBLEM)
+        store.join(code, "Ada")
+    finally:
+        os.umask(old)
+    mode = lambda p: stat.S_IMODE(p.stat().st_mode)   # noqa: E731
+    assert mode(home) == 0o700
+    files = sorted(home.iterdir())
+    assert {p.name for p in files} >= {"classes.sqlite3", "classes.sqlite3-wal", "classes.sqlite3-shm"}
+    assert {p.name: mode(p) for p in files} == {p.name: 0o600 for p in files}
+
+
+# --- item 4: floods ---------------------------------------------------------------------------------------
+def test_a_class_takes_at_most_so_many_new_seats_a_minute_and_a_class_of_30_never_notices(store):
+    import store as store_module
+
+    code, _ = store.create_class(PROBLEM)
+    for i in range(30):                                          # a class of 30 joining at once
+        store.join(code, f"student {i}")
+    for i in range(30, store_module.JOINS_PER_MINUTE):
+        store.join(code, f"student {i}")
+    with pytest.raises(StoreError, match="in the last minute"):  # one client making seats as fast as it can
+        store.join(code, "flood")
+    with store.writing() as s:                                  # a minute later there is room again
+        for seat in s.scalars(select(Seat)):
+            seat.joined_at = store_module._now() - timedelta(seconds=61)
+    store.join(code, "flood")
+
+
+def test_the_teacher_lists_every_seat_including_those_who_never_submitted(store):
+    code, key = store.create_class(PROBLEM)
+    a, _ = store.join(code, "Ada"), store.join(code, "bo")
+    store.submit(code, a, spec={}, weights=W(), n_params=1, public=0.5, private=0.5)
+    assert [(x.nickname, x.submissions) for x in store.seats(code, key)] == [("Ada", 1), ("bo", 0)]
+    with pytest.raises(StoreError, match="teacher's link"):
+        store.seats(code, "nope")
+    store.remove(code, key, nickname="bo")                       # a seat that never submitted goes too
+    assert [x.nickname for x in store.seats(code, key)] == ["Ada"] and store.counts(code).joined == 1
