@@ -13,7 +13,7 @@ import streamlit as st
 
 from lib.challenge import evaluate, score_of
 from lib.datasets import PROBLEMS
-from store import StoreError, normal_code
+from store import StoreDown, StoreError, normal_code
 from ui import charts
 from ui import classroom as cr
 from ui.source import show_source
@@ -77,7 +77,7 @@ def join(code: str = "") -> None:
             go = st.form_submit_button("Join", type="primary", icon=":material/login:")
         if go:
             try:
-                token = cr.store().join(typed, nick)
+                token = cr.join(typed, nick)   # this page's tries counted; the class's limits the store's
             except StoreError as err:
                 st.error(str(err), icon=":material/error:")
                 return
@@ -144,7 +144,7 @@ def manage(code: str, info) -> None:
                                                           "private")} for r in rows])
         c2.download_button("Download the scores (CSV)", table.to_csv(index=False), file_name=f"class-{code}.csv",
                            mime="text/csv", icon=":material/table:", help="One row per submission.")
-        names = sorted({r["nickname"] for r in rows} | {r.nickname for r in cr.store().leaderboard(code)})
+        names = [seat.nickname for seat in cr.store().seats(code, key)]   # those who never submitted too
         who = st.selectbox("Remove a student (and their submissions)", ["—", *names], key="class_remove_who",
                            help="For a nickname that should not be on the board.")
         if who != "—" and st.button(f"Remove {who}", key="class_remove", icon=":material/person_remove:"):
@@ -203,6 +203,7 @@ def board(code: str, compact: bool = False) -> None:
         f"private {what}": st.column_config.NumberColumn(format=fmt)})
 
 
+@cr.away()
 def live_view(code: str) -> None:
     """The projector's live part, refreshed every 3 s as one: the board, the class chart, the gallery."""
     board(code)
@@ -233,6 +234,7 @@ def gallery(code: str) -> None:
     charts.show(grid, key="class_gallery", live=True)   # live: no mode bar
 
 
+@cr.away()
 def snapshots(code: str) -> None:
     """Snapshots: the teacher stars up to three networks; they show large, side by side, each with its
     settings, the public test points and a ring round each it gets wrong (anonymised when names are)."""
@@ -269,11 +271,15 @@ def snapshots(code: str) -> None:
             st.markdown(cr.settings_line(by_id[sub].spec) + f" · {ringed}")
 
 
-if __name__ == "__main__":
-    st.title("Class challenge")
-    code = normal_code(st.query_params.get("code") or "")
-    cr.take_key(code)
-    info = cr.store().get_class(code) if code else None
+def room(code: str) -> None:
+    """The teacher's room, or a student's way in (and the class's board when the link names one)."""
+    try:
+        info = cr.find(code) if code else None
+    except StoreDown:
+        raise
+    except StoreError as err:   # this page named too many wrong codes: one line, and the way in
+        st.error(str(err), icon=":material/error:")
+        code, info = "", None
     if code and info is None:
         st.error(f"No class has the code {cr.plain(code)}: check it on the board.", icon=":material/error:")
     if info is not None and cr.is_teacher(code):
@@ -285,7 +291,7 @@ if __name__ == "__main__":
         if info is not None:   # a student's link: join, then the class's board, live as on the projector
             join(code)
             st.subheader(f"The board of class {code}")
-            st.fragment(board, run_every=3)(code, compact=True)
+            st.fragment(cr.away()(board), run_every=3)(code, compact=True)
             with st.expander("Start a challenge of your own (for a teacher)", icon=":material/flag:"):
                 start()
         else:
@@ -294,6 +300,14 @@ if __name__ == "__main__":
                 join("")
             with b:
                 start()
+
+
+if __name__ == "__main__":
+    st.title("Class challenge")
+    code = normal_code(st.query_params.get("code") or "")
+    cr.take_key(code)
+    with cr.away(look_again=True):   # the class store away: one line, and the page comes back by itself
+        room(code)
     problems = ", ".join(p.label for p in PROBLEMS.values())
     st.caption(f"Any problem type works ({problems}): the score is accuracy for classes, R² for values.")
     show_source(evaluate, score_of, label="The code that scores every network, on the server")

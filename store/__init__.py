@@ -71,6 +71,10 @@ class StoreDown(StoreError):
         super().__init__(line)
 
 
+class NoClass(StoreError):
+    """A join code no class has (mistyped, ended, or guessed)."""
+
+
 def _outage(err: BaseException) -> bool:
     """Is this error the database being away (rather than a refusal or a bug)? Connection refused or
     lost, a server shutting down, a file that cannot be opened, a lock held past the timeout, no free
@@ -326,6 +330,15 @@ class Store:
                             .where(ShortLink.code == normal_code(code)[:CODE_LENGTH])).first()
         return None if row is None else (row.path, row.query)
 
+    def ping(self) -> bool:
+        """Can the store be reached now? (One round trip; never raises.)"""
+        try:
+            with self.reading() as s:
+                s.execute(select(1))
+        except StoreDown:
+            return False
+        return True
+
     def _teacher(self, s: Session, code: str, key: str | None) -> Class:
         c = s.scalar(select(Class).where(Class.code == normal_code(code)))
         if c is None or not key or not hmac.compare_digest(c.key_hash, _hash(key)):
@@ -449,7 +462,7 @@ class Store:
                 c = s.execute(select(Class.id, Class.code, Class.closes_at)
                               .where(Class.code == normal_code(code)).with_for_update(key_share=True)).first()
                 if c is None:
-                    raise StoreError(f"No class has the code {normal_code(code)}: check it on the board.")
+                    raise NoClass(f"No class has the code {normal_code(code)}: check it on the board.")
                 if c.closes_at is not None and now >= _aware(c.closes_at):
                     raise StoreError("This challenge has closed.")
                 seats = select(func.count()).select_from(Seat).where(Seat.class_id == c.id)

@@ -7,23 +7,29 @@ Nicknames are shown as plain text only (st.dataframe, st.markdown of escaped tex
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import io
 import itertools
 import json
+import threading
 import time
 from dataclasses import dataclass
 
 import streamlit as st
 
 from lib.challenge import PROBLEM_KEYS, evaluate
-from store import ClassInfo, Counts, Row, Store, StoreError, normal_code
+from store import ClassInfo, Counts, NoClass, Row, Store, StoreDown, StoreError, normal_code
 
 KEYS = "class_keys"          # session: {code: teacher's key}, never in a link after the first load
 SEAT_SEEN = "class_seat_seen"  # session: when this seat last told the store it was here (throttle)
 # A challenge may hide any trainer control but the class's data (locked and shown) and the weights.
 NEVER_HIDDEN = (*PROBLEM_KEYS, "w")
 PAUSE_LOOK = 2.0             # seconds between two looks at the class's pause switch from a playing page
+KNOWN = "class_known"        # session: the Challenge this page was last told (kept while the store is away)
+AWAY = ("The class store cannot be reached just now; this page shows the class again by itself when it "
+        "is back.")
+LOOK_AGAIN = 5.0             # seconds between two looks at a store that is away
 
 
 def store_url() -> str | None:
@@ -40,8 +46,113 @@ def store_url() -> str | None:
 
 @st.cache_resource(show_spinner=False)
 def store() -> Store:
-    """One store per process (its connection pool is shared by the sessions)."""
+    """One store per process (its connection pool is shared by the sessions). Making it connects to
+    nothing: a database that is away at its first use is tried again at the next (store.Store._open)."""
     return Store(store_url())
+
+
+class away(contextlib.ContextDecorator):   # lower case: used as a decorator and a `with`, like suppress
+    """How a page part lives through the class store being away: the StoreDown it raises (store/ turns
+    every outage into one) becomes one line where the part was, and the rest of the page runs on.
+    `look_again`: a small fragment looks at the store every LOOK_AGAIN s and reruns the page once it
+    answers (a part in a `run_every` fragment needs none: its next run is the look)."""
+
+    def __init__(self, line: str = AWAY, look_again: bool = False):
+        self.line, self.look_again = line, look_again
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, err, tb) -> bool:
+        if not isinstance(err, StoreDown):
+            return False
+        st.warning(self.line, icon=":material/cloud_off:")
+        if self.look_again:
+            st.fragment(_look_again, run_every=LOOK_AGAIN)()
+        return True
+
+
+def _look_again() -> None:
+    if store().ping():
+        st.rerun(scope="app")
+
+
+# --- floods: join presses and join codes ------------------------------------------------------------
+# Per page (session): at most JOIN_TRIES presses of Join and WRONG_CODES codes no class has (typed, or in a
+# /class?code= link) a minute. A new tab is a new session, so per process there is a budget too: past
+# WRONG_BUDGET wrong codes a minute the server is being guessed at, and a page that has already named a
+# wrong code looks up no other until the minute is under budget again. A page's first code (the QR link's,
+# typed off the board) is never refused; a guesser pays a new session for every further guess. A class
+# makes a few typos a minute; a guessing client made 20 to 45 a second.
+JOIN_TRIES, WRONG_CODES, WRONG_BUDGET = 10, 5, 60
+TRIES = "class_join_tries"   # session: monotonic times of this page's Join presses (last minute)
+MISSES = "class_wrong_codes"  # session: ... and of the wrong codes it named
+_wrong: collections.deque[float] = collections.deque()   # this process's wrong codes (monotonic times)
+_wrong_lock = threading.Lock()
+
+
+def _recent(key: str, now: float) -> list[float]:
+    kept = [t for t in st.session_state.get(key, ()) if now - t < 60.0]
+    st.session_state[key] = kept
+    return kept
+
+
+def _wait_line(times: list[float], now: float) -> str:
+    return f"wait {max(1, int(60.0 - (now - times[0])) + 1)} s, then try again."
+
+
+def _guessing(now: float) -> bool:
+    with _wrong_lock:
+        while _wrong and now - _wrong[0] >= 60.0:
+            _wrong.popleft()
+        return len(_wrong) >= WRONG_BUDGET
+
+
+def _may_look_up(now: float) -> None:
+    """StoreError (one line) when this page may not look up another join code just now."""
+    missed = _recent(MISSES, now)
+    if len(missed) >= WRONG_CODES:
+        raise StoreError(f"{WRONG_CODES} wrong join codes from this page in a minute: check the code on the "
+                         f"board and {_wait_line(missed, now)}")
+    if missed and _guessing(now):
+        raise StoreError("Many wrong join codes reach this server just now: check the code on the board (or "
+                         "open the class's link) and try again in a minute.")
+
+
+def _missed(now: float) -> None:
+    st.session_state.setdefault(MISSES, []).append(now)
+    with _wrong_lock:
+        _wrong.append(now)
+
+
+def find(code: str) -> ClassInfo | None:
+    """The class of a join code from a link (/class?code=), counted like a typed one when no class has
+    it. StoreError when this page may not look up another; StoreDown when the store is away."""
+    now = time.monotonic()
+    _may_look_up(now)
+    info = store().get_class(code)
+    if info is None:
+        _missed(now)
+    return info
+
+
+def join(code: str, nickname: str) -> str:
+    """A student presses Join: a seat's token, or StoreError with one line (a refusal, a limit, the store
+    away). The class's own limits (full, closed, seats a minute) are the store's, on every replica."""
+    now = time.monotonic()
+    tries = _recent(TRIES, now)
+    if len(tries) >= JOIN_TRIES:
+        raise StoreError(f"{JOIN_TRIES} tries to join from this page in a minute: {_wait_line(tries, now)}")
+    _may_look_up(now)
+    tries.append(now)
+    try:
+        return store().join(code, nickname)
+    except NoClass:
+        _missed(now)
+        raise
+    except StoreDown:
+        raise StoreError("The class store cannot be reached just now: press Join again in a "
+                         "moment.") from None
 
 
 BOARD_TTL = 1.0   # seconds a class's board is shared by every viewer of this process
@@ -195,15 +306,21 @@ def challenge() -> Challenge | None:
     try:
         info = store().get_class(code)
         who = store().seat(code, seat) if info else None
-    except Exception:   # the database is away: train on, say so
-        st.warning("The class store cannot be reached; training on your own meanwhile.",
-                   icon=":material/cloud_off:")
+    except StoreDown as err:   # away: the class this page was in stays (Submit says it waits), or train alone
+        known = st.session_state.get(KNOWN)
+        if known is not None and (known.code, known.seat) == (normal_code(code), seat):
+            st.warning(str(err), icon=":material/cloud_off:")
+            return known
+        st.warning("The class store cannot be reached; training on your own meanwhile (this page joins the "
+                   "class by itself when it is back).", icon=":material/cloud_off:")
+        st.fragment(_look_again, run_every=LOOK_AGAIN)()
         return None
     if info is None or who is None:
         st.warning(f"No seat `{plain(seat[:8])}…` in a class `{plain(code)}`: open the class link again to "
                    "join. Training on your own meanwhile.", icon=":material/link_off:")
         return None
-    return Challenge(info.code, seat, who.nickname, info)
+    st.session_state[KNOWN] = Challenge(info.code, seat, who.nickname, info)
+    return st.session_state[KNOWN]
 
 
 def paused(ch: Challenge | None) -> bool:
@@ -214,8 +331,11 @@ def paused(ch: Challenge | None) -> bool:
     now = time.monotonic()
     seen = st.session_state.get("class_pause_seen")
     if seen is None or now - seen[0] >= PAUSE_LOOK:
-        info = store().get_class(ch.code)
-        seen = (now, bool(info and info.paused))
+        try:
+            info = store().get_class(ch.code)
+            seen = (now, bool(info and info.paused))
+        except StoreDown:   # away: as last seen (Submit says it is away when pressed)
+            seen = (now, seen[1] if seen is not None else ch.info.paused)
         st.session_state["class_pause_seen"] = seen
     return seen[1]
 
@@ -390,6 +510,8 @@ def gallery_grid(cards: tuple[tuple[int, str], ...], problem_json: str):
     for submission, title in cards:
         try:
             m = gallery_map(submission, problem_json)
+        except StoreDown:   # away: no grid at all (a grid without this card would be kept)
+            raise
         except ValueError:   # a stored network that no longer fits (the checks changed): no map, no error
             continue
         if m is None:

@@ -406,8 +406,9 @@ def test_a_sqlite_file_whose_folder_is_away_says_so_and_comes_back(tmp_path):
     for call in _every_call(store, code, key, token):
         with pytest.raises(StoreDown):
             call()
+    assert not store.ping()
     (tmp_path / "elsewhere").rename(folder)                      # and comes back, with what it kept
-    assert store.seat(code, token).nickname == "Ada"
+    assert store.ping() and store.seat(code, token).nickname == "Ada"
     unreadable = tmp_path / "a-folder-not-a-file"
     unreadable.mkdir()
     with pytest.raises(StoreDown):                               # "unable to open database file"
