@@ -2,8 +2,8 @@
 replicas). Never imports streamlit.
 
 Where it lives (`default_url`): LAYERLAB_DB (a SQLAlchemy URL, e.g. postgresql+psycopg://host/layerlab),
-else ~/.layerlab/classes.sqlite3. The schema is Alembic's (store/migrations), brought up to date when a
-Store opens.
+else ~/.layerlab/classes.sqlite3. The schema is Alembic's (store/migrations), brought up to date at a
+Store's first use.
 
 Reads and writes (`reading()`, `writing()`): on SQLite a read begins a plain (deferred) transaction, so
 readers overlap each other and a writer (WAL); a write begins IMMEDIATE, taking the one write lock first,
@@ -410,6 +410,7 @@ class Store:
                                 max_params=max_params,
                                 max_submissions=max_submissions, closes_at=closes_at, paused=False,
                                 revealed=False, hide_names=False, created_at=_now()))
+                self.purge()    # a server that runs for weeks deletes old classes too, not only at a start
                 return code, key
             except IntegrityError:
                 continue        # that code was taken: draw another

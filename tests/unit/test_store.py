@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from sqlalchemy import inspect, select, text
+from sqlalchemy import func, inspect, select, text
 
 from store import CODE_ALPHABET, Store, StoreError, migrate
 from store.models import Base, Class, Seat
@@ -481,3 +481,18 @@ def test_the_teacher_lists_every_seat_including_those_who_never_submitted(store)
         store.seats(code, "nope")
     store.remove(code, key, nickname="bo")                       # a seat that never submitted goes too
     assert [x.nickname for x in store.seats(code, key)] == ["Ada"] and store.counts(code).joined == 1
+
+
+def test_a_class_past_keep_is_deleted_when_a_teacher_starts_another_not_only_at_a_start(store):
+    import store as store_module
+
+    old, _ = store.create_class(PROBLEM)
+    store.join(old, "Ada")
+    with store.writing() as s:
+        s.scalar(select(Class).where(Class.code == old)).created_at = \
+            store_module._now() - store_module.KEEP - timedelta(minutes=1)
+    assert store.get_class(old) is not None                     # the server has been up for weeks
+    store.create_class(PROBLEM)
+    assert store.get_class(old) is None
+    with store.reading() as s:
+        assert s.scalar(select(func.count()).select_from(Seat)) == 0   # its seats went with it
