@@ -27,6 +27,8 @@ SEAT_SEEN = "class_seat_seen"  # session: when this seat last told the store it 
 NEVER_HIDDEN = (*PROBLEM_KEYS, "w")
 PAUSE_LOOK = 2.0             # seconds between two looks at the class's pause switch from a playing page
 KNOWN = "class_known"        # session: the Challenge this page was last told (kept while the store is away)
+DRAWN_AWAY = "class_drawn_away"  # session: the page's last full run found the store away
+PAUSE_SEEN = "class_pause_seen"  # session: (when, paused, whether that look reached the store)
 AWAY = ("The class store cannot be reached just now; this page shows the class again by itself when it "
         "is back.")
 LOOK_AGAIN = 5.0             # seconds between two looks at a store that is away
@@ -310,6 +312,7 @@ def challenge() -> Challenge | None:
         known = st.session_state.get(KNOWN)
         if known is not None and (known.code, known.seat) == (normal_code(code), seat):
             st.warning(str(err), icon=":material/cloud_off:")
+            st.session_state[DRAWN_AWAY] = True   # the watch reruns the page once the store answers
             return known
         st.warning("The class store cannot be reached; training on your own meanwhile (this page joins the "
                    "class by itself when it is back).", icon=":material/cloud_off:")
@@ -320,6 +323,7 @@ def challenge() -> Challenge | None:
                    "join. Training on your own meanwhile.", icon=":material/link_off:")
         return None
     st.session_state[KNOWN] = Challenge(info.code, seat, who.nickname, info)
+    st.session_state[DRAWN_AWAY] = False
     return st.session_state[KNOWN]
 
 
@@ -329,14 +333,14 @@ def paused(ch: Challenge | None) -> bool:
     if ch is None:
         return False
     now = time.monotonic()
-    seen = st.session_state.get("class_pause_seen")
+    seen = st.session_state.get(PAUSE_SEEN)
     if seen is None or now - seen[0] >= PAUSE_LOOK:
         try:
             info = store().get_class(ch.code)
-            seen = (now, bool(info and info.paused))
+            seen = (now, bool(info and info.paused), True)
         except StoreDown:   # away: as last seen (Submit says it is away when pressed)
-            seen = (now, seen[1] if seen is not None else ch.info.paused)
-        st.session_state["class_pause_seen"] = seen
+            seen = (now, seen[1] if seen is not None else ch.info.paused, False)
+        st.session_state[PAUSE_SEEN] = seen
     return seen[1]
 
 
@@ -347,9 +351,12 @@ WATCH_EVERY = 2.5
 
 def watch(ch: Challenge, was_paused: bool) -> None:
     """A small fragment on a student's page (run every WATCH_EVERY s): when the teacher pauses or resumes,
-    the whole page follows within 3 s, playing or not. Draws nothing."""
-    st.session_state["class_pause_seen"] = None     # a fresh look at the store
-    if paused(ch) != was_paused:
+    the whole page follows within 3 s, playing or not; and when the page was drawn with the store away,
+    it is drawn again once the store answers. Draws nothing."""
+    seen = st.session_state.get(PAUSE_SEEN)
+    if seen is not None:
+        st.session_state[PAUSE_SEEN] = (-1e9, *seen[1:])   # a fresh look at the store, the last value kept
+    if paused(ch) != was_paused or (st.session_state.get(DRAWN_AWAY) and st.session_state[PAUSE_SEEN][2]):
         st.rerun(scope="app")
 
 

@@ -195,6 +195,31 @@ def test_the_class_trainer_trains_and_submit_says_one_line_while_the_store_is_aw
     assert "Class challenge" in _text(alone)
 
 
+def test_the_watch_draws_a_page_drawn_with_the_store_away_again_once_it_answers(tmp_path, monkeypatch):
+    """The student's 2.5 s watch (a run_every fragment, which AppTest does not tick: called here) reruns the
+    page when the store answers again, and not before; while away it keeps the last pause it saw."""
+    db, away, back = _own_store(tmp_path, monkeypatch)
+    code, key = db.create_class(PROBLEM)
+    at = open_page("trainer", {"class": code, "seat": db.join(code, "Bo"), "twin": "false"})
+    db.set_flag(code, key, "paused", True)
+    at.session_state[cr.PAUSE_SEEN] = None
+    at.run()                                                          # paused, seen from the store
+    away()
+    at.session_state[cr.PAUSE_SEEN] = None
+    at.run()                                                          # drawn with the store away
+    assert not at.exception and at.session_state[cr.DRAWN_AWAY]
+    state = {k: at.session_state[k] for k in (cr.KNOWN, cr.DRAWN_AWAY, cr.PAUSE_SEEN)}
+    reruns = []
+    monkeypatch.setattr(cr.st, "session_state", state)
+    monkeypatch.setattr(cr.st, "rerun", lambda **kw: reruns.append(kw))
+    for _ in range(3):
+        cr.watch(state[cr.KNOWN], True)
+    assert reruns == [] and state[cr.PAUSE_SEEN][1]                   # away: still paused, as last seen
+    back()
+    cr.watch(state[cr.KNOWN], True)
+    assert reruns == [{"scope": "app"}]
+
+
 def test_class_says_one_line_for_teacher_and_student_while_the_store_is_away_and_comes_back(
         tmp_path, monkeypatch):
     db, away, back = _own_store(tmp_path, monkeypatch)
