@@ -456,13 +456,15 @@ class Store:
         with), so joins of one class take turns there: the cap of MAX_SEATS and the rate of
         JOINS_PER_MINUTE hold however many press Join at once, on every replica."""
         name = check_nickname(nickname)
+        if self.get_class(code) is None:   # a mistyped (or guessed) code costs a read, not the write lock
+            raise NoClass(f"No class has the code {normal_code(code)}: check it on the board.")
         token = secrets.token_urlsafe(16)
         now = _now()
         try:
             with self.writing() as s:
                 c = s.execute(select(Class.id, Class.code, Class.closes_at)
                               .where(Class.code == normal_code(code)).with_for_update(key_share=True)).first()
-                if c is None:
+                if c is None:   # ended a moment ago
                     raise NoClass(f"No class has the code {normal_code(code)}: check it on the board.")
                 if c.closes_at is not None and now >= _aware(c.closes_at):
                     raise StoreError("This challenge has closed.")

@@ -127,14 +127,22 @@ def _missed(now: float) -> None:
         _wrong.append(now)
 
 
+LINK_MISSED = "class_link_missed"   # session: the /class?code= this page already found no class for
+
+
 def find(code: str) -> ClassInfo | None:
     """The class of a join code from a link (/class?code=), counted like a typed one when no class has
-    it. StoreError when this page may not look up another; StoreDown when the store is away."""
+    it (once: the page's reruns with the same link are not new tries). StoreError when this page may not
+    look up another; StoreDown when the store is away."""
+    code = normal_code(code)
+    if st.session_state.get(LINK_MISSED) == code:
+        return None
     now = time.monotonic()
     _may_look_up(now)
     info = store().get_class(code)
     if info is None:
         _missed(now)
+        st.session_state[LINK_MISSED] = code
     return info
 
 
