@@ -123,6 +123,7 @@ def _may_look_up(now: float) -> None:
 
 def _missed(now: float) -> None:
     st.session_state.setdefault(MISSES, []).append(now)
+    _guessing(now)          # the minute's count only: a guesser with a new page per guess grows nothing
     with _wrong_lock:
         _wrong.append(now)
 
