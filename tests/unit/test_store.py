@@ -341,54 +341,77 @@ def test_a_store_whose_postgresql_is_away_says_so_in_one_line_for_every_call():
         assert isinstance(err.value, StoreError)                  # what the pages already catch
 
 
-def test_a_stopped_postgresql_is_away_and_the_same_store_comes_back_with_it(tmp_path):
-    """A real server of our own on a free port: stopped mid-class, every call is StoreDown; started
-    again, the same Store (its pool, its engine) carries on with what was kept."""
-    import glob
-    import shutil
+class PrivatePostgres:
+    """A PostgreSQL server of the test's own on a free port of 127.0.0.1 (the shared one is never stopped):
+    `url`, `stop()` (fast shutdown: its clients are cut off), `start()`; `close()` removes it."""
+
+    def __init__(self):
+        import glob
+        import pwd
+        import shutil
+        import tempfile
+
+        bindir = next(iter(sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True)), None)
+        if bindir is None or not shutil.which("pg_ctl", path=bindir):
+            pytest.skip("needs PostgreSQL's server programs (apt-get install postgresql)")
+        self.bindir, self.user = bindir, ("postgres" if os.geteuid() == 0 else None)   # initdb refuses root
+        self.dir = Path(tempfile.mkdtemp(prefix="layerlab-pg-"))    # pytest's tmp_path is its owner's only
+        if self.user:
+            os.chown(self.dir, pwd.getpwnam(self.user).pw_uid, -1)
+            os.chmod(self.dir, 0o755)
+        self.port = _closed_port()
+        self._run("initdb", "-D", str(self.dir / "pg"), "-A", "trust", "-U", "layerlab")
+        self.start()
+        self._run("createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", "layerlab", "layerlab")
+        self.url = f"postgresql+psycopg://layerlab@127.0.0.1:{self.port}/layerlab"
+
+    def _run(self, program, *args, check=True):
+        sudo = ["runuser", "-u", self.user, "--"] if self.user else []
+        return subprocess.run([*sudo, f"{self.bindir}/{program}", *args], check=check, capture_output=True,
+                              timeout=120)
+
+    def _ctl(self, *args, check=True):
+        return self._run("pg_ctl", "-D", str(self.dir / "pg"), "-w", "-l", str(self.dir / "log"), "-o",
+                         f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1", *args, check=check)
+
+    def start(self):
+        self._ctl("start")
+
+    def stop(self):
+        self._ctl("-m", "fast", "stop")
+
+    def close(self):
+        import shutil
+
+        self._ctl("-m", "immediate", "stop", check=False)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def test_a_stopped_postgresql_is_away_and_the_same_store_comes_back_with_it():
+    """A real server of our own: stopped mid-class, every call is StoreDown; started again, the same Store
+    (its pool, its engine) carries on with what was kept."""
     import time
 
     from store import StoreDown
 
-    bindir = next(iter(sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True)), None)
-    if bindir is None or not shutil.which("pg_ctl", path=bindir):
-        pytest.skip("needs PostgreSQL's server programs (apt-get install postgresql)")
-    import pwd
-    import tempfile
-
-    user = "postgres" if os.geteuid() == 0 else None           # initdb refuses to run as root
-    tmp_path = Path(tempfile.mkdtemp(prefix="layerlab-pg-"))     # pytest's is its owner's only
-    data, port = tmp_path / "pg", _closed_port()
-    run = (lambda *a: subprocess.run(["runuser", "-u", user, "--", *a], check=True, capture_output=True,
-                                      timeout=120)) if user else \
-        (lambda *a: subprocess.run(list(a), check=True, capture_output=True, timeout=120))
-    if user:
-        os.chown(tmp_path, pwd.getpwnam(user).pw_uid, -1)
-        os.chmod(tmp_path, 0o755)
-    run(f"{bindir}/initdb", "-D", str(data), "-A", "trust", "-U", "layerlab")
-    sock = str(tmp_path)
-    pg = lambda verb: run(f"{bindir}/pg_ctl", "-D", str(data), "-w", "-l", str(tmp_path / "log"), "-o",  # noqa: E731
-                          f"-p {port} -k {sock} -c listen_addresses=127.0.0.1", verb)
-    pg("start")
+    pg = PrivatePostgres()
     try:
-        run(f"{bindir}/createdb", "-h", "127.0.0.1", "-p", str(port), "-U", "layerlab", "layerlab")
-        store = Store(f"postgresql+psycopg://layerlab@127.0.0.1:{port}/layerlab")
+        store = Store(pg.url)
         code, key = store.create_class(PROBLEM)
         token = store.join(code, "Ada")
-        pg("stop")
+        pg.stop()
         for call in _every_call(store, code, key, token):
             with pytest.raises(StoreDown):
                 call()
-        pg("start")
+        assert not store.ping()
+        pg.start()
         t0 = time.monotonic()
         assert store.seat(code, token).nickname == "Ada"           # no restart, no new Store
         store.submit(code, token, spec={}, weights=W(), n_params=1, public=0.5, private=0.5)
         assert store.counts(code).submissions == 1 and time.monotonic() - t0 < 10
         store.engine.dispose()
     finally:
-        subprocess.run(["runuser", "-u", user, "--"] * bool(user) + [f"{bindir}/pg_ctl", "-D", str(data),
-                       "-m", "immediate", "stop"], capture_output=True, timeout=60)
-        shutil.rmtree(tmp_path, ignore_errors=True)
+        pg.close()
 
 
 def test_a_sqlite_file_whose_folder_is_away_says_so_and_comes_back(tmp_path):
