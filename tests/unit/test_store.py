@@ -57,7 +57,8 @@ def store(request, tmp_path):
     s = Store(f"postgresql+psycopg:///{name}")
     yield s
     s.engine.dispose()
-    subprocess.run(["dropdb", "--if-exists", name], capture_output=True, timeout=30)
+    # --force: a test's second Store (another replica) may still hold a connection
+    subprocess.run(["dropdb", "--if-exists", "--force", name], capture_output=True, timeout=30)
 
 
 def test_a_class_gets_a_code_without_look_alikes_and_a_key_kept_only_hashed(store):
