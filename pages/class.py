@@ -12,7 +12,7 @@ import streamlit as st
 
 from lib.challenge import evaluate, score_of
 from lib.datasets import PROBLEMS
-from store import StoreError, normal_code
+from store import StoreDown, StoreError, normal_code
 from ui import charts
 from ui import classroom as cr
 from ui.source import show_source
@@ -76,7 +76,7 @@ def join(code: str = "") -> None:
             go = st.form_submit_button("Join", type="primary", icon=":material/login:")
         if go:
             try:
-                token = cr.store().join(typed, nick)
+                token = cr.join(typed, nick)   # this page's tries counted; the class's limits the store's
             except StoreError as err:   # may quote the nickname typed: shown as text, never as Markdown
                 st.error(cr.plain(str(err)), icon=":material/error:")
                 return
@@ -174,7 +174,8 @@ def remove(code: str, key: str, info) -> None:
     options as text (seen in Chromium: `**b**` stays `**b**`) but a button's label as Markdown, so the
     button's is escaped (cr.label)."""
     subs = cr.submissions_now(code)
-    names = sorted({cr.name_text(s["nickname"]) for s in subs})
+    names = sorted({cr.name_text(seat.nickname) for seat in cr.store().seats(code, key)}   # never submitted too
+                   | {cr.name_text(s["nickname"]) for s in subs})
     who = st.selectbox("Remove a student, or one of their submissions", names, index=None,
                        placeholder="Choose a student", key="class_remove_who",
                        help="For a nickname that should not be on the board, or a network that should not.")
@@ -230,6 +231,7 @@ def board(code: str, compact: bool = False) -> None:
         f"private {what}": st.column_config.NumberColumn(format=fmt)})
 
 
+@cr.away()
 def live_view(code: str) -> None:
     """The projector's live part, refreshed every 3 s as one: the board, the class chart, the gallery."""
     board(code)
@@ -262,6 +264,7 @@ def gallery(code: str) -> None:
     charts.show(grid, key="class_gallery", live=True)   # live: no mode bar
 
 
+@cr.away()
 @cr.guarded("The snapshots")
 def snapshots(code: str) -> None:
     """Snapshots: the teacher stars up to three networks; they show large, side by side, each with its
@@ -300,11 +303,15 @@ def snapshots(code: str) -> None:
             st.markdown(cr.settings_line(by_id[sub].spec) + f" · {ringed}")
 
 
-if __name__ == "__main__":
-    st.title("Class challenge")
-    code = normal_code(st.query_params.get("code") or "")
-    cr.take_key(code)
-    info = cr.store().get_class(code) if code else None
+def room(code: str) -> None:
+    """The teacher's room, or a student's way in (and the class's board when the link names one)."""
+    try:
+        info = cr.find(code) if code else None
+    except StoreDown:
+        raise
+    except StoreError as err:   # this page named too many wrong codes: one line, and the way in
+        st.error(str(err), icon=":material/error:")
+        code, info = "", None
     if code and info is None:
         st.error(f"No class has the code {cr.plain(code)}: check it on the board.", icon=":material/error:")
     if info is not None and cr.is_teacher(code):
@@ -316,7 +323,7 @@ if __name__ == "__main__":
         if info is not None:   # a student's link: join, then the class's board, live as on the projector
             join(code)
             st.subheader(f"The board of class {code}")
-            st.fragment(board, run_every=3)(code, compact=True)
+            st.fragment(cr.away()(board), run_every=3)(code, compact=True)
             with st.expander("Start a challenge of your own (for a teacher)", icon=":material/flag:"):
                 start()
         else:
@@ -325,6 +332,14 @@ if __name__ == "__main__":
                 join("")
             with b:
                 start()
+
+
+if __name__ == "__main__":
+    st.title("Class challenge")
+    code = normal_code(st.query_params.get("code") or "")
+    cr.take_key(code)
+    with cr.away(look_again=True):   # the class store away: one line, and the page comes back by itself
+        room(code)
     problems = ", ".join(p.label for p in PROBLEMS.values())
     st.caption(f"Any problem type works ({problems}): the score is accuracy for classes, R² for values.")
     show_source(evaluate, score_of, label="The code that scores every network, on the server")

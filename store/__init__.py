@@ -2,8 +2,15 @@
 replicas). Never imports streamlit.
 
 Where it lives (`default_url`): LAYERLAB_DB (a SQLAlchemy URL, e.g. postgresql+psycopg://host/layerlab),
-else ~/.layerlab/classes.sqlite3. The schema is Alembic's (store/migrations), brought up to date when a
-Store opens.
+else ~/.layerlab/classes.sqlite3. The schema is Alembic's (store/migrations), brought up to date at a
+Store's first use.
+
+Reads and writes (`reading()`, `writing()`): on SQLite a read begins a plain (deferred) transaction, so
+readers overlap each other and a writer (WAL); a write begins IMMEDIATE, taking the one write lock first,
+so a count and the insert it allows are one step. On PostgreSQL a write that counts before it inserts
+locks the row it counts under (the class, the seat). Both doors are the one place an outage is turned
+into StoreDown, one line; a Store connects (and migrates) at its first use, and after an outage its next
+use tries again, so a store that comes back is used again without a restart.
 
 Secrets: the teacher's key (192 random bits) and a student's seat token (128 bits) are stored only as
 their SHA-256; a lookup hashes what it was given and compares. Every query is SQLAlchemy's, with bound
@@ -14,6 +21,7 @@ transaction that writes, with the seat row locked, so two quick clicks cannot bo
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import hmac
@@ -21,12 +29,17 @@ import json
 import math
 import os
 import secrets
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from sqlalchemy import create_engine, delete, event, func, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DataError, DBAPIError, IntegrityError, ProgrammingError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import Session, sessionmaker
 
 from store.models import Class, Seat, ShortLink, Submission
@@ -37,6 +50,8 @@ CODE_LENGTH = 6
 NICK_MAX = 24
 LINK_SEEDS = 100_000               # a link's seed is below this: the hidden points' seed never is one
 MAX_SEATS = 200                    # students in one class
+LOCK_WAIT = 30                     # seconds a SQLite write waits for another's lock: then the store is away
+JOINS_PER_MINUTE = 60              # new seats in one class in a minute: two classes of 30 joining at once
 MIN_GAP = timedelta(seconds=3)     # between two submissions of one student
 KEEP = timedelta(days=14)          # a class older than this is deleted with everything in it
 ACTIVE = timedelta(seconds=60)      # a student seen within this is "active"
@@ -50,13 +65,74 @@ class StoreError(ValueError):
     """A refusal a student or teacher can act on, in one line."""
 
 
+class StoreDown(StoreError):
+    """The database cannot be reached (stopped, restarting, its file gone, locked for too long): nothing
+    was read or kept, and the same call works again once it is back."""
+
+    def __init__(self, line: str = "The class store cannot be reached; your network is still on this page."):
+        super().__init__(line)
+
+
+class NoClass(StoreError):
+    """A join code no class has (mistyped, ended, or guessed)."""
+
+
+def _outage(err: BaseException) -> bool:
+    """Is this error the database being away (rather than a refusal or a bug)? Connection refused or
+    lost, a server shutting down, a file that cannot be opened, a lock held past the timeout, no free
+    connection in the pool: SQLAlchemy's OperationalError and InterfaceError (and any DBAPI error that
+    invalidated its connection), and the drivers' own when they escape unwrapped. Not a broken unique
+    constraint (IntegrityError: a taken code or nickname) nor a bad query (ProgrammingError, DataError)."""
+    if isinstance(err, PoolTimeout):
+        return True
+    if isinstance(err, DBAPIError):
+        refusal = isinstance(err, IntegrityError | ProgrammingError | DataError)
+        return err.connection_invalidated or not refusal
+    if isinstance(err, sqlite3.OperationalError | sqlite3.InterfaceError):
+        return True
+    try:
+        import psycopg
+    except ImportError:
+        return False
+    return isinstance(err, psycopg.OperationalError | psycopg.InterfaceError)
+
+
+@contextmanager
+def _away() -> Iterator[None]:
+    """The one place an outage becomes StoreDown (its cause chained, for the log)."""
+    try:
+        yield
+    except StoreError:
+        raise
+    except Exception as err:
+        if _outage(err):
+            raise StoreDown() from err
+        raise
+
+
 def default_url() -> str:
+    """LAYERLAB_DB, else the SQLite file in LAYERLAB_HOME (~/.layerlab), a folder only its owner can open."""
     url = os.environ.get("LAYERLAB_DB")
     if url:
         return url
     home = Path(os.environ.get("LAYERLAB_HOME", Path.home() / ".layerlab"))
-    home.mkdir(parents=True, exist_ok=True)
+    home.mkdir(mode=0o700, parents=True, exist_ok=True)
+    home.chmod(0o700)
     return f"sqlite:///{home / 'classes.sqlite3'}"
+
+
+def _owner_only(path: str | None) -> None:
+    """The SQLite file and its -wal and -shm readable by their owner only: the file is made 0600 before
+    SQLite first opens it (SQLite gives its -wal and -shm the file's mode), an older one is set so."""
+    if not path or path == ":memory:" or path.startswith("file:"):
+        return
+    try:
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+    except OSError:
+        return          # its folder is away: SQLite says so when it connects (StoreDown)
+    for name in (path, f"{path}-wal", f"{path}-shm"):
+        with contextlib.suppress(OSError):   # not there (yet), or not ours
+            os.chmod(name, 0o600)
 
 
 def _hash(secret: str) -> str:
@@ -200,11 +276,16 @@ class Counts:
 class Store:
     def __init__(self, url: str | None = None):
         self.url = url or default_url()
-        kw = {"pool_pre_ping": True}
-        if self.url.startswith("sqlite"):
-            kw["connect_args"] = {"check_same_thread": False, "timeout": 30}
+        kw: dict = {"pool_pre_ping": True}
+        sqlite = self.url.startswith("sqlite")
+        if sqlite:
+            kw["connect_args"] = {"check_same_thread": False, "timeout": LOCK_WAIT}
+        elif self.url.startswith("postgresql"):
+            kw["connect_args"] = {"connect_timeout": 5}   # a silent host: away in 5 s, not 2 min
         self.engine = create_engine(self.url, **kw)
-        if self.url.startswith("sqlite"):
+        if sqlite:
+            path = self.engine.url.database
+
             @event.listens_for(self.engine, "connect")
             def _sqlite(conn, _):   # foreign keys on, and a journal that lets readers and a writer overlap
                 conn.isolation_level = None   # transactions are begun below, not by the driver
@@ -212,18 +293,64 @@ class Store:
                 cur.execute("PRAGMA foreign_keys=ON")
                 cur.execute("PRAGMA journal_mode=WAL")
                 cur.close()
+                _owner_only(path)             # -wal and -shm exist now
 
             @event.listens_for(self.engine, "begin")
-            def _immediate(conn):   # SQLite has no SELECT ... FOR UPDATE: a transaction takes the write lock
-                conn.exec_driver_sql("BEGIN IMMEDIATE")   # first, so a count and its insert are one step
-        self.session = sessionmaker(self.engine, expire_on_commit=False)
-        migrate(self.engine)
+            def _begin(conn):   # SQLite has no SELECT ... FOR UPDATE: a write takes the write lock first, so
+                # a count and its insert are one step; a read takes no lock (WAL: it sees a snapshot)
+                write = conn.get_execution_options().get("write")
+                conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+            self._prepare = lambda: _owner_only(path)
+        else:
+            self._prepare = lambda: None
+        self._read = sessionmaker(self.engine, expire_on_commit=False)
+        self._write = sessionmaker(self.engine.execution_options(write=True), expire_on_commit=False)
+        self._opened = self._purged = False
+        self._opening = threading.Lock()
+
+    def _open(self) -> None:
+        """At the first use (and the first after an outage): the schema looked at, and brought up to date
+        if it is behind (with the write lock: only then); old classes deleted once. A database that is away
+        leaves the Store unopened, to be tried again at the next use."""
+        if self._opened:
+            return
+        with self._opening:
+            if self._opened:
+                return
+            self._prepare()
+            if not at_head(self.engine):
+                migrate(self.engine.execution_options(write=True))
+            self._opened = True
+            if self._purged:
+                return
+            self._purged = True
         self.purge()
+
+    @contextmanager
+    def _door(self, sessions) -> Iterator[Session]:
+        try:
+            with _away():
+                self._open()
+                with sessions.begin() as s:
+                    yield s
+        except StoreDown:
+            self._opened = False      # the next use looks again (the schema too: the database may be new)
+            raise
+
+    def reading(self) -> Iterator[Session]:
+        """A session for reads: on SQLite a deferred transaction, which waits for no one."""
+        return self._door(self._read)
+
+    def writing(self) -> Iterator[Session]:
+        """A session whose changes are committed when the block ends: on SQLite it holds the write lock
+        from its start (BEGIN IMMEDIATE)."""
+        return self._door(self._write)
 
     def purge(self, older_than: timedelta = KEEP) -> int:
         """Delete the classes created more than `older_than` ago, with their seats and submissions, and the
         short links older than KEEP_LINKS."""
-        with self.session.begin() as s:
+        with self.writing() as s:
             old = s.scalars(select(Class).where(Class.created_at < _now() - older_than)).all()
             for c in old:
                 s.delete(c)
@@ -241,13 +368,13 @@ class Store:
                              "keeps.")
         digest = hashlib.sha256(f"{path}?{query}".encode()).hexdigest()
         for _ in range(20):
-            with self.session() as s:
+            with self.reading() as s:
                 found = s.scalar(select(ShortLink.code).where(ShortLink.digest == digest))
             if found:
                 return found
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             try:
-                with self.session.begin() as s:
+                with self.writing() as s:
                     s.add(ShortLink(code=code, digest=digest, path=path, query=query, created_at=_now()))
                 return code
             except IntegrityError:
@@ -256,10 +383,19 @@ class Store:
 
     def expand(self, code: str) -> tuple[str, str] | None:
         """(page path, query) of a short code, or None for a code that is not (or no longer) stored."""
-        with self.session() as s:
+        with self.reading() as s:
             row = s.execute(select(ShortLink.path, ShortLink.query)
                             .where(ShortLink.code == normal_code(code)[:CODE_LENGTH])).first()
         return None if row is None else (row.path, row.query)
+
+    def ping(self) -> bool:
+        """Can the store be reached now? (One round trip; never raises.)"""
+        try:
+            with self.reading() as s:
+                s.execute(select(1))
+        except StoreDown:
+            return False
+        return True
 
     def _teacher(self, s: Session, code: str, key: str | None) -> Class:
         c = s.scalar(select(Class).where(Class.code == normal_code(code)))
@@ -269,14 +405,14 @@ class Store:
 
     def set_open(self, code: str, key: str, is_open: bool) -> None:
         """Close submissions now, or reopen them (no closing time)."""
-        with self.session.begin() as s:
+        with self.writing() as s:
             c = self._teacher(s, code, key)
             c.closes_at = None if is_open else _now()
 
     def remove(self, code: str, key: str, *, submission: int | None = None,
                nickname: str | None = None) -> None:
         """Remove one submission, or one student with all their submissions."""
-        with self.session.begin() as s:
+        with self.writing() as s:
             c = self._teacher(s, code, key)
             if submission is not None:
                 sub = s.scalar(select(Submission).where(Submission.id == int(submission),
@@ -289,9 +425,19 @@ class Store:
                     s.execute(delete(Submission).where(Submission.seat_id == seat.id))
                     s.delete(seat)
 
+    def seats(self, code: str, key: str) -> list[SeatInfo]:
+        """Every student of the class, those who never submitted too, by nickname: for the teacher only."""
+        with self.reading() as s:
+            c = self._teacher(s, code, key)
+            n = (select(func.count()).select_from(Submission).where(Submission.seat_id == Seat.id)
+                 .correlate(Seat).scalar_subquery())
+            rows = s.execute(select(Seat.nickname, n).where(Seat.class_id == c.id)
+                             .order_by(Seat.nickname_key)).all()
+        return [SeatInfo(c.code, nick, int(k)) for nick, k in rows]
+
     def end(self, code: str, key: str) -> None:
         """End the class: delete it, its seats and its submissions."""
-        with self.session.begin() as s:
+        with self.writing() as s:
             c = self._teacher(s, code, key)
             s.execute(delete(Submission).where(Submission.class_id == c.id))
             s.execute(delete(Seat).where(Seat.class_id == c.id))
@@ -299,7 +445,7 @@ class Store:
 
     def export(self, code: str, key: str) -> list[dict]:
         """Every submission for the teacher: nickname, time, size, both scores, settings and weights."""
-        with self.session() as s:
+        with self.reading() as s:
             c = self._teacher(s, code, key)
             rows = s.execute(select(Submission, Seat.nickname).join(Seat, Seat.id == Submission.seat_id)
                              .where(Submission.class_id == c.id).order_by(Submission.created_at)).all()
@@ -316,12 +462,13 @@ class Store:
         for _ in range(20):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             try:
-                with self.session.begin() as s:
+                with self.writing() as s:
                     s.add(Class(code=code, key_hash=_hash(key), problem=json.dumps(problem, sort_keys=True),
                                 test_seed=LINK_SEEDS + secrets.randbelow(2**31 - 1 - LINK_SEEDS),
                                 max_params=max_params,
                                 max_submissions=max_submissions, closes_at=closes_at, paused=False,
                                 revealed=False, hide_names=False, created_at=_now()))
+                self.purge()    # a server that runs for weeks deletes old classes too, not only at a start
                 return code, key
             except IntegrityError:
                 continue        # that code was taken: draw another
@@ -330,7 +477,7 @@ class Store:
     def is_teacher(self, code: str, key: str | None) -> bool:
         if not key:
             return False
-        with self.session() as s:
+        with self.reading() as s:
             stored = s.scalar(select(Class.key_hash).where(Class.code == normal_code(code)))
         return stored is not None and hmac.compare_digest(stored, _hash(key))
 
@@ -338,12 +485,12 @@ class Store:
         """Pause, reveal or hide names: the teacher's key is checked here, on the server."""
         if flag not in ("paused", "revealed", "hide_names"):
             raise ValueError(flag)
-        with self.session.begin() as s:
+        with self.writing() as s:
             setattr(self._teacher(s, code, key), flag, bool(value))
 
     def test_seed(self, code: str) -> int:
         """The hidden test points' seed: for the server's scoring only, never for a page or a link."""
-        with self.session() as s:
+        with self.reading() as s:
             seed = s.scalar(select(Class.test_seed).where(Class.code == normal_code(code)))
         if seed is None:
             raise StoreError(f"No class has the code {code}.")
@@ -351,7 +498,7 @@ class Store:
 
     # --- anyone -------------------------------------------------------------------------------
     def get_class(self, code: str) -> ClassInfo | None:
-        with self.session() as s:
+        with self.reading() as s:
             c = s.scalar(select(Class).where(Class.code == normal_code(code)))
             if c is None:
                 return None
@@ -360,21 +507,32 @@ class Store:
 
     # --- a student ----------------------------------------------------------------------------
     def join(self, code: str, nickname: str) -> str:
-        """A seat in the class: returns the seat's token (kept only hashed here)."""
+        """A seat in the class: returns the seat's token (kept only hashed here).
+
+        The class's row is locked before its seats are counted (PostgreSQL: FOR NO KEY UPDATE, which
+        submissions' foreign-key checks do not wait for; SQLite: the write lock this transaction began
+        with), so joins of one class take turns there: the cap of MAX_SEATS and the rate of
+        JOINS_PER_MINUTE hold however many press Join at once, on every replica."""
         name = check_nickname(nickname)
-        info = self.get_class(code)
-        if info is None:
-            raise StoreError(f"No class has the code {normal_code(code)}: check it on the board.")
-        if info.closed():
-            raise StoreError("This challenge has closed.")
+        if self.get_class(code) is None:   # a mistyped (or guessed) code costs a read, not the write lock
+            raise NoClass(f"No class has the code {normal_code(code)}: check it on the board.")
         token = secrets.token_urlsafe(16)
         now = _now()
         try:
-            with self.session.begin() as s:
-                cid = s.scalar(select(Class.id).where(Class.code == info.code))
-                if s.scalar(select(func.count()).select_from(Seat).where(Seat.class_id == cid)) >= MAX_SEATS:
+            with self.writing() as s:
+                c = s.execute(select(Class.id, Class.code, Class.closes_at)
+                              .where(Class.code == normal_code(code)).with_for_update(key_share=True)).first()
+                if c is None:   # ended a moment ago
+                    raise NoClass(f"No class has the code {normal_code(code)}: check it on the board.")
+                if c.closes_at is not None and now >= _aware(c.closes_at):
+                    raise StoreError("This challenge has closed.")
+                seats = select(func.count()).select_from(Seat).where(Seat.class_id == c.id)
+                if s.scalar(seats) >= MAX_SEATS:
                     raise StoreError(f"This class is full ({MAX_SEATS} students).")
-                s.add(Seat(class_id=cid, token_hash=_hash(token), nickname=name,
+                if s.scalar(seats.where(Seat.joined_at > now - timedelta(minutes=1))) >= JOINS_PER_MINUTE:
+                    raise StoreError(f"{JOINS_PER_MINUTE} students joined this class in the last minute, as "
+                                     "many as a minute takes: join again in a moment.")
+                s.add(Seat(class_id=c.id, token_hash=_hash(token), nickname=name,
                            nickname_key=nickname_key(name), joined_at=now, last_seen=now))
         except IntegrityError:
             raise StoreError(f"Someone in this class is already called {name}: choose another nickname.") \
@@ -391,7 +549,7 @@ class Store:
 
     def seat(self, code: str, token: str, *, playing: bool = False) -> SeatInfo | None:
         """Who holds this seat (None: no such seat in this class); marks them seen (and playing)."""
-        with self.session.begin() as s:
+        with self.writing() as s:
             found = self._seat(s, code, token)
             if found is None:
                 return None
@@ -408,7 +566,7 @@ class Store:
 
         Refused with a StoreError (nothing kept) when the class is paused or closed, the student has used
         every submission, or the network is over the class's parameter limit."""
-        with self.session.begin() as s:
+        with self.writing() as s:
             found = self._seat(s, code, token, lock=True)
             if found is None:
                 raise StoreError("This seat is not in the class: open the class link again to join.")
@@ -461,7 +619,7 @@ class Store:
         if info is None:
             return []
         show = info.revealed if reveal is None else reveal
-        with self.session() as s:   # the columns the board needs (never the weights: the heavy part)
+        with self.reading() as s:   # the columns the board needs (never the weights: the heavy part)
             rows = s.execute(
                 select(Submission.id, Submission.public, Submission.private, Submission.n_params,
                        Submission.spec, Submission.created_at, Seat.nickname)
@@ -485,7 +643,7 @@ class Store:
 
     def submissions(self, code: str) -> list[dict]:
         """Every submission of the class (for the class chart): nickname, size, scores, settings."""
-        with self.session() as s:
+        with self.reading() as s:
             rows = s.execute(
                 select(Submission.id, Submission.n_params, Submission.public, Submission.private,
                        Submission.spec, Seat.nickname).join(Seat, Seat.id == Submission.seat_id)
@@ -495,7 +653,7 @@ class Store:
                      spec=_json(r.spec)) for r in rows]
 
     def weights(self, submission: int) -> dict:
-        with self.session() as s:
+        with self.reading() as s:
             text = s.scalar(select(Submission.weights).where(Submission.id == int(submission)))
         if text is None:
             raise StoreError("No such submission.")
@@ -503,7 +661,7 @@ class Store:
 
     def counts(self, code: str) -> Counts:
         now = _now()
-        with self.session() as s:
+        with self.reading() as s:
             cid = s.scalar(select(Class.id).where(Class.code == normal_code(code)))
             seats = s.execute(select(Seat.last_seen, Seat.playing_at).where(Seat.class_id == cid)).all()
             n_sub = s.scalar(select(func.count()).select_from(Submission).where(Submission.class_id == cid))
@@ -512,13 +670,29 @@ class Store:
         return Counts(len(seats), active, playing, int(n_sub or 0))
 
 
-def migrate(engine) -> None:
-    """Bring the schema up to Alembic's head (a no-op when it is there)."""
-    from alembic import command
+def _alembic():
     from alembic.config import Config
 
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
+    return cfg
+
+
+def at_head(engine) -> bool:
+    """Is the schema at Alembic's head? One read, no lock."""
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+
+    with engine.connect() as conn:
+        now = MigrationContext.configure(conn).get_current_revision()
+    return now == ScriptDirectory.from_config(_alembic()).get_current_head()
+
+
+def migrate(engine) -> None:
+    """Bring the schema up to Alembic's head (a no-op when it is there)."""
+    from alembic import command
+
+    cfg = _alembic()
     with engine.begin() as conn:
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")

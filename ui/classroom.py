@@ -7,6 +7,7 @@ Nicknames are shown as plain text only (st.dataframe, st.markdown of escaped tex
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import functools
 import io
@@ -14,19 +15,26 @@ import itertools
 import json
 import logging
 import re
+import threading
 import time
 from dataclasses import dataclass
 
 import streamlit as st
 
 from lib.challenge import PROBLEM_KEYS, evaluate, read_submission, settings
-from store import ClassInfo, Counts, Row, Store, StoreError, normal_code
+from store import ClassInfo, Counts, NoClass, Row, Store, StoreDown, StoreError, normal_code
 
 KEYS = "class_keys"          # session: {code: teacher's key}, never in a link after the first load
 SEAT_SEEN = "class_seat_seen"  # session: when this seat last told the store it was here (throttle)
 # A challenge may hide any trainer control but the class's data (locked and shown) and the weights.
 NEVER_HIDDEN = (*PROBLEM_KEYS, "w")
 PAUSE_LOOK = 2.0             # seconds between two looks at the class's pause switch from a playing page
+KNOWN = "class_known"        # session: the Challenge this page was last told (kept while the store is away)
+DRAWN_AWAY = "class_drawn_away"  # session: the page's last full run found the store away
+PAUSE_SEEN = "class_pause_seen"  # session: (when, paused, whether that look reached the store)
+AWAY = ("The class store cannot be reached just now; this page shows the class again by itself when it "
+        "is back.")
+LOOK_AGAIN = 5.0             # seconds between two looks at a store that is away
 
 
 def store_url() -> str | None:
@@ -43,8 +51,122 @@ def store_url() -> str | None:
 
 @st.cache_resource(show_spinner=False)
 def store() -> Store:
-    """One store per process (its connection pool is shared by the sessions)."""
+    """One store per process (its connection pool is shared by the sessions). Making it connects to
+    nothing: a database that is away at its first use is tried again at the next (store.Store._open)."""
     return Store(store_url())
+
+
+class away(contextlib.ContextDecorator):   # lower case: used as a decorator and a `with`, like suppress
+    """How a page part lives through the class store being away: the StoreDown it raises (store/ turns
+    every outage into one) becomes one line where the part was, and the rest of the page runs on.
+    `look_again`: a small fragment looks at the store every LOOK_AGAIN s and reruns the page once it
+    answers (a part in a `run_every` fragment needs none: its next run is the look)."""
+
+    def __init__(self, line: str = AWAY, look_again: bool = False):
+        self.line, self.look_again = line, look_again
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, err, tb) -> bool:
+        if not isinstance(err, StoreDown):
+            return False
+        st.warning(self.line, icon=":material/cloud_off:")
+        if self.look_again:
+            st.fragment(_look_again, run_every=LOOK_AGAIN)()
+        return True
+
+
+def _look_again() -> None:
+    if store().ping():
+        st.rerun(scope="app")
+
+
+# --- floods: join presses and join codes ------------------------------------------------------------
+# Per page (session): at most JOIN_TRIES presses of Join and WRONG_CODES codes no class has (typed, or in a
+# /class?code= link) a minute. A new tab is a new session, so per process there is a budget too: past
+# WRONG_BUDGET wrong codes a minute the server is being guessed at, and a page that has already named a
+# wrong code looks up no other until the minute is under budget again. A page's first code (the QR link's,
+# typed off the board) is never refused; a guesser pays a new session for every further guess. A class
+# makes a few typos a minute; a guessing client made 20 to 45 a second.
+JOIN_TRIES, WRONG_CODES, WRONG_BUDGET = 10, 5, 60
+TRIES = "class_join_tries"   # session: monotonic times of this page's Join presses (last minute)
+MISSES = "class_wrong_codes"  # session: ... and of the wrong codes it named
+_wrong: collections.deque[float] = collections.deque()   # this process's wrong codes (monotonic times)
+_wrong_lock = threading.Lock()
+
+
+def _recent(key: str, now: float) -> list[float]:
+    kept = [t for t in st.session_state.get(key, ()) if now - t < 60.0]
+    st.session_state[key] = kept
+    return kept
+
+
+def _wait_line(times: list[float], now: float) -> str:
+    return f"wait {max(1, int(60.0 - (now - times[0])) + 1)} s, then try again."
+
+
+def _guessing(now: float) -> bool:
+    with _wrong_lock:
+        while _wrong and now - _wrong[0] >= 60.0:
+            _wrong.popleft()
+        return len(_wrong) >= WRONG_BUDGET
+
+
+def _may_look_up(now: float) -> None:
+    """StoreError (one line) when this page may not look up another join code just now."""
+    missed = _recent(MISSES, now)
+    if len(missed) >= WRONG_CODES:
+        raise StoreError(f"{WRONG_CODES} wrong join codes from this page in a minute: check the code on the "
+                         f"board and {_wait_line(missed, now)}")
+    if missed and _guessing(now):
+        raise StoreError("Many wrong join codes reach this server just now: check the code on the board (or "
+                         "open the class's link) and try again in a minute.")
+
+
+def _missed(now: float) -> None:
+    st.session_state.setdefault(MISSES, []).append(now)
+    _guessing(now)          # the minute's count only: a guesser with a new page per guess grows nothing
+    with _wrong_lock:
+        _wrong.append(now)
+
+
+LINK_MISSED = "class_link_missed"   # session: the /class?code= this page already found no class for
+
+
+def find(code: str) -> ClassInfo | None:
+    """The class of a join code from a link (/class?code=), counted like a typed one when no class has
+    it (once: the page's reruns with the same link are not new tries). StoreError when this page may not
+    look up another; StoreDown when the store is away."""
+    code = normal_code(code)
+    if st.session_state.get(LINK_MISSED) == code:
+        return None
+    now = time.monotonic()
+    _may_look_up(now)
+    info = store().get_class(code)
+    if info is None:
+        _missed(now)
+        st.session_state[LINK_MISSED] = code
+    return info
+
+
+def join(code: str, nickname: str) -> str:
+    """A student presses Join: a seat's token, or StoreError with one line (a refusal, a limit, the store
+    away). The class's own limits (full, closed, seats a minute) are the store's, on every replica."""
+    now = time.monotonic()
+    tries = _recent(TRIES, now)
+    if len(tries) >= JOIN_TRIES:
+        raise StoreError(f"{JOIN_TRIES} tries to join from this page in a minute: {_wait_line(tries, now)}")
+    _may_look_up(now)
+    tries.append(now)
+    try:
+        return store().join(code, nickname)
+    except NoClass:
+        _missed(now)
+        raise
+    except StoreDown:
+        raise StoreError("The class store cannot be reached just now: press Join again in a "
+                         "moment.") from None
 
 
 BOARD_TTL = 1.0   # seconds a class's board is shared by every viewer of this process
@@ -162,14 +284,17 @@ def _clock(at) -> str | None:
 
 
 def guarded(what: str):
-    """A part of a page that draws what the store holds: whatever fails inside it (a row no check foresaw,
-    the database away) leaves one line in its place and the rest of the page drawn. Streamlit's own
+    """A part of a page that draws what the store holds: whatever fails inside it (a row no check foresaw)
+    leaves one line in its place and the rest of the page drawn. The database away is not this part's to
+    say: StoreDown goes on to the `away` round the live part or the page, which says it once. Streamlit's own
     rerun and stop (BaseException) pass through."""
     def wrap(draw):
         @functools.wraps(draw)
         def run(*args, **kwargs):
             try:
                 return draw(*args, **kwargs)
+            except StoreDown:   # the database away: one line for the whole live part, where `away` stands
+                raise
             except Exception:
                 logging.getLogger(__name__).exception("%s could not be drawn", what)
                 st.caption(f":material/error: {what} could not be drawn just now; the rest of the page "
@@ -266,15 +391,23 @@ def challenge() -> Challenge | None:
     try:
         info = store().get_class(code)
         who = store().seat(code, seat) if info else None
-    except Exception:   # the database is away: train on, say so
-        st.warning("The class store cannot be reached; training on your own meanwhile.",
-                   icon=":material/cloud_off:")
+    except StoreDown as err:   # away: the class this page was in stays (Submit says it waits), or train alone
+        known = st.session_state.get(KNOWN)
+        if known is not None and (known.code, known.seat) == (normal_code(code), seat):
+            st.warning(str(err), icon=":material/cloud_off:")
+            st.session_state[DRAWN_AWAY] = True   # the watch reruns the page once the store answers
+            return known
+        st.warning("The class store cannot be reached; training on your own meanwhile (this page joins the "
+                   "class by itself when it is back).", icon=":material/cloud_off:")
+        st.fragment(_look_again, run_every=LOOK_AGAIN)()
         return None
     if info is None or who is None:
         st.warning(f"No seat `{plain(seat[:8])}…` in a class `{plain(code)}`: open the class link again to "
                    "join. Training on your own meanwhile.", icon=":material/link_off:")
         return None
-    return Challenge(info.code, seat, who.nickname, info)
+    st.session_state[KNOWN] = Challenge(info.code, seat, who.nickname, info)
+    st.session_state[DRAWN_AWAY] = False
+    return st.session_state[KNOWN]
 
 
 def paused(ch: Challenge | None) -> bool:
@@ -283,11 +416,14 @@ def paused(ch: Challenge | None) -> bool:
     if ch is None:
         return False
     now = time.monotonic()
-    seen = st.session_state.get("class_pause_seen")
+    seen = st.session_state.get(PAUSE_SEEN)
     if seen is None or now - seen[0] >= PAUSE_LOOK:
-        info = store().get_class(ch.code)
-        seen = (now, bool(info and info.paused))
-        st.session_state["class_pause_seen"] = seen
+        try:
+            info = store().get_class(ch.code)
+            seen = (now, bool(info and info.paused), True)
+        except StoreDown:   # away: as last seen (Submit says it is away when pressed)
+            seen = (now, seen[1] if seen is not None else ch.info.paused, False)
+        st.session_state[PAUSE_SEEN] = seen
     return seen[1]
 
 
@@ -298,9 +434,12 @@ WATCH_EVERY = 2.5
 
 def watch(ch: Challenge, was_paused: bool) -> None:
     """A small fragment on a student's page (run every WATCH_EVERY s): when the teacher pauses or resumes,
-    the whole page follows within 3 s, playing or not. Draws nothing."""
-    st.session_state["class_pause_seen"] = None     # a fresh look at the store
-    if paused(ch) != was_paused:
+    the whole page follows within 3 s, playing or not; and when the page was drawn with the store away,
+    it is drawn again once the store answers. Draws nothing."""
+    seen = st.session_state.get(PAUSE_SEEN)
+    if seen is not None:
+        st.session_state[PAUSE_SEEN] = (-1e9, *seen[1:])   # a fresh look at the store, the last value kept
+    if paused(ch) != was_paused or (st.session_state.get(DRAWN_AWAY) and st.session_state[PAUSE_SEEN][2]):
         st.rerun(scope="app")
 
 
@@ -365,7 +504,10 @@ def _submit(ch: Challenge, network) -> None:
         spec = settings_of(spec)
         weights = {**weights, "epoch": spec.get("epoch", 0)}   # the same bounded epoch in both
         pub, priv, n = evaluate(weights, ch.info.problem, store().test_seed(ch.code))
-    except (ValueError, StoreError) as err:
+    except StoreDown as err:   # our own line, no text of a student's in it
+        st.error(f"Not submitted: {err}", icon=":material/cloud_off:")
+        return
+    except (ValueError, StoreError) as err:   # may quote what a file held: shown as text
         st.error(f"Not submitted: {plain(str(err)[:300])}", icon=":material/error:")
         return
     except Exception as err:   # scoring failed in a way no check foresaw: say so, keep the network here
@@ -375,12 +517,16 @@ def _submit(ch: Challenge, network) -> None:
         return
     try:
         r = store().submit(ch.code, ch.seat, spec=spec, weights=weights, n_params=n, public=pub, private=priv)
+    except StoreDown as err:   # the database is away: nothing is lost, the network is still here
+        st.error(f"Not submitted: {err}", icon=":material/cloud_off:")
+        return
     except StoreError as err:
         st.error(f"Not submitted: {plain(str(err))}", icon=":material/error:")
         return
-    except Exception:   # the database is away: nothing is lost, the network is still here
-        st.error("Not submitted: the class store cannot be reached just now. Your network is still "
-                 "on this page: press Submit again in a moment.", icon=":material/cloud_off:")
+    except Exception as err:   # a failure no check foresaw: nothing was kept, the network is still here
+        logging.getLogger(__name__).exception("a submission could not be stored")
+        st.error(f"Not submitted: this network could not be stored ({type(err).__name__}). Your network is "
+                 "still on this page.", icon=":material/error:")
         return
     _record_submit(time.perf_counter() - t0, r.submission)
     changed(ch.code)   # this replica's boards show it at their next refresh
@@ -506,6 +652,8 @@ def gallery_grid(cards: tuple[tuple[int, str], ...], problem_json: str):
     for submission, title in cards:
         try:
             m = gallery_map(submission, problem_json)
+        except StoreDown:   # away: no grid at all (a grid without this card would be kept)
+            raise
         except Exception:   # a stored network that no longer fits, or cannot be read: no map, no error
             continue
         if m is None:

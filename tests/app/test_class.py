@@ -142,21 +142,140 @@ def test_the_teacher_closes_removes_downloads_and_ends_the_class():
     assert cr.store().get_class(code) is None and not at.exception
 
 
-def test_submit_says_so_in_one_line_when_the_store_is_away(monkeypatch):
-    from sqlalchemy.exc import OperationalError
+def _own_store(tmp_path, monkeypatch):
+    """A store of this test's own, on a SQLite file in a folder the test can take away (an unmounted disk)
+    and give back; every page part reaches it through cr.store()."""
+    from store import Store
 
-    code, _ = cr.store().create_class(PROBLEM)
-    seat = cr.store().join(code, "Bo")
+    folder = tmp_path / "disk"
+    folder.mkdir()
+    db = Store(f"sqlite:///{folder / 'classes.sqlite3'}")
+    monkeypatch.setattr(cr, "store", lambda: db)
+
+    def away():
+        db.engine.dispose()                      # no open file left to read from
+        folder.rename(tmp_path / "unmounted")
+
+    def back():
+        (tmp_path / "unmounted").rename(folder)
+
+    return db, away, back
+
+
+DOWN = "The class store cannot be reached; your network is still on this page."
+
+
+def test_the_class_trainer_trains_and_submit_says_one_line_while_the_store_is_away_then_carries_on(
+        tmp_path, monkeypatch):
+    db, away, back = _own_store(tmp_path, monkeypatch)
+    code, _ = db.create_class(PROBLEM)
+    seat = db.join(code, "Bo")
     at = open_page("trainer", {"class": code, "seat": seat, "twin": "false"})
-
-    def away(*args, **kwargs):
-        raise OperationalError("SELECT 1", {}, Exception("connection refused"))
-
-    monkeypatch.setattr(type(cr.store()), "submit", away)
+    at.button(key="trainer_step_100").click().run()
+    away()
+    at.session_state["class_pause_seen"] = None                       # the page looks at the store again
+    at.button(key="trainer_step_100").click().run()                   # the trainer trains on
+    assert not at.exception and at.session_state[tr.RUN].trainer.epoch == 200
+    assert [w.value for w in at.warning] == [DOWN]                    # one line
+    assert at.selectbox(key="dataset").disabled                       # still the class's data
     at.button(key="class_submit").click().run()
     assert not at.exception
-    assert any("cannot be reached" in e.value for e in at.error)
-    assert at.session_state[tr.RUN] is not None                         # the network is still there
+    assert [e.value for e in at.error] == [f"Not submitted: {DOWN}"]
+    assert at.session_state[tr.RUN].trainer.epoch == 200               # the network is still there
+    back()                                                            # no restart, no new Store
+    at.button(key="class_submit").click().run()
+    assert not at.exception and not at.warning and not at.error
+    assert "Scored: public accuracy" in _text(at) and db.counts(code).submissions == 1
+    # A trainer first opened while the store is away trains alone, in one line, and joins when it is back.
+    away()
+    alone = open_page("trainer", {"class": code, "seat": seat, "twin": "false"})
+    assert not alone.exception and len(alone.warning) == 1 and "cannot be reached" in alone.warning[0].value
+    assert not alone.selectbox(key="dataset").disabled
+    back()
+    alone.run()
+    assert not alone.exception and alone.selectbox(key="dataset").disabled
+    assert "Class challenge" in _text(alone)
+
+
+def test_the_watch_draws_a_page_drawn_with_the_store_away_again_once_it_answers(tmp_path, monkeypatch):
+    """The student's 2.5 s watch (a run_every fragment, which AppTest does not tick: called here) reruns the
+    page when the store answers again, and not before; while away it keeps the last pause it saw."""
+    db, away, back = _own_store(tmp_path, monkeypatch)
+    code, key = db.create_class(PROBLEM)
+    at = open_page("trainer", {"class": code, "seat": db.join(code, "Bo"), "twin": "false"})
+    db.set_flag(code, key, "paused", True)
+    at.session_state[cr.PAUSE_SEEN] = None
+    at.run()                                                          # paused, seen from the store
+    away()
+    at.session_state[cr.PAUSE_SEEN] = None
+    at.run()                                                          # drawn with the store away
+    assert not at.exception and at.session_state[cr.DRAWN_AWAY]
+    state = {k: at.session_state[k] for k in (cr.KNOWN, cr.DRAWN_AWAY, cr.PAUSE_SEEN)}
+    reruns = []
+    monkeypatch.setattr(cr.st, "session_state", state)
+    monkeypatch.setattr(cr.st, "rerun", lambda **kw: reruns.append(kw))
+    for _ in range(3):
+        cr.watch(state[cr.KNOWN], True)
+    assert reruns == [] and state[cr.PAUSE_SEEN][1]                   # away: still paused, as last seen
+    back()
+    cr.watch(state[cr.KNOWN], True)
+    assert reruns == [{"scope": "app"}]
+
+
+def test_class_says_one_line_for_teacher_and_student_while_the_store_is_away_and_comes_back(
+        tmp_path, monkeypatch):
+    db, away, back = _own_store(tmp_path, monkeypatch)
+    code, key = db.create_class(PROBLEM)
+    db.submit(code, db.join(code, "Ada"), spec={"hidden": [8]}, weights={"w": [1]}, n_params=33, public=0.9,
+              private=0.8)
+    teacher = open_page("class", {"code": code, "key": key})
+    student = open_page("class", {"code": code})
+    assert not teacher.exception and not student.exception
+    away()
+    import time
+
+    time.sleep(cr.BOARD_TTL)                         # the board's shared second is over
+    for at in (teacher, student):
+        at.run()
+        assert not at.exception
+        assert [w.value for w in at.warning] == [cr.AWAY]             # one line
+        assert not at.toggle and not at.dataframe
+    back()
+    for at in (teacher, student):
+        at.run()
+        assert not at.exception and not at.warning
+        assert list(at.dataframe[0].value["student"]) == ["Ada"]
+    assert any(t.label == "Pause the class" for t in teacher.toggle)   # the teacher's key was kept
+    # The store goes away while the projector's board refreshes: the board says so where it was.
+    away()
+    time.sleep(cr.BOARD_TTL)
+    teacher.toggle(key="class_hide").set_value(True).run()            # any run: the page as a whole
+    assert not teacher.exception and [w.value for w in teacher.warning] == [cr.AWAY]
+    back()
+
+
+def test_a_class_board_fragment_says_one_line_while_the_store_is_away(tmp_path, monkeypatch):
+    """What a fragment runs (a student's board, the projector's live part, the snapshots) turns the store
+    away into the one line, where it was: the next run every 3 s is its look again."""
+    import importlib.util
+
+    from tests.app.conftest import ROOT
+
+    spec = importlib.util.spec_from_file_location("class_page", ROOT / "pages" / "class.py")
+    class_page = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(class_page)
+    db, away, back = _own_store(tmp_path, monkeypatch)
+    code, _ = db.create_class(PROBLEM)
+    away()
+    import time
+
+    time.sleep(cr.BOARD_TTL)
+    shown = []
+    monkeypatch.setattr(cr.st, "warning", lambda text, **kw: shown.append(text))
+    for part in (cr.away()(class_page.board), class_page.live_view, class_page.snapshots):
+        assert part(code) is None
+    assert shown == [cr.AWAY] * 3                          # one line each
+    back()
 
 
 def test_a_link_cannot_unlock_the_challenges_data():
@@ -519,3 +638,75 @@ def test_csv_cells_a_semicolon_spreadsheet_would_read_as_formulas_are_text():
                       ("a; +1", "a; '+1"), ("a;-2;b", "a;'-2;b"), ("x;\tcmd", "x;'\tcmd"), ("Ada", "Ada"),
                       ("a;b", "a;b"), (3, 3)):
         assert cr.cell(raw) == kept, raw
+
+
+def _press_join(at, code: str, nickname: str):
+    boxes = {t.label: t for t in at.text_input}
+    boxes["Join code"].set_value(code)
+    boxes["Your nickname"].set_value(nickname)
+    at.button[0].click().run()   # the join form's submit (first on the page)
+    return at
+
+
+def test_one_page_gets_a_few_join_tries_and_wrong_codes_a_minute_and_says_so(tmp_path, monkeypatch):
+    db, _, _ = _own_store(tmp_path, monkeypatch)
+    code, _ = db.create_class(PROBLEM)
+    at = open_page("class")
+    for i in range(cr.WRONG_CODES):                    # a guesser: one wrong code after another
+        _press_join(at, f"ZZZZ{i}Z", "Eve")
+        assert "No class has the code" in at.error[0].value
+    _press_join(at, code, "Eve")                                       # even a right one now waits
+    assert not at.exception and f"{cr.WRONG_CODES} wrong join codes from this page" in at.error[0].value
+    assert db.counts(code).joined == 0
+    other = open_page("class", {"code": code})                         # another page: its tries are its own
+    for i in range(cr.JOIN_TRIES):                                      # a nickname taken, again and again
+        db.join(code, f"Taken{i}")
+        _press_join(other, code, f"Taken{i}")
+        assert "already called" in other.error[0].value
+    _press_join(other, code, "Free")
+    assert f"{cr.JOIN_TRIES} tries to join from this page in a minute" in other.error[0].value
+    assert db.counts(code).joined == cr.JOIN_TRIES
+
+
+def test_while_the_server_is_guessed_at_a_page_that_named_a_wrong_code_waits_and_a_new_one_joins(
+        tmp_path, monkeypatch):
+    import time
+
+    db, _, _ = _own_store(tmp_path, monkeypatch)
+    code, key = db.create_class(PROBLEM)
+    guesser = open_page("class", {"code": "ZZZZZZ"})                   # a link's code counts as a try
+    assert "No class has the code ZZZZZZ" in guesser.error[0].value
+    for _ in range(cr.WRONG_CODES):                                    # ...once: its reruns are not tries
+        guesser.run()
+    assert len(guesser.session_state[cr.MISSES]) == 1
+    import collections
+
+    monkeypatch.setattr(cr, "_wrong", collections.deque([time.monotonic()] * cr.WRONG_BUDGET))
+    _press_join(guesser, code, "Eve")                                  # many tabs guessing: this one waits
+    assert any("Many wrong join codes reach this server" in e.value for e in guesser.error)
+    student = open_page("class", {"code": code})                       # a student from the QR link joins
+    _press_join(student, code, "Ada")
+    assert not student.exception and [s.nickname for s in db.seats(code, key)] == ["Ada"]
+
+
+def test_a_class_that_took_its_seats_for_the_minute_says_so_at_join(tmp_path, monkeypatch):
+    import store as store_module
+
+    db, _, _ = _own_store(tmp_path, monkeypatch)
+    monkeypatch.setattr(store_module, "JOINS_PER_MINUTE", 3)
+    code, _ = db.create_class(PROBLEM)
+    for name in ("a", "b", "c"):
+        db.join(code, name)
+    at = _press_join(open_page("class", {"code": code}), code, "Dee")
+    assert not at.exception and "joined this class in the last minute" in at.error[0].value
+
+
+def test_the_teacher_removes_a_student_who_never_submitted(tmp_path, monkeypatch):
+    db, _, _ = _own_store(tmp_path, monkeypatch)
+    code, key = db.create_class(PROBLEM)
+    db.join(code, "Ada"), db.join(code, "Flood 1")
+    at = open_page("class", {"code": code, "key": key})
+    assert at.selectbox(key="class_remove_who").options == ["Ada", "Flood 1"]   # neither ever submitted
+    at.selectbox(key="class_remove_who").select("Flood 1").run()
+    at.button(key="class_remove").click().run()
+    assert not at.exception and [s.nickname for s in db.seats(code, key)] == ["Ada"]

@@ -248,3 +248,55 @@ def test_a_bad_row_and_a_markdown_nickname_leave_the_teachers_page_whole(browser
     assert teacher.locator("img[src*='evil.invalid']").count() == 0
     ctx.close()
     store.engine.dispose()
+
+
+def test_the_store_stopped_mid_class_is_one_line_on_every_page_and_they_come_back_by_themselves(open_page):
+    """A server whose PostgreSQL (a private one) stops mid-class: the projector's board, a student's Submit
+    and a /class opened meanwhile each say so in one line, nothing else breaks; started again, every page
+    comes back by itself (the board at its next refresh, /class within its 5 s look) and Submit works."""
+    import os
+
+    from bench.server import StreamlitServer
+    from store import Store
+    from tests.e2e.conftest import ROOT
+    from tests.unit.test_store import PROBLEM, PrivatePostgres
+    from ui.classroom import AWAY
+
+    pg = PrivatePostgres()
+    server = None
+    try:
+        server = StreamlitServer("app.py", ROOT / "artifacts", prefix="server-store-away",
+                                 env={**os.environ, "LAYERLAB_DB": pg.url}).wait_healthy(60)
+        store = Store(pg.url)
+        code, key = store.create_class(PROBLEM)
+        seat = store.join(code, "Ada")
+        store.engine.dispose()
+        teacher = open_page(f"/class?code={code}&key={key}", base=server.url)
+        student = open_page(f"/trainer?class={code}&seat={seat}&twin=false", base=server.url)
+        _button(student, "+100").click()
+        wait_ready(student)
+        pg.stop()
+        teacher.get_by_text(AWAY).wait_for(timeout=15_000)               # the board's next refresh
+        _button(student, "Submit to the class").click()
+        student.get_by_text("Not submitted: The class store cannot be reached; your network is still on "
+                            "this page.").wait_for(timeout=30_000)
+        late = open_page(f"/class?code={code}", "phone", base=server.url)
+        assert late.get_by_text(AWAY).count() == 1
+        for page in (teacher, student, late):
+            assert_clean(page)
+        screenshot(late, "class-store-away")
+        pg.start()
+        t0 = time.monotonic()
+        late.get_by_text(re.compile(r"\d+ joined")).wait_for(timeout=30_000)   # its own look, no reload
+        teacher.get_by_text(AWAY).wait_for(state="detached", timeout=30_000)
+        assert time.monotonic() - t0 < 30                              # 3.6 s here: the 5 s look, or sooner
+        joined = teacher.locator("[data-testid='stMetric']", has_text="Joined").inner_text()
+        assert joined.strip().endswith("1")
+        _button(student, "Submit to the class").click()
+        student.get_by_text("Scored: public accuracy").wait_for(timeout=30_000)
+        for page in (teacher, student, late):
+            assert_clean(page)
+    finally:
+        if server is not None:
+            server.stop()
+        pg.close()

@@ -9,9 +9,10 @@ import secrets
 import subprocess
 import threading
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
-from sqlalchemy import inspect, select, text
+from sqlalchemy import func, inspect, select, text
 
 from store import CODE_ALPHABET, Store, StoreError, migrate
 from store.models import Base, Class, Seat
@@ -56,7 +57,8 @@ def store(request, tmp_path):
     s = Store(f"postgresql+psycopg:///{name}")
     yield s
     s.engine.dispose()
-    subprocess.run(["dropdb", "--if-exists", name], capture_output=True, timeout=30)
+    # --force: a test's second Store (another replica) may still hold a connection
+    subprocess.run(["dropdb", "--if-exists", "--force", name], capture_output=True, timeout=30)
 
 
 def test_a_class_gets_a_code_without_look_alikes_and_a_key_kept_only_hashed(store):
@@ -65,7 +67,7 @@ def test_a_class_gets_a_code_without_look_alikes_and_a_key_kept_only_hashed(stor
     assert len(key) >= 22                                      # >= 128 bits of randomness, URL-safe
     assert store.is_teacher(code, key) and store.is_teacher(code.lower(), key)
     assert not store.is_teacher(code, key[:-1] + "x") and not store.is_teacher(code, "")
-    with store.session() as s:
+    with store.reading() as s:
         row = s.scalar(select(Class).where(Class.code == code))
         assert key not in (row.key_hash, row.problem) and len(row.key_hash) == 64
     assert store.get_class(code).problem == PROBLEM
@@ -84,7 +86,7 @@ def test_students_join_with_unique_nicknames_and_a_seat_that_survives(store):
     assert store.seat(code, "not-a-token") is None
     other, _ = store.create_class(PROBLEM)
     assert store.seat(other, token) is None                    # a seat belongs to its class
-    with store.session() as s:
+    with store.reading() as s:
         assert token not in {r.token_hash for r in s.scalars(select(Seat))}
     # Another process (a replica) sees the same seat: it is in the database, not in memory.
     again = Store(store.url)
@@ -242,7 +244,279 @@ def test_short_links_outlive_classes_but_not_a_year(store):
     code = store.shorten("recipe-card", "w11=1.5")
     store.purge()
     assert store.expand(code) is not None
-    with store.session.begin() as s:
+    with store.writing() as s:
         s.get(ShortLink, code).created_at = store_module._now() - store_module.KEEP_LINKS - timedelta(days=1)
     store.purge()
     assert store.expand(code) is None
+
+
+# --- item 6: the store's own correctness under concurrency ------------------------------------------------
+def _fill(store, code: str, n: int, ago: timedelta = timedelta(minutes=5)) -> None:
+    """n seats that joined `ago` (so the per-class join rate does not count them), inserted directly."""
+    import store as store_module
+
+    with store.writing() as s:
+        cid = s.scalar(select(Class.id).where(Class.code == code))
+        at = store_module._now() - ago
+        s.add_all(Seat(class_id=cid, token_hash=secrets.token_hex(32), nickname=f"s{i}", nickname_key=f"s{i}",
+                       joined_at=at, last_seen=at) for i in range(n))
+
+
+def test_the_seat_cap_holds_when_many_join_at_once(store):
+    """36 students press Join together at 195 seats: exactly 5 get a seat, the rest are told it is full
+    (PostgreSQL counted without a lock: 30 joins at 195 gave 204 seats)."""
+    import store as store_module
+
+    code, _ = store.create_class(PROBLEM)
+    _fill(store, code, store_module.MAX_SEATS - 5)
+    barrier, results = threading.Barrier(36), []
+
+    def press(i):
+        barrier.wait(10)
+        try:
+            store.join(code, f"racer{i}")
+            results.append("seat")
+        except StoreError as err:
+            results.append("full" if "full" in str(err) else str(err))
+
+    threads = [threading.Thread(target=press, args=(i,)) for i in range(36)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert sorted(results) == ["full"] * 31 + ["seat"] * 5
+    assert store.counts(code).joined == store_module.MAX_SEATS
+
+
+def test_a_reader_is_not_held_by_another_open_read_nor_by_a_writer(tmp_path):
+    """WAL lets readers overlap each other and a writer: only writes take SQLite's write lock (reads began
+    IMMEDIATE and a second reader waited behind an open read)."""
+    import time
+
+    store = Store(f"sqlite:///{tmp_path / 'classes.sqlite3'}")
+    code, _ = store.create_class(PROBLEM)
+    for hold in (store.reading, store.writing):
+        with hold() as s:
+            s.scalar(select(Class.id))                 # a transaction is open and has read
+            waited: list[float] = []
+
+            def other(waited=waited):
+                t0 = time.perf_counter()
+                assert store.get_class(code) is not None
+                waited.append(time.perf_counter() - t0)
+
+            t = threading.Thread(target=other)
+            t.start()
+            t.join(5)
+            assert waited and waited[0] < 0.5, (hold.__name__, waited)
+
+
+# --- item 2: the store away ---------------------------------------------------------------------------------
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as sock:             # a port nothing listens on: connection refused at once
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _every_call(store, code="ABCDEF", key="k", token="t"):
+    """Each public call of the store, as a page makes it."""
+    return [lambda: store.get_class(code), lambda: store.join(code, "Ada"), lambda: store.seat(code, token),
+            lambda: store.submit(code, token, spec={}, weights=W(), n_params=1, public=0.5, private=0.5),
+            lambda: store.leaderboard(code), lambda: store.counts(code), lambda: store.create_class(PROBLEM),
+            lambda: store.is_teacher(code, key), lambda: store.set_flag(code, key, "paused", True),
+            lambda: store.export(code, key), lambda: store.seats(code, key),
+            lambda: store.shorten("trainer", "a=1"),
+            lambda: store.expand("ABCDEF"), lambda: store.submissions(code), lambda: store.purge()]
+
+
+def test_a_store_whose_postgresql_is_away_says_so_in_one_line_for_every_call():
+    from store import StoreDown
+
+    store = Store(f"postgresql+psycopg://127.0.0.1:{_closed_port()}/layerlab")   # no connection yet
+    for call in _every_call(store):
+        with pytest.raises(StoreDown) as err:
+            call()
+        assert str(err.value) == "The class store cannot be reached; your network is still on this page."
+        assert isinstance(err.value, StoreError)                  # what the pages already catch
+
+
+class PrivatePostgres:
+    """A PostgreSQL server of the test's own on a free port of 127.0.0.1 (the shared one is never stopped):
+    `url`, `stop()` (fast shutdown: its clients are cut off), `start()`; `close()` removes it."""
+
+    def __init__(self):
+        import glob
+        import pwd
+        import shutil
+        import tempfile
+
+        bindir = next(iter(sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True)), None)
+        if bindir is None or not shutil.which("pg_ctl", path=bindir):
+            pytest.skip("needs PostgreSQL's server programs (apt-get install postgresql)")
+        self.bindir, self.user = bindir, ("postgres" if os.geteuid() == 0 else None)   # initdb refuses root
+        self.dir = Path(tempfile.mkdtemp(prefix="layerlab-pg-"))    # pytest's tmp_path is its owner's only
+        if self.user:
+            os.chown(self.dir, pwd.getpwnam(self.user).pw_uid, -1)
+            os.chmod(self.dir, 0o755)
+        self.port = _closed_port()
+        self._run("initdb", "-D", str(self.dir / "pg"), "-A", "trust", "-U", "layerlab")
+        self.start()
+        self._run("createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", "layerlab", "layerlab")
+        self.url = f"postgresql+psycopg://layerlab@127.0.0.1:{self.port}/layerlab"
+
+    def _run(self, program, *args, check=True):
+        sudo = ["runuser", "-u", self.user, "--"] if self.user else []
+        return subprocess.run([*sudo, f"{self.bindir}/{program}", *args], check=check, capture_output=True,
+                              timeout=120)
+
+    def _ctl(self, *args, check=True):
+        return self._run("pg_ctl", "-D", str(self.dir / "pg"), "-w", "-l", str(self.dir / "log"), "-o",
+                         f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1", *args, check=check)
+
+    def start(self):
+        self._ctl("start")
+
+    def stop(self):
+        self._ctl("-m", "fast", "stop")
+
+    def close(self):
+        import shutil
+
+        self._ctl("-m", "immediate", "stop", check=False)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def test_a_stopped_postgresql_is_away_and_the_same_store_comes_back_with_it():
+    """A real server of our own: stopped mid-class, every call is StoreDown; started again, the same Store
+    (its pool, its engine) carries on with what was kept."""
+    import time
+
+    from store import StoreDown
+
+    pg = PrivatePostgres()
+    try:
+        store = Store(pg.url)
+        code, key = store.create_class(PROBLEM)
+        token = store.join(code, "Ada")
+        pg.stop()
+        for call in _every_call(store, code, key, token):
+            with pytest.raises(StoreDown):
+                call()
+        assert not store.ping()
+        pg.start()
+        t0 = time.monotonic()
+        assert store.seat(code, token).nickname == "Ada"           # no restart, no new Store
+        store.submit(code, token, spec={}, weights=W(), n_params=1, public=0.5, private=0.5)
+        assert store.counts(code).submissions == 1 and time.monotonic() - t0 < 10
+        store.engine.dispose()
+    finally:
+        pg.close()
+
+
+def test_a_sqlite_file_whose_folder_is_away_says_so_and_comes_back(tmp_path):
+    from store import StoreDown
+
+    folder = tmp_path / "mount"
+    store = Store(f"sqlite:///{folder / 'classes.sqlite3'}")    # its folder is not there (an unmounted disk)
+    with pytest.raises(StoreDown):
+        store.get_class("ABCDEF")
+    folder.mkdir()
+    code, key = store.create_class(PROBLEM)                      # there now: made, migrated, used
+    token = store.join(code, "Ada")
+    store.engine.dispose()                                       # no open file left to write into
+    folder.rename(tmp_path / "elsewhere")                        # the folder goes away mid-class
+    for call in _every_call(store, code, key, token):
+        with pytest.raises(StoreDown):
+            call()
+    assert not store.ping()
+    (tmp_path / "elsewhere").rename(folder)                      # and comes back, with what it kept
+    assert store.ping() and store.seat(code, token).nickname == "Ada"
+    unreadable = tmp_path / "a-folder-not-a-file"
+    unreadable.mkdir()
+    with pytest.raises(StoreDown):                               # "unable to open database file"
+        Store(f"sqlite:///{unreadable}").get_class("ABCDEF")
+
+
+def test_a_store_held_locked_too_long_is_away_not_an_error(tmp_path, monkeypatch):
+    import store as store_module
+    from store import StoreDown
+
+    url = f"sqlite:///{tmp_path / 'classes.sqlite3'}"
+    store = Store(url)
+    code, _ = store.create_class(PROBLEM)
+    monkeypatch.setattr(store_module, "LOCK_WAIT", 0.2)         # seconds a write waits for the lock
+    quick = Store(url)
+    assert quick.get_class(code) is not None                    # opened (its schema looked at) before
+    with store.writing() as s:                                  # another writer holds the lock meanwhile
+        s.scalar(select(Class.id))
+        with pytest.raises(StoreDown):
+            quick.join(code, "Ada")
+        assert quick.get_class(code) is not None                # reads still read (WAL)
+    assert quick.join(code, "Ada")                              # the lock is free again
+
+
+def test_the_sqlite_file_and_its_folder_are_for_their_owner_only(tmp_path, monkeypatch):
+    import stat
+
+    from store import default_url
+
+    home = tmp_path / "home"
+    monkeypatch.delenv("LAYERLAB_DB", raising=False)
+    monkeypatch.setenv("LAYERLAB_HOME", str(home))
+    old = os.umask(0o022)                                        # a usual umask: files readable by all
+    try:
+        store = Store(default_url())
+        code, _ = store.create_class(PROBLEM)
+        store.join(code, "Ada")
+    finally:
+        os.umask(old)
+    mode = lambda p: stat.S_IMODE(p.stat().st_mode)   # noqa: E731
+    assert mode(home) == 0o700
+    files = sorted(home.iterdir())
+    assert {p.name for p in files} >= {"classes.sqlite3", "classes.sqlite3-wal", "classes.sqlite3-shm"}
+    assert {p.name: mode(p) for p in files} == {p.name: 0o600 for p in files}
+
+
+# --- item 4: floods ---------------------------------------------------------------------------------------
+def test_a_class_takes_at_most_so_many_new_seats_a_minute_and_a_class_of_30_never_notices(store):
+    import store as store_module
+
+    code, _ = store.create_class(PROBLEM)
+    for i in range(30):                                          # a class of 30 joining at once
+        store.join(code, f"student {i}")
+    for i in range(30, store_module.JOINS_PER_MINUTE):
+        store.join(code, f"student {i}")
+    with pytest.raises(StoreError, match="in the last minute"):  # one client making seats as fast as it can
+        store.join(code, "flood")
+    with store.writing() as s:                                  # a minute later there is room again
+        for seat in s.scalars(select(Seat)):
+            seat.joined_at = store_module._now() - timedelta(seconds=61)
+    store.join(code, "flood")
+
+
+def test_the_teacher_lists_every_seat_including_those_who_never_submitted(store):
+    code, key = store.create_class(PROBLEM)
+    a, _ = store.join(code, "Ada"), store.join(code, "bo")
+    store.submit(code, a, spec={}, weights=W(), n_params=1, public=0.5, private=0.5)
+    assert [(x.nickname, x.submissions) for x in store.seats(code, key)] == [("Ada", 1), ("bo", 0)]
+    with pytest.raises(StoreError, match="teacher's link"):
+        store.seats(code, "nope")
+    store.remove(code, key, nickname="bo")                       # a seat that never submitted goes too
+    assert [x.nickname for x in store.seats(code, key)] == ["Ada"] and store.counts(code).joined == 1
+
+
+def test_a_class_past_keep_is_deleted_when_a_teacher_starts_another_not_only_at_a_start(store):
+    import store as store_module
+
+    old, _ = store.create_class(PROBLEM)
+    store.join(old, "Ada")
+    with store.writing() as s:
+        s.scalar(select(Class).where(Class.code == old)).created_at = \
+            store_module._now() - store_module.KEEP - timedelta(minutes=1)
+    assert store.get_class(old) is not None                     # the server has been up for weeks
+    store.create_class(PROBLEM)
+    assert store.get_class(old) is None
+    with store.reading() as s:
+        assert s.scalar(select(func.count()).select_from(Seat)) == 0   # its seats went with it
