@@ -51,6 +51,7 @@ from ui import fmt
 _STORE = "_links"  # session_state: {page id: {"good": {key: value}, "notes": {key: (msg, value)}}}
 _OWNER = "_links_owner"  # session_state: {key: id of the page that last drew its hand-bound widget}
 _UNSET = object()  # "no per-draw default given" (None is a value)
+LARGEST = 2 ** 53  # the largest number a link gives a slider or number box (JavaScript counts exactly)
 
 
 # --- the declaration -----------------------------------------------------------------------------
@@ -83,16 +84,16 @@ class Link:
     def from_text(self, raw: str) -> Any:
         """A URL text as this key's value; ValueError with a reason a student can act on."""
         if self.parse is not None:
-            return self.parse(raw)
+            value = self.parse(raw)
+            if self.kind in ("slider", "number"):
+                self._check_number(float(value))
+            return value
         if self.kind in ("slider", "number"):
             try:
                 v = float(raw)
             except ValueError:
                 raise ValueError("not a number") from None
-            if not math.isfinite(v):
-                raise ValueError("not a finite number")
-            if (self.lo is not None and v < self.lo) or (self.hi is not None and v > self.hi):
-                raise ValueError(f"outside {fmt.num(self.lo)} to {fmt.num(self.hi)}")
+            self._check_number(v)
             return int(v) if isinstance(self.default, int) and v == int(v) else v
         if self.kind == "toggle":
             t = raw.strip().lower()
@@ -105,6 +106,18 @@ class Link:
                     return c
             raise ValueError("not one of " + ", ".join(map(str, self.choices)))
         return raw
+
+    def _check_number(self, v: float) -> None:
+        """A number a slider or a number box can hold: finite, inside the bounds, and no larger than the
+        browser counts exactly (a 400-digit `?vocab=` is not a vocabulary, and JavaScript's numbers
+        stop being whole numbers past 2**53)."""
+        if not math.isfinite(v):
+            raise ValueError("not a finite number")
+        if (self.lo is not None and v < self.lo) or (self.hi is not None and v > self.hi):
+            raise ValueError(f"outside {fmt.num(self.lo)} to {fmt.num(self.hi)}" if self.hi is not None
+                             else f"below {fmt.num(self.lo)}")
+        if abs(v) > LARGEST:
+            raise ValueError("too large a number")
 
     def to_text(self, value: Any) -> str:
         if self.fmt is not None:
@@ -502,14 +515,32 @@ class Links:
         if link.by_hand:
             return self._by_hand(link, label, options)
         raws = st.query_params.get_all(key)
+        why = self._unusable(link, raws)
         value = self._draw(link, label, options, bind="query-params")
         if link.kind == "text":
             return self._parsed(link, value)
         dropped = key not in st.query_params or isinstance(value, (list, tuple))
-        if raws and dropped and not _same(raws, value):
-            self.ignored(key, "&".join(raws), "it cannot be used here", value)
+        if raws and (why or (dropped and not _same(raws, value))):
+            self.ignored(key, "&".join(raws), why or "it cannot be used here", value)
         self.show_note(key, value)
         return value
+
+    @staticmethod
+    def _unusable(link: Link, raws: list[str]) -> str | None:
+        """Why a number a link gives a Streamlit-bound slider or box cannot be used (None: it can, or
+        Streamlit checks it itself). Such a value is taken out of the link before the widget is drawn:
+        Streamlit would try it first, and `?seed=inf` or a 400-digit number on a whole-number box raised
+        OverflowError out of its URL seeding (a traceback instead of the page)."""
+        if not raws or link.kind not in ("slider", "number"):
+            return None
+        try:
+            link.from_text(raws[-1])
+        except (ValueError, OverflowError) as err:
+            from engine import private
+
+            private.drop_link_value(link.key)
+            return str(err) or "not a number"
+        return None
 
     def _draw(self, link: Link, label: str, options: dict, **bind) -> Any:
         k, d = link.key, link.default

@@ -187,3 +187,26 @@ def test_a_short_link_for_a_slide_opens_the_same_view():
     lost = open_page("", {"s": "ZZZZZZ"})
     assert not lost.exception and any("No short link `ZZZZZZ`" in w.value for w in lost.warning)
     assert any(t.value == "Layer Lab" for t in lost.title)
+
+
+HUGE = "1" + "0" * 400
+
+
+@pytest.mark.parametrize("url_path, query", [
+    ("trainer", {"seed": "inf"}),
+    ("tax-bands", {"seed": "-inf"}),
+    ("gpt2-mlp", {"seed": HUGE}),
+    ("gpt2-params", {"vocab": "inf", "pos": HUGE}),
+    ("stacking", {"steps": "-inf"}),
+])
+def test_a_number_no_box_can_hold_gets_one_line_under_its_control_and_the_default(url_path, query):
+    """inf, -inf or a 400-digit number on a whole-number box: Streamlit's URL seeding raised OverflowError
+    (a traceback instead of the page); now the shared declaration drops it before the widget is drawn."""
+    from tests.app.conftest import open_page
+
+    at = open_page(url_path, query)
+    assert not at.exception, at.exception[0].message
+    lines = [c.value for c in at.caption if "link_off" in c.value]
+    for key in query:
+        assert any(f"`{key}=" in line and "using" in line for line in lines), (key, lines)
+        assert key not in at.query_params                        # the address bar no longer holds it
