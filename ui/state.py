@@ -749,8 +749,6 @@ def class_link_box(links: Links) -> None:
     keys = links.hideable()
     if not keys:
         return
-    with st.sidebar:
-        links.show_note(HIDE)   # a hide= key this page does not have
     # Lazy, like the code expanders (ui/source.py): closed, it draws nothing for the browser to re-render on
     # every move of every student; opening it reruns the page once.
     box = st.sidebar.expander("A link for the class", icon=":material/visibility_off:", key=LINK_BOX,
@@ -763,18 +761,22 @@ def class_link_box(links: Links) -> None:
                                 format_func=lambda k: links[k].label, key="_class_link_hide",
                                 help="Students who open the link do not see these controls; their values "
                                      "(as now on this page) still apply.")
-        params = [(k, v) for k in st.query_params if k != HIDE for v in st.query_params.get_all(k)]
+        params = [(k, v) for k in st.query_params if k != HIDE and k not in PERSONAL
+                  for v in st.query_params.get_all(k)]
         if chosen:
             params.append((HIDE, ",".join(chosen) if len(chosen) < len(keys) else "all"))
         base = address.reachable(address.page_url().split("?")[0])[0] if address.page_url() else ""
         st.code(base + ("?" + urlencode(params) if params else ""), language=None, wrap_lines=True)
-        _short_link(links, base, [(k, v) for k, v in params if k not in PRIVATE])
+        _short_link(links, base, params)
 
 
 LINK_BOX = "_class_link_box"   # the expander's key: whether it is open
 
-# Never in a short link: a student's seat and a teacher's key are theirs alone.
+# Never in a link a page offers to copy: a student's seat and a teacher's key are theirs alone (a friend
+# given a seat could submit as its student), and a class code without its seat only says "open the class
+# link again" to whoever opens it.
 PRIVATE = frozenset({"seat", "key"})
+PERSONAL = PRIVATE | {"class"}
 SHORT = "s"   # the home page's key for a short link: /?s=CODE
 
 

@@ -123,7 +123,7 @@ def test_a_link_can_hide_controls_and_their_values_still_apply():
     keys = {w.key for w in at.select_slider} | {w.key for w in at.selectbox}
     assert "lr" not in keys and "act" not in keys and "opt" in keys        # hidden: not drawn
     assert at.session_state["trainer_spec"].lr == 0.1                       # ...its link value applies
-    assert "Ignored `nope` in `hide=`" in str(at.session_state["_links"])   # noted (shown in the sidebar)
+    assert "Ignored `nope` in `hide=`" in str(at.session_state["_links"])   # noted (shown in the page)
     everything = open_page("trainer", {"twin": "false", "hide": "all"})
     assert not everything.exception
     assert not [w for w in everything.select_slider if w.key in ("lr", "speed", "l1", "l2")]
@@ -158,6 +158,22 @@ def test_the_box_for_the_class_builds_the_hiding_link():
     assert any(c.value.endswith("hide=all") for c in at.code)
     box.set_value(["lr"]).run()
     assert any(c.value.endswith("hide=lr") for c in at.code)
+
+
+def test_no_link_the_class_box_offers_holds_a_seat_a_key_or_a_class():
+    """A student's 'A link for the class' on /trainer in a class carried `seat=`: a friend given it could
+    submit as that student. Neither the long link nor the short one holds a seat, a teacher's key, or the
+    class that goes with a seat."""
+    at = AppTest.from_function(_box_page)
+    at.query_params.update({"lr": "0.2", "seat": "secret-token", "key": "teacher-key", "class": "ABCDEF"})
+    at.session_state[state.LINK_BOX] = True
+    at.run()
+    at.button(key="_short_link").click().run()
+    offered = [c.value for c in at.code]
+    assert len(offered) == 2 and any("?s=" in c for c in offered), offered
+    long = next(c for c in offered if "lr=0.2" in c)
+    for private in ("seat", "secret-token", "key=", "teacher-key", "class=", "ABCDEF"):
+        assert private not in long, long
 
 
 def test_a_short_link_for_a_slide_opens_the_same_view():
