@@ -279,6 +279,9 @@ if __name__ == "__main__":
     if info is not None and cr.is_teacher(code):
         teacher(code)
     else:
+        if info is not None and cr.key_for(code) is not None:   # a teacher's link, but a wrong or cut-off key
+            st.warning(f"This teacher's key does not match class {code}: the teacher's controls are hidden.",
+                       icon=":material/key_off:")
         st.markdown("One dataset for the whole class, test points nobody sees, and a board that scores every "
                     "network on them. The teacher starts a challenge and projects its code; each student "
                     "joins with a nickname, trains on the live trainer and presses **Submit**.")

@@ -139,13 +139,14 @@ def base_url() -> str:
 
 
 def take_key(code: str | None) -> None:
-    """A teacher's link carries `key`: keep it in this session, and take it out of the address bar."""
+    """A teacher's link carries `key`: keep it in this session, and take it out of the address bar and out
+    of the browser's history (ui/history.py: a plain `del st.query_params` left it one Back away)."""
+    from ui import history
+
     key = st.query_params.get("key")
-    if key is None:
-        return
-    if code:
+    if key is not None and code:
         st.session_state.setdefault(KEYS, {})[normal_code(code)] = key
-    del st.query_params["key"]
+    history.forget("key")
 
 
 def key_for(code: str) -> str | None:
