@@ -81,7 +81,8 @@ def join(code: str = "") -> None:
             except StoreError as err:
                 st.error(str(err), icon=":material/error:")
                 return
-            st.switch_page("pages/trainer.py", query_params={"class": normal_code(typed), "seat": token})
+            st.session_state.setdefault(cr.JOINED, {})[normal_code(typed)] = token   # the seat: not pushed
+            st.switch_page("pages/trainer.py", query_params={"class": normal_code(typed)})
 
 
 def teacher(code: str) -> None:
