@@ -36,9 +36,12 @@ if note := busy_note():  # past capacity answers come later, never not at all: s
     st.caption(f":material/hourglass_top: {note}")
 room.sidebar()   # every page: large text for the room, and its controls folded away
 room.style()
+link_notes = st.container()   # the page's notes on its link as a whole (an unknown key in `hide=`)
 page.run()
 lesson = next((item for item in LESSONS if item.url_path == page.url_path), HOME)
 if links := state.declared(ROOT / lesson.file):   # the page's link keys: a link for the class can hide them
+    with link_notes:
+        links.show_note(state.HIDE)
     state.class_link_box(links)
 if os.environ.get("LAYERLAB_GC_FREEZE") != "0":
     heap.settle(page.url_path)  # what the page loaded stays out of later full collections (engine/heap.py)
