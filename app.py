@@ -19,8 +19,9 @@ ROOT = Path(__file__).resolve().parent
 engine.install()
 
 # No page_title here: it would override every page's own tab title. The room view (`big=true`,
-# ui/room.py) opens with the sidebar closed.
-st.set_page_config(page_icon=":material/layers:", layout="wide",
+# ui/room.py) opens with the sidebar closed. The icon is a file of the app's (served from this server):
+# Streamlit fetches a ":material/..." favicon from fonts.gstatic.com, which a school network may block.
+st.set_page_config(page_icon=str(ROOT / "static" / "favicon.png"), layout="wide",
                    initial_sidebar_state="collapsed" if room.on() else "auto")
 
 sections: dict[str, list] = {"": [st.Page(HOME.file, title="Home", icon=HOME.icon, default=True)]}
