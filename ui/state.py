@@ -86,7 +86,11 @@ class Link:
         if self.parse is not None:
             value = self.parse(raw)
             if self.kind in ("slider", "number"):
-                self._check_number(float(value))
+                try:
+                    number = float(value)
+                except OverflowError:   # a whole number past a float's range
+                    raise ValueError("too large a number") from None
+                self._check_number(number)
             return value
         if self.kind in ("slider", "number"):
             try:
