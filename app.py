@@ -19,8 +19,9 @@ ROOT = Path(__file__).resolve().parent
 engine.install()
 
 # No page_title here: it would override every page's own tab title. The room view (`big=true`,
-# ui/room.py) opens with the sidebar closed.
-st.set_page_config(page_icon=":material/layers:", layout="wide",
+# ui/room.py) opens with the sidebar closed. The icon is a file of the app's (served from this server):
+# Streamlit fetches a ":material/..." favicon from fonts.gstatic.com, which a school network may block.
+st.set_page_config(page_icon=str(ROOT / "static" / "favicon.png"), layout="wide",
                    initial_sidebar_state="collapsed" if room.on() else "auto")
 
 sections: dict[str, list] = {"": [st.Page(HOME.file, title="Home", icon=HOME.icon, default=True)]}
@@ -36,9 +37,12 @@ if note := busy_note():  # past capacity answers come later, never not at all: s
     st.caption(f":material/hourglass_top: {note}")
 room.sidebar()   # every page: large text for the room, and its controls folded away
 room.style()
+link_notes = st.container()   # the page's notes on its link as a whole (an unknown key in `hide=`)
 page.run()
 lesson = next((item for item in LESSONS if item.url_path == page.url_path), HOME)
 if links := state.declared(ROOT / lesson.file):   # the page's link keys: a link for the class can hide them
+    with link_notes:
+        links.show_note(state.HIDE)
     state.class_link_box(links)
 if os.environ.get("LAYERLAB_GC_FREEZE") != "0":
     heap.settle(page.url_path)  # what the page loaded stays out of later full collections (engine/heap.py)

@@ -42,6 +42,8 @@ NAMES: dict[str, tuple[str, str | None]] = {
                                       "STREAMLIT_INTERNAL_KEY_PREFIX"),
     **{f"widgets.{m}.get_session_state": (f"streamlit.elements.widgets.{m}", "get_session_state")
        for m in ("selectbox", "number_input", "text_widgets", "radio", "slider", "time_widgets")},
+    # a link value Streamlit would choke on (?seed=inf on an int box raises OverflowError in its URL seeding)
+    "get_session_state": ("streamlit.runtime.state.session_state_proxy", "get_session_state"),
     # pagesdir: the switch of the old pages/ mode
     "PagesManager": ("streamlit.runtime.pages_manager", "PagesManager"),
     "PagesManager.uses_pages_directory": ("streamlit.runtime.pages_manager",
@@ -105,6 +107,23 @@ def session_id() -> str | None:
 def page_hash() -> str:
     c = ctx()
     return getattr(c, "page_script_hash", "") or ""
+
+
+def drop_link_value(key: str) -> bool:
+    """Take `key` out of this run's query parameters, and out of the copy Streamlit seeds a bound widget
+    from on its first draw (which `del st.query_params[key]` leaves), so the widget starts from its
+    default. Streamlit 1.67 seeds an int number box with `int(float(raw))`: `?seed=inf` raised
+    OverflowError out of the widget call, which its own URL check does not catch. False if this
+    Streamlit keeps them elsewhere (then nothing is changed)."""
+    if not has("get_session_state"):
+        return False
+    with get("get_session_state")().query_params() as qp:
+        initial = getattr(qp, "_initial_query_params", None)
+        if not isinstance(initial, dict) or not hasattr(qp, "remove_param"):
+            return False
+        initial.pop(key, None)
+        qp.remove_param(key)   # also tells the browser, so the address bar drops it
+    return True
 
 
 def thread_session(thread) -> str | None:

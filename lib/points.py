@@ -11,6 +11,9 @@ from lib.datasets import CLASSES_DEFAULT, VALUE_LIMIT, validate_points
 
 MAX_BYTES = 100_000   # a CSV of 2,000 points is about 40 KB
 MAX_POINTS = 2000
+# Coordinates a file may hold: the page's plane grows to fit its points, and a point near 1e308 made the
+# plane, and x1² on it, infinite (the live map broke). A million keeps x1² and x1·x2 far from overflow.
+COORD_LIMIT = 1e6
 
 
 def template_csv(problem: str = "classify", k: int = 3) -> bytes:
@@ -100,6 +103,10 @@ def read_points(data: bytes, max_bytes: int = MAX_BYTES, max_points: int = MAX_P
         bad = np.flatnonzero(~np.isfinite(v))
         if bad.size:
             raise ValueError(f"row {bad[0] + 2}: {col} is not a number ({frame[col].iloc[bad[0]][:20]!r})")
+        far = np.flatnonzero(np.abs(v) > COORD_LIMIT) if col in inputs else []
+        if len(far):
+            raise ValueError(f"row {far[0] + 2}: {col} is {v[far[0]]:.3g}, which lies outside "
+                             f"-{COORD_LIMIT:,.0f} to {COORD_LIMIT:,.0f} (scale the points down)")
         values[col] = v
     X = np.column_stack([values[c] for c in inputs])                           # (n, 2) or (n, 1)
     labels = values[target]

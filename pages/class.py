@@ -80,7 +80,8 @@ def join(code: str = "") -> None:
             except StoreError as err:   # may quote the nickname typed: shown as text, never as Markdown
                 st.error(cr.plain(str(err)), icon=":material/error:")
                 return
-            st.switch_page("pages/trainer.py", query_params={"class": normal_code(typed), "seat": token})
+            st.session_state.setdefault(cr.JOINED, {})[normal_code(typed)] = token   # the seat: not pushed
+            st.switch_page("pages/trainer.py", query_params={"class": normal_code(typed)})
 
 
 def teacher(code: str) -> None:
@@ -317,6 +318,9 @@ def room(code: str) -> None:
     if info is not None and cr.is_teacher(code):
         teacher(code)
     else:
+        if info is not None and cr.key_for(code) is not None:   # a teacher's link, but a wrong or cut-off key
+            st.warning(f"This teacher's key does not match class {code}: the teacher's controls are hidden.",
+                       icon=":material/key_off:")
         st.markdown("One dataset for the whole class, test points nobody sees, and a board that scores every "
                     "network on them. The teacher starts a challenge and projects its code; each student "
                     "joins with a nickname, trains on the live trainer and presses **Submit**.")

@@ -25,6 +25,7 @@ from lib.challenge import PROBLEM_KEYS, evaluate, read_submission, settings
 from store import ClassInfo, Counts, NoClass, Row, Store, StoreDown, StoreError, normal_code
 
 KEYS = "class_keys"          # session: {code: teacher's key}, never in a link after the first load
+JOINED = "class_joined"      # session: {code: seat} of the classes this session joined (ui/history.put)
 SEAT_SEEN = "class_seat_seen"  # session: when this seat last told the store it was here (throttle)
 # A challenge may hide any trainer control but the class's data (locked and shown) and the weights.
 NEVER_HIDDEN = (*PROBLEM_KEYS, "w")
@@ -335,13 +336,14 @@ def base_url() -> str:
 
 
 def take_key(code: str | None) -> None:
-    """A teacher's link carries `key`: keep it in this session, and take it out of the address bar."""
+    """A teacher's link carries `key`: keep it in this session, and take it out of the address bar and out
+    of the browser's history (ui/history.py: a plain `del st.query_params` left it one Back away)."""
+    from ui import history
+
     key = st.query_params.get("key")
-    if key is None:
-        return
-    if code:
+    if key is not None and code:
         st.session_state.setdefault(KEYS, {})[normal_code(code)] = key
-    del st.query_params["key"]
+    history.forget("key")
 
 
 def key_for(code: str) -> str | None:
@@ -382,6 +384,10 @@ class Challenge:
 def challenge() -> Challenge | None:
     """The class this /trainer is in (`class` and `seat` in its link), or None with one line saying why."""
     code, seat = st.query_params.get("class"), st.query_params.get("seat")
+    if code and not seat and (seat := st.session_state.get(JOINED, {}).get(normal_code(code))):
+        from ui import history
+
+        history.put(seat=seat)   # just joined: into this entry only, never one pushed on /class
     if not code and not seat:
         return None
     if not code or not seat:

@@ -51,6 +51,7 @@ from ui import fmt
 _STORE = "_links"  # session_state: {page id: {"good": {key: value}, "notes": {key: (msg, value)}}}
 _OWNER = "_links_owner"  # session_state: {key: id of the page that last drew its hand-bound widget}
 _UNSET = object()  # "no per-draw default given" (None is a value)
+LARGEST = 2 ** 53  # the largest number a link gives a slider or number box (JavaScript counts exactly)
 
 
 # --- the declaration -----------------------------------------------------------------------------
@@ -83,16 +84,20 @@ class Link:
     def from_text(self, raw: str) -> Any:
         """A URL text as this key's value; ValueError with a reason a student can act on."""
         if self.parse is not None:
-            return self.parse(raw)
+            value = self.parse(raw)
+            if self.kind in ("slider", "number"):
+                try:
+                    number = float(value)
+                except OverflowError:   # a whole number past a float's range
+                    raise ValueError("too large a number") from None
+                self._check_number(number)
+            return value
         if self.kind in ("slider", "number"):
             try:
                 v = float(raw)
             except ValueError:
                 raise ValueError("not a number") from None
-            if not math.isfinite(v):
-                raise ValueError("not a finite number")
-            if (self.lo is not None and v < self.lo) or (self.hi is not None and v > self.hi):
-                raise ValueError(f"outside {fmt.num(self.lo)} to {fmt.num(self.hi)}")
+            self._check_number(v)
             return int(v) if isinstance(self.default, int) and v == int(v) else v
         if self.kind == "toggle":
             t = raw.strip().lower()
@@ -105,6 +110,18 @@ class Link:
                     return c
             raise ValueError("not one of " + ", ".join(map(str, self.choices)))
         return raw
+
+    def _check_number(self, v: float) -> None:
+        """A number a slider or a number box can hold: finite, inside the bounds, and no larger than the
+        browser counts exactly (a 400-digit `?vocab=` is not a vocabulary, and JavaScript's numbers
+        stop being whole numbers past 2**53)."""
+        if not math.isfinite(v):
+            raise ValueError("not a finite number")
+        if (self.lo is not None and v < self.lo) or (self.hi is not None and v > self.hi):
+            raise ValueError(f"outside {fmt.num(self.lo)} to {fmt.num(self.hi)}" if self.hi is not None
+                             else f"below {fmt.num(self.lo)}")
+        if abs(v) > LARGEST:
+            raise ValueError("too large a number")
 
     def to_text(self, value: Any) -> str:
         if self.fmt is not None:
@@ -502,14 +519,32 @@ class Links:
         if link.by_hand:
             return self._by_hand(link, label, options)
         raws = st.query_params.get_all(key)
+        why = self._unusable(link, raws)
         value = self._draw(link, label, options, bind="query-params")
         if link.kind == "text":
             return self._parsed(link, value)
         dropped = key not in st.query_params or isinstance(value, (list, tuple))
-        if raws and dropped and not _same(raws, value):
-            self.ignored(key, "&".join(raws), "it cannot be used here", value)
+        if raws and (why or (dropped and not _same(raws, value))):
+            self.ignored(key, "&".join(raws), why or "it cannot be used here", value)
         self.show_note(key, value)
         return value
+
+    @staticmethod
+    def _unusable(link: Link, raws: list[str]) -> str | None:
+        """Why a number a link gives a Streamlit-bound slider or box cannot be used (None: it can, or
+        Streamlit checks it itself). Such a value is taken out of the link before the widget is drawn:
+        Streamlit would try it first, and `?seed=inf` or a 400-digit number on a whole-number box raised
+        OverflowError out of its URL seeding (a traceback instead of the page)."""
+        if not raws or link.kind not in ("slider", "number"):
+            return None
+        try:
+            link.from_text(raws[-1])
+        except (ValueError, OverflowError) as err:
+            from engine import private
+
+            private.drop_link_value(link.key)
+            return str(err) or "not a number"
+        return None
 
     def _draw(self, link: Link, label: str, options: dict, **bind) -> Any:
         k, d = link.key, link.default
@@ -718,8 +753,6 @@ def class_link_box(links: Links) -> None:
     keys = links.hideable()
     if not keys:
         return
-    with st.sidebar:
-        links.show_note(HIDE)   # a hide= key this page does not have
     # Lazy, like the code expanders (ui/source.py): closed, it draws nothing for the browser to re-render on
     # every move of every student; opening it reruns the page once.
     box = st.sidebar.expander("A link for the class", icon=":material/visibility_off:", key=LINK_BOX,
@@ -732,18 +765,22 @@ def class_link_box(links: Links) -> None:
                                 format_func=lambda k: links[k].label, key="_class_link_hide",
                                 help="Students who open the link do not see these controls; their values "
                                      "(as now on this page) still apply.")
-        params = [(k, v) for k in st.query_params if k != HIDE for v in st.query_params.get_all(k)]
+        params = [(k, v) for k in st.query_params if k != HIDE and k not in PERSONAL
+                  for v in st.query_params.get_all(k)]
         if chosen:
             params.append((HIDE, ",".join(chosen) if len(chosen) < len(keys) else "all"))
         base = address.reachable(address.page_url().split("?")[0])[0] if address.page_url() else ""
         st.code(base + ("?" + urlencode(params) if params else ""), language=None, wrap_lines=True)
-        _short_link(links, base, [(k, v) for k, v in params if k not in PRIVATE])
+        _short_link(links, base, params)
 
 
 LINK_BOX = "_class_link_box"   # the expander's key: whether it is open
 
-# Never in a short link: a student's seat and a teacher's key are theirs alone.
+# Never in a link a page offers to copy: a student's seat and a teacher's key are theirs alone (a friend
+# given a seat could submit as its student), and a class code without its seat only says "open the class
+# link again" to whoever opens it.
 PRIVATE = frozenset({"seat", "key"})
+PERSONAL = PRIVATE | {"class"}
 SHORT = "s"   # the home page's key for a short link: /?s=CODE
 
 

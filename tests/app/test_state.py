@@ -123,7 +123,7 @@ def test_a_link_can_hide_controls_and_their_values_still_apply():
     keys = {w.key for w in at.select_slider} | {w.key for w in at.selectbox}
     assert "lr" not in keys and "act" not in keys and "opt" in keys        # hidden: not drawn
     assert at.session_state["trainer_spec"].lr == 0.1                       # ...its link value applies
-    assert "Ignored `nope` in `hide=`" in str(at.session_state["_links"])   # noted (shown in the sidebar)
+    assert "Ignored `nope` in `hide=`" in str(at.session_state["_links"])   # noted (shown in the page)
     everything = open_page("trainer", {"twin": "false", "hide": "all"})
     assert not everything.exception
     assert not [w for w in everything.select_slider if w.key in ("lr", "speed", "l1", "l2")]
@@ -160,6 +160,22 @@ def test_the_box_for_the_class_builds_the_hiding_link():
     assert any(c.value.endswith("hide=lr") for c in at.code)
 
 
+def test_no_link_the_class_box_offers_holds_a_seat_a_key_or_a_class():
+    """A student's 'A link for the class' on /trainer in a class carried `seat=`: a friend given it could
+    submit as that student. Neither the long link nor the short one holds a seat, a teacher's key, or the
+    class that goes with a seat."""
+    at = AppTest.from_function(_box_page)
+    at.query_params.update({"lr": "0.2", "seat": "secret-token", "key": "teacher-key", "class": "ABCDEF"})
+    at.session_state[state.LINK_BOX] = True
+    at.run()
+    at.button(key="_short_link").click().run()
+    offered = [c.value for c in at.code]
+    assert len(offered) == 2 and any("?s=" in c for c in offered), offered
+    long = next(c for c in offered if "lr=0.2" in c)
+    for private in ("seat", "secret-token", "key=", "teacher-key", "class=", "ABCDEF"):
+        assert private not in long, long
+
+
 def test_a_short_link_for_a_slide_opens_the_same_view():
     """'Short link for a slide' keeps the box's link (hide list included, never a seat) in the class store
     under six letters; /?s=CODE on the home page opens that view, and a code it does not hold says so."""
@@ -187,3 +203,26 @@ def test_a_short_link_for_a_slide_opens_the_same_view():
     lost = open_page("", {"s": "ZZZZZZ"})
     assert not lost.exception and any("No short link `ZZZZZZ`" in w.value for w in lost.warning)
     assert any(t.value == "Layer Lab" for t in lost.title)
+
+
+HUGE = "1" + "0" * 400
+
+
+@pytest.mark.parametrize("url_path, query", [
+    ("trainer", {"seed": "inf"}),
+    ("tax-bands", {"seed": "-inf"}),
+    ("gpt2-mlp", {"seed": HUGE}),
+    ("gpt2-params", {"vocab": "inf", "pos": HUGE}),
+    ("stacking", {"steps": "-inf"}),
+])
+def test_a_number_no_box_can_hold_gets_one_line_under_its_control_and_the_default(url_path, query):
+    """inf, -inf or a 400-digit number on a whole-number box: Streamlit's URL seeding raised OverflowError
+    (a traceback instead of the page); now the shared declaration drops it before the widget is drawn."""
+    from tests.app.conftest import open_page
+
+    at = open_page(url_path, query)
+    assert not at.exception, at.exception[0].message
+    lines = [c.value for c in at.caption if "link_off" in c.value]
+    for key in query:
+        assert any(f"`{key}=" in line and "using" in line for line in lines), (key, lines)
+        assert key not in at.query_params                        # the address bar no longer holds it

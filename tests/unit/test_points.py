@@ -134,3 +134,25 @@ def test_adding_and_removing_by_hand():
     with pytest.raises(ValueError, match=f"{HAND_MAX} points is the most"):
         add_hand(full, (1, 1, 0))
     assert check_hand(full) is None and check_hand(np.zeros((0, 3))) is None
+
+
+@pytest.mark.parametrize("big", ["1e308", "-1.7e308", "1" + "0" * 300, "1e7"])
+def test_coordinates_too_large_for_the_map_are_refused_where_they_enter(big):
+    """A CSV with values near 1e308 broke the live map (its plane grows to fit the points, and x1² of such a
+    point is inf): coordinates are bounded when the file is read, with one line naming the row."""
+    data = f"x1,x2,label\n1,2,0\n2,{big},1\n3,1,0\n".encode()
+    with pytest.raises(ValueError, match=r"row 3: x2 .* lies outside -1,000,000 to 1,000,000"):
+        read_points(data)
+    with pytest.raises(ValueError, match=r"row 3: x1 .* lies outside"):
+        read_points(f"x1,value\n1,2\n{big},1\n".encode(), problem="regress")
+
+
+def test_the_largest_coordinates_a_file_may_hold_draw_a_finite_map():
+    from lib.maps import limit_for, probability_map
+    from lib.mlp import init_params
+    from lib.points import COORD_LIMIT
+
+    X, _ = read_points(f"x1,x2,label\n{COORD_LIMIT:g},-{COORD_LIMIT:g},0\n0,1,1\n".encode())
+    names = ["x1", "x2", "x1sq", "x2sq", "x1x2", "sin1", "sin2"]
+    p = probability_map(init_params([len(names), 8, 1], seed=0), names, limit_for(X), "relu")
+    assert np.isfinite(p).all()
