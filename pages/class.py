@@ -173,8 +173,8 @@ def remove(code: str, key: str, info) -> None:
     an unreadable one as such. Names are shown as typed, never as Markdown: Streamlit 1.67 draws a select's
     options as text (seen in Chromium: `**b**` stays `**b**`) but a button's label as Markdown, so the
     button's is escaped (cr.label)."""
-    subs = cr.submissions_now(code)
-    names = sorted({cr.name_text(s["nickname"]) for s in subs})
+    _, _, rows = cr.board_now(code)                # the board's shared read: every student with a submission
+    names = sorted({cr.name_text(r.nickname) for r in rows})
     who = st.selectbox("Remove a student, or one of their submissions", names, index=None,
                        placeholder="Choose a student", key="class_remove_who",
                        help="For a nickname that should not be on the board, or a network that should not.")
@@ -188,7 +188,7 @@ def remove(code: str, key: str, info) -> None:
     what = cr.score_name(info)
     scale, unit = (1.0, "") if what == "R²" else (100.0, " %")
     said = {}
-    for s in subs:
+    for s in cr.submissions_now(code):             # read only once a student is chosen
         if cr.name_text(s["nickname"]) != who:
             continue
         g = cr.readable(s["public"], s["private"], s["n_params"], s["spec"], info)
