@@ -6,8 +6,9 @@ lib.train's export writes them). The teacher's page runs under streamlit.testing
 tests/app/test_class.py drives it: /class with the teacher's key in its link, which the page keeps in its
 session. One warm-up run fills the page's caches (the gallery's maps are computed once per submission,
 ever); then `--clicks` reruns, each what a click on any of the teacher's widgets costs the server, are
-timed (wall clock of `AppTest.run`, the script and its fragments). It prints the median per class size and
-its ratio against the smallest class: a page whose click costs the same at every size prints ratios near 1.
+timed (wall clock of `AppTest.run`, the script and its fragments, and the process's CPU time, steadier on a
+busy machine). It prints the medians per class size and their ratios against the smallest class: a page
+whose click costs the same at every size prints ratios near 1.
 
     python bench/teacher_click.py
     python bench/teacher_click.py --sizes 5,50,200 --each 5 --clicks 5
@@ -79,7 +80,7 @@ def fill(store, students: int, each: int, base: dict, rng) -> tuple[str, str]:
     return code, key
 
 
-def click_times(code: str, key: str, clicks: int, gap: float) -> list[float]:
+def click_times(code: str, key: str, clicks: int, gap: float) -> tuple[list[float], list[float]]:
     from streamlit.testing.v1 import AppTest
 
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
@@ -90,15 +91,16 @@ def click_times(code: str, key: str, clicks: int, gap: float) -> list[float]:
     if at.exception:
         raise SystemExit(f"the teacher's page failed: {at.exception[0].message}")
     at.run()                                     # warm: the maps, the charts, the board are cached now
-    out = []
+    wall, cpu = [], []
     for _ in range(clicks):
         time.sleep(gap)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         at.run()
-        out.append(time.perf_counter() - t0)
+        wall.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)   # every thread of this process: steadier on a busy machine
     if at.exception:
         raise SystemExit(f"the teacher's page failed: {at.exception[0].message}")
-    return out
+    return wall, cpu
 
 
 def main() -> None:
@@ -126,14 +128,16 @@ def main() -> None:
     rows = []
     for n in sizes:
         code, key = fill(store, n, args.each, base, rng)
-        times = click_times(code, key, args.clicks, args.gap)
-        rows.append((n, statistics.median(times), min(times)))
-    first = rows[0][1]
+        wall, cpu = click_times(code, key, args.clicks, args.gap)
+        rows.append((n, statistics.median(wall), min(wall), statistics.median(cpu)))
+    first, first_cpu = rows[0][1], rows[0][3]
     print(f"teacher's click on /class: {args.each} submissions per student, hidden {args.hidden}, "
           f"median of {args.clicks} reruns, {args.gap:g} s apart")
-    print(f"{'students':>9} {'submissions':>12} {'median ms':>10} {'min ms':>8} {'ratio':>6}")
-    for n, med, low in rows:
-        print(f"{n:>9} {n * args.each:>12} {1000 * med:>10.0f} {1000 * low:>8.0f} {med / first:>6.2f}")
+    print(f"{'students':>9} {'submissions':>12} {'median ms':>10} {'min ms':>8} {'ratio':>6} {'CPU ms':>7} "
+          f"{'ratio':>6}")
+    for n, med, low, cpu in rows:
+        print(f"{n:>9} {n * args.each:>12} {1000 * med:>10.0f} {1000 * low:>8.0f} {med / first:>6.2f} "
+              f"{1000 * cpu:>7.0f} {cpu / first_cpu:>6.2f}")
 
 
 if __name__ == "__main__":

@@ -174,9 +174,9 @@ def remove(code: str, key: str, info) -> None:
     an unreadable one as such. Names are shown as typed, never as Markdown: Streamlit 1.67 draws a select's
     options as text (seen in Chromium: `**b**` stays `**b**`) but a button's label as Markdown, so the
     button's is escaped (cr.label)."""
-    subs = cr.submissions_now(code)
-    names = sorted({cr.name_text(seat.nickname) for seat in cr.store().seats(code, key)}   # never submitted too
-                   | {cr.name_text(s["nickname"]) for s in subs})
+    # Every seat, those who never submitted too: one read of nicknames (the weights and scores of a student's
+    # submissions are read only once that student is chosen, below).
+    names = sorted({cr.name_text(seat.nickname) for seat in cr.store().seats(code, key)})
     who = st.selectbox("Remove a student, or one of their submissions", names, index=None,
                        placeholder="Choose a student", key="class_remove_who",
                        help="For a nickname that should not be on the board, or a network that should not.")
@@ -190,7 +190,7 @@ def remove(code: str, key: str, info) -> None:
     what = cr.score_name(info)
     scale, unit = (1.0, "") if what == "R²" else (100.0, " %")
     said = {}
-    for s in subs:
+    for s in cr.submissions_now(code):             # read only once a student is chosen
         if cr.name_text(s["nickname"]) != who:
             continue
         g = cr.readable(s["public"], s["private"], s["n_params"], s["spec"], info)
