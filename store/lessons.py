@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import operator
 import secrets
 from dataclasses import dataclass
 from functools import lru_cache
@@ -100,6 +101,17 @@ def _text(lesson: lib.Lesson) -> str:
     return json.dumps(lib.to_dict(lesson), sort_keys=True, ensure_ascii=False)
 
 
+def _index(step, n: int) -> int:
+    """A step's index (0-based) as a page may hand it (an int, a NumPy int; never a bool or text)."""
+    try:
+        i = operator.index(step) if not isinstance(step, bool) else None
+    except TypeError:
+        i = None
+    if i is None or not 0 <= i < n:
+        raise _store.StoreError(f"This lesson has steps 1 to {n}.")
+    return int(i)
+
+
 def _revealed(row: ClassLesson) -> frozenset[int]:
     return frozenset(int(i) for i in json.loads(row.revealed or "[]"))
 
@@ -161,8 +173,7 @@ class LessonStore:
         with self.writing() as s:
             c, row = self._teach(s, code, key)
             n = len(_parsed(row.steps).steps)
-            if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step < n:
-                raise _store.StoreError(f"This lesson has steps 1 to {n}.")
+            step = _index(step, n)
             row.step, row.opened = step, max(row.opened, step)
             return self._moved(c, row)
 
@@ -181,8 +192,7 @@ class LessonStore:
         with self.writing() as s:
             c, row = self._teach(s, code, key)
             lesson = _parsed(row.steps)
-            if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step < len(lesson.steps):
-                raise _store.StoreError(f"This lesson has steps 1 to {len(lesson.steps)}.")
+            step = _index(step, len(lesson.steps))
             if lesson.steps[step].question is None:
                 raise _store.StoreError("This step has no question to reveal.")
             now = set(_revealed(row))
@@ -247,8 +257,7 @@ class LessonStore:
             if row is None:
                 raise _store.StoreError("This class has no lesson.")
             state = _state(c, row)
-            if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step < len(state.steps):
-                raise _store.StoreError(f"This lesson has steps 1 to {len(state.steps)}.")
+            step = _index(step, len(state.steps))
             if c.paused:
                 raise _store.StoreError("Your teacher paused the class: answer again when they resume.")
             if not state.open_to_students(step):

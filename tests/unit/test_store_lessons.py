@@ -7,6 +7,7 @@ from __future__ import annotations
 import threading
 from datetime import timedelta
 
+import numpy as np
 import pytest
 from sqlalchemy import func, select, text
 
@@ -82,7 +83,8 @@ def test_only_the_teachers_key_moves_reveals_and_reads_answers(store):
     assert store.reveal(code, key, 1).revealed == {1}
     assert store.reveal(code, key, 1, revealed=False).revealed == frozenset()
     assert store.lesson_version(code)[0] == v0 + 6
-    for bad in (-1, 5, True, "2"):
+    assert store.goto(code, key, np.int64(1)).step == 1                # a step index as a page may hold it
+    for bad in (-1, 5, True, "2", 1.0):
         with pytest.raises(StoreError, match="steps 1 to 5"):
             store.goto(code, key, bad)
     with pytest.raises(StoreError, match="no question"):
