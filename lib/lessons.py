@@ -394,7 +394,9 @@ def is_right(question: Question, value: object) -> bool | None:
 @dataclass(frozen=True)
 class Distribution:
     """What the projector draws on Reveal. Choices: one count per choice (`labels`). Numbers: a
-    histogram, `counts[i]` answers in [edges[i], edges[i+1]) (the last bar closed). `right`: the right
+    histogram, `counts[i]` answers in [edges[i], edges[i+1]) (the last bar closed); from 10 answers on
+    the bars span the middle 90 % of the answers (and the right answer), and the few wild ones beyond
+    are counted in `below` and `above` rather than squeezing everyone into one bar. `right`: the right
     choice's index or number (None: a poll)."""
 
     kind: str
@@ -403,6 +405,24 @@ class Distribution:
     labels: tuple[str, ...] = ()
     edges: tuple[float, ...] = ()
     right: float | int | None = None
+    below: int = 0
+    above: int = 0
+
+
+TAILS = 10                # answers from which the histogram's span leaves out the wildest 5 % each side
+
+
+def _bins(x: np.ndarray, lo: float, hi: float) -> int | str:
+    """numpy's "auto" rule when it gives at most MAX_BINS bars over [lo, hi], else MAX_BINS. Its width is
+    estimated here first (as numpy >= 2 computes it: min(max(Freedman-Diaconis, sqrt / 2), Sturges)), so
+    no answers can make numpy build more edges than the cap."""
+    n, span = x.size, hi - lo
+    if n < 2:
+        return 1
+    q1, q3 = np.percentile(x, [25, 75])
+    fd = 2.0 * float(q3 - q1) * n ** (-1.0 / 3.0)
+    width = min(max(fd, span / math.sqrt(n) / 2.0), span / (math.log2(n) + 1.0))
+    return "auto" if width > 0 and span / width <= MAX_BINS else MAX_BINS
 
 
 def distribution(question: Question, values: Iterable) -> Distribution:
@@ -411,28 +431,23 @@ def distribution(question: Question, values: Iterable) -> Distribution:
         counts = [0] * len(question.choices)
         for v in vals:
             counts[int(v)] += 1
-        return Distribution(
-            "choice", len(vals), tuple(counts), labels=question.choices, right=question.answer
-        )
-    x = np.asarray(vals, dtype=float)  # (n,)
-    span = x if question.answer is None else np.append(x, float(question.answer))  # the truth on the axis
-    if not span.size:
+        return Distribution("choice", len(vals), tuple(counts), labels=question.choices,
+                            right=question.answer)
+    x = np.asarray(vals, dtype=float)                                   # (n,)
+    if not x.size:
         return Distribution("number", 0, (), right=question.answer)
-    lo, hi = float(span.min()), float(span.max())
+    lo, hi = (float(v) for v in (np.percentile(x, [5, 95]) if x.size >= TAILS else (x.min(), x.max())))
+    if question.answer is not None:                                     # the truth on the axis
+        lo, hi = min(lo, float(question.answer)), max(hi, float(question.answer))
     if hi - lo < 1e-9 * max(1.0, abs(lo)):
         half = max(0.5, question.tolerance, 1e-6 * abs(lo))
         lo, hi = lo - half, hi + half
-    edges = np.histogram_bin_edges(x if x.size > 1 else span, bins="auto", range=(lo, hi))  # (b + 1,)
-    if len(edges) - 1 > MAX_BINS:
-        edges = np.histogram_bin_edges(x, bins=MAX_BINS, range=(lo, hi))
-    counts, edges = np.histogram(x, bins=edges)
-    return Distribution(
-        "number",
-        len(vals),
-        tuple(int(c) for c in counts),
-        edges=tuple(float(e) for e in edges),
-        right=question.answer,
-    )
+    inside = x[(x >= lo) & (x <= hi)]                                   # (m,)
+    edges = np.histogram_bin_edges(inside, bins=_bins(inside, lo, hi), range=(lo, hi))  # (b + 1,)
+    counts, edges = np.histogram(inside, bins=edges)
+    return Distribution("number", len(vals), tuple(int(c) for c in counts),
+                        edges=tuple(float(e) for e in edges), right=question.answer,
+                        below=int((x < lo).sum()), above=int((x > hi).sum()))
 
 
 def share_right(question: Question, values: Iterable) -> float | None:

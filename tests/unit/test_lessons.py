@@ -174,10 +174,16 @@ def test_right_share_spread_and_distribution():
     assert (d.kind, d.counts, d.labels, d.right, d.n) == ("choice", (1, 3), ("Yes", "No"), 1, 4)
     assert L.distribution(POLL, []).counts == (0, 0, 0)
     rng = np.random.default_rng(0)
-    vals = [*rng.normal(3.5, 1.0, 200), 1e6]                         # one wild answer
+    vals = [*rng.normal(3.5, 1.0, 200), 1e12, -1e12]                 # two wild answers
     d = L.distribution(NUM, vals)
-    assert sum(d.counts) == 201 and len(d.counts) <= L.MAX_BINS and len(d.edges) == len(d.counts) + 1
-    assert d.edges[0] <= 3.5 <= d.edges[-1] and d.right == 3.5
+    assert sum(d.counts) + d.below + d.above == 202 and d.below >= 1 and d.above >= 1
+    assert 2 <= len(d.counts) <= L.MAX_BINS and len(d.edges) == len(d.counts) + 1
+    assert d.edges[0] <= 3.5 <= d.edges[-1] and d.right == 3.5 and d.edges[-1] - d.edges[0] < 10
+    assert sum(d.counts) >= 0.85 * 202            # the room fills the bars, not the wild ones
+    d = L.distribution(NUM, [3.5] * 100 + [3.5 + 1e-3 * k for k in range(30)] + [1e11])   # tiny IQR
+    assert len(d.counts) <= L.MAX_BINS and sum(d.counts) + d.below + d.above == 131
+    d = L.distribution(NUM, [0.0, 1e12])                                # few answers: min to max, capped bars
+    assert sum(d.counts) == 2 and len(d.counts) <= L.MAX_BINS
     d = L.distribution(NUM, [7, 7, 7])                                  # all alike, the truth beside them
     assert sum(d.counts) == 3 and d.edges[0] <= 3.5 and d.edges[-1] >= 7
     d = L.distribution(Question("number", "?"), [2.0])                  # one answer, a poll
