@@ -4,6 +4,7 @@ step's link values are ones its page's LINKS table accepts."""
 
 from __future__ import annotations
 
+import functools
 import glob
 import json
 import math
@@ -205,6 +206,7 @@ def test_every_ready_lesson_is_4_to_8_steps_of_real_pages_with_computed_question
     assert L.READY["checkerboard"]().steps[-1].challenge
 
 
+@functools.cache
 def _links_of(path: str):
     """The page's LINKS declaration, wherever the page file now lives."""
     if path == "trainer":

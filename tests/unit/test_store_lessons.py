@@ -280,6 +280,12 @@ def test_the_schema_upgrades_from_0002_with_the_classes_kept(store):
         assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0003"
     code, _ = store.start_lesson(LESSON)
     assert store.lesson_state(code).step == 0
+    with store.engine.execution_options(write=True).begin() as conn:      # and back down, and up again
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0002")
+        assert "answers" not in set(conn.dialect.get_table_names(conn))
+        command.upgrade(cfg, "head")
+    assert store.get_class("ABCDEF") is not None and store.lesson_state(code) is None
 
 
 def _now_text() -> str:
