@@ -150,6 +150,7 @@ class LessonStore:
                     s.add(ClassLesson(class_id=c.id, title=parsed.title, steps=_text(parsed), step=0,
                                       opened=0, mode=mode, revealed="[]", show_names=False, version=1,
                                       updated_at=now))
+                self.purge()    # as a challenge's start does: a server that runs for weeks drops old classes
                 return code, key
             except IntegrityError:
                 continue        # that code was taken: draw another
