@@ -42,6 +42,7 @@ from sqlalchemy.exc import DataError, DBAPIError, IntegrityError, ProgrammingErr
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import Session, sessionmaker
 
+from store.lessons import LessonStore
 from store.models import Class, Seat, ShortLink, Submission
 
 # No 0/O, 1/I/L: a code read off a projector is typed right.
@@ -273,7 +274,7 @@ class Counts:
     submissions: int
 
 
-class Store:
+class Store(LessonStore):
     def __init__(self, url: str | None = None):
         self.url = url or default_url()
         kw: dict = {"pool_pre_ping": True}
@@ -355,6 +356,7 @@ class Store:
             for c in old:
                 s.delete(c)
             s.execute(delete(ShortLink).where(ShortLink.created_at < _now() - KEEP_LINKS))
+            self._purge_saved_lessons(s)
             return len(old)
 
     # --- short links: a long link under a code a room can type ----------------------------------------

@@ -71,3 +71,47 @@ class ShortLink(Base):
     path: Mapped[str] = mapped_column(String(32))
     query: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ClassLesson(Base):
+    """A class led through a lesson (issue 33): at most one per class, which is its `classes` row (the same
+    join code, teacher's key, seats, pause and hide). `steps` is lib.lessons' dict of the lesson."""
+
+    __tablename__ = "lessons"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    class_id: Mapped[int] = mapped_column(ForeignKey("classes.id", ondelete="CASCADE"), unique=True)
+    title: Mapped[str] = mapped_column(String(120))
+    steps: Mapped[str] = mapped_column(Text)                   # JSON: lib.lessons.to_dict
+    step: Mapped[int] = mapped_column(Integer, default=0)      # the step the teacher is on (0-based)
+    opened: Mapped[int] = mapped_column(Integer, default=0)    # the highest step opened so far
+    mode: Mapped[str] = mapped_column(String(8), default="paced")   # paced | free
+    revealed: Mapped[str] = mapped_column(Text, default="[]")  # JSON: the revealed steps' indexes, sorted
+    show_names: Mapped[bool] = mapped_column(Boolean, default=False)
+    version: Mapped[int] = mapped_column(Integer, default=0)   # +1 on every teacher move: cheap polling
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Answer(Base):
+    """One student's answer to one step's question: one row per seat and step, changed until the reveal."""
+
+    __tablename__ = "answers"
+    __table_args__ = (UniqueConstraint("seat_id", "step", name="uq_answer_seat_step"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    class_id: Mapped[int] = mapped_column(ForeignKey("classes.id", ondelete="CASCADE"), index=True)
+    seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id", ondelete="CASCADE"))
+    step: Mapped[int] = mapped_column(Integer)
+    value: Mapped[str] = mapped_column(Text)                   # JSON: a number, or a choice's index
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SavedLesson(Base):
+    """A teacher's lesson kept under a six-letter code, as a short link is: the same lesson saved twice is
+    one code (sha256 of its canonical text); kept KEEP_LINKS from when it was first saved."""
+
+    __tablename__ = "saved_lessons"
+    code: Mapped[str] = mapped_column(String(6), primary_key=True)
+    digest: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    title: Mapped[str] = mapped_column(String(120))
+    steps: Mapped[str] = mapped_column(Text)                   # JSON: lib.lessons.to_dict
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -159,7 +159,7 @@ def test_counts_say_who_joined_is_active_and_playing(store):
 def test_the_schema_is_alembics_and_the_models_agree(store):
     migrate(store.engine)                                       # a second run changes nothing
     with store.engine.connect() as conn:
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0003"   # the newest
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0004"   # the newest
         names = set(inspect(conn).get_table_names())
     assert {t.name for t in Base.metadata.sorted_tables} <= names
 

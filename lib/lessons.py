@@ -1,0 +1,1007 @@
+"""A lesson as a class activity: an ordered list of steps, each a view of a page (its URL path and link
+values), some carrying a question the class answers before it sees the result (predict, then look).
+
+Pure: NumPy and lib only. It does not know which pages exist: whoever reads a lesson passes the
+allowed page paths in (`paths=`); without them a path is only checked to look like one.
+
+- `Question`, `Step`, `Lesson`: frozen dataclasses; `to_dict` / `from_dict` / `dumps` / `loads` are the
+  file format (`"format": "layerlab-lesson/1"`), validated strictly: a teacher or a file may give
+  anything, and each refusal is one ValueError line.
+- `check_answer` parses a student's answer; `is_right`, `distribution`, `share_right`, `spread`
+  summarise the class's answers.
+- `READY`: ready lessons whose right answers are computed here from each step's own link values
+  (`parse_query`), never typed: `recipe_y`, `stack_is_straight`, `tax_at`, `trainer_test_accuracy`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable, Collection, Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from urllib.parse import parse_qsl, urlencode
+
+import numpy as np
+
+FORMAT = "layerlab-lesson/1"
+KINDS = ("number", "choice")
+MAX_STEPS = 30
+MIN_CHOICES, MAX_CHOICES = 2, 6
+MAX_TITLE = 120  # characters: a lesson's or a step's title
+MAX_TEXT = 500  # a question's text
+MAX_CHOICE = 80  # one choice's words
+MAX_UNIT = 16  # a number's unit ("£", "%", "units")
+MAX_NOTE = 2_000  # the teacher's note on a step
+MAX_PATH = 32  # a page's URL path (as store.LINK_PATH_MAX)
+MAX_QUERY = 4_000  # a step's link values (a trainer link with its weights is about 2,100)
+MAX_FILE = 200_000  # characters of a lesson file
+MAX_DEPTH = 6  # nesting of a lesson file: {steps: [{question: {choices: [...]}}]} is 5
+MAX_ANSWER_TEXT = 40  # characters a student may type as a number
+BOUND = 1e12  # |a number| in a question or an answer
+MAX_BINS = 12  # bars of a histogram of number answers
+PRIVATE = frozenset({"seat", "key", "class", "code"})  # never in a step's link: a seat, a key, a class
+_PATH = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+
+
+def _line(text: object, what: str, limit: int, *, empty: bool = False, lines: bool = False) -> str:
+    if not isinstance(text, str):
+        raise ValueError(f"{what} must be text")
+    text = text.strip()
+    if not text and not empty:
+        raise ValueError(f"{what} is empty")
+    if len(text) > limit:
+        raise ValueError(f"{what} has {len(text):,} characters; at most {limit:,}")
+    ok = (lambda ch: ch.isprintable() or ch == "\n") if lines else str.isprintable
+    if not all(ok(ch) for ch in text):
+        raise ValueError(f"{what} holds control characters")
+    return text
+
+
+def _number(v: object, what: str) -> float:
+    if isinstance(v, bool) or not isinstance(v, int | float):
+        raise ValueError(f"{what} must be a number")
+    v = float(v)
+    if not math.isfinite(v) or abs(v) > BOUND:
+        raise ValueError(f"{what} must be a finite number within ±{BOUND:g}")
+    return v
+
+
+# --- the three things a lesson is made of ------------------------------------------------------------
+@dataclass(frozen=True)
+class Question:
+    """What the class answers before it sees the step's result.
+
+    kind "number": `answer` a number (None: a poll, no right answer), right within `tolerance`, in `unit`.
+    kind "choice": `choices` 2 to 6 phrases, `answer` the right one's index (None: a poll)."""
+
+    kind: str
+    text: str
+    choices: tuple[str, ...] = ()
+    answer: float | int | None = None
+    tolerance: float = 0.0
+    unit: str = ""
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"a question's kind is number or choice, not {str(self.kind)[:20]!r}")
+        _line(self.text, "a question's text", MAX_TEXT, lines=True)
+        if not isinstance(self.choices, tuple):
+            raise ValueError("a question's choices must be a list of phrases")
+        _line(self.unit, "a question's unit", MAX_UNIT, empty=True)
+        tol = _number(self.tolerance, "a question's tolerance")
+        if tol < 0:
+            raise ValueError("a question's tolerance cannot be negative")
+        if self.kind == "number":
+            if self.choices:
+                raise ValueError("a number question has no choices")
+            if self.answer is not None:
+                _number(self.answer, "a number question's answer")
+            return
+        if not MIN_CHOICES <= len(self.choices) <= MAX_CHOICES:
+            raise ValueError(
+                f"a choice question needs {MIN_CHOICES} to {MAX_CHOICES} choices, not {len(self.choices)}"
+            )
+        for i, c in enumerate(self.choices):
+            _line(c, f"choice {i + 1}", MAX_CHOICE)
+        if len({c.strip().casefold() for c in self.choices}) != len(self.choices):
+            raise ValueError("two choices say the same")
+        if tol:
+            raise ValueError("a choice question has no tolerance")
+        if self.answer is not None and (
+            isinstance(self.answer, bool)
+            or not isinstance(self.answer, int)
+            or not 0 <= self.answer < len(self.choices)
+        ):
+            raise ValueError(f"a choice question's answer is a choice's index, 0 to {len(self.choices) - 1}")
+
+    @property
+    def poll(self) -> bool:
+        return self.answer is None
+
+
+@dataclass(frozen=True)
+class Step:
+    """A view of a page (`path`, e.g. "recipe-card", and its link values `query`, `hide` included), with
+    an optional question; `challenge`: the step is the class's trainer challenge."""
+
+    path: str
+    query: str = ""
+    title: str = ""
+    question: Question | None = None
+    note: str = ""
+    challenge: bool = False
+
+    def __post_init__(self):
+        check_path(self.path)
+        check_query(self.query)
+        _line(self.title, "a step's title", MAX_TITLE, empty=True)
+        _line(self.note, "a step's note", MAX_NOTE, empty=True, lines=True)
+        if self.question is not None and not isinstance(self.question, Question):
+            raise ValueError("a step's question must be a Question")
+        if not isinstance(self.challenge, bool):
+            raise ValueError("a step's challenge is true or false")
+        if self.challenge and self.path != "trainer":
+            raise ValueError("a challenge step opens the trainer (path trainer)")
+
+    @property
+    def values(self) -> dict[str, str | list[str]]:
+        return parse_query(self.query)
+
+    @property
+    def link(self) -> str:
+        return f"/{self.path}" + (f"?{self.query}" if self.query else "")
+
+
+@dataclass(frozen=True)
+class Lesson:
+    title: str
+    steps: tuple[Step, ...] = field(default_factory=tuple)
+
+    def __post_init__(self):
+        _line(self.title, "the lesson's title", MAX_TITLE)
+        if not isinstance(self.steps, tuple) or not all(isinstance(s, Step) for s in self.steps):
+            raise ValueError("a lesson's steps must be a list of steps")
+        if not 1 <= len(self.steps) <= MAX_STEPS:
+            raise ValueError(f"a lesson has 1 to {MAX_STEPS} steps, not {len(self.steps)}")
+
+
+def check_path(path: object, paths: Collection[str] | None = None) -> str:
+    """A page's URL path as a step keeps it ("recipe-card", no slash); in `paths` when given."""
+    if not isinstance(path, str) or len(path) > MAX_PATH or not _PATH.match(path):
+        raise ValueError(f"not a page path: {str(path)[:40]!r}")
+    if paths is not None and path not in paths:
+        raise ValueError(f"no page /{path} in this app")
+    return path
+
+
+def parse_query(query: str) -> dict[str, str | list[str]]:
+    """A link's query as a plain dict: {key: value}, a list for a key given more than once."""
+    out: dict[str, str | list[str]] = {}
+    for k, v in parse_qsl(
+        query, keep_blank_values=True, strict_parsing=bool(query), max_num_fields=MAX_QUERY
+    ):
+        if k in out:
+            prev = out[k]
+            out[k] = [*prev, v] if isinstance(prev, list) else [prev, v]
+        else:
+            out[k] = v
+    return out
+
+
+def check_query(query: object) -> str:
+    if not isinstance(query, str):
+        raise ValueError("a step's link values must be text")
+    if len(query) > MAX_QUERY:
+        raise ValueError(f"a step's link values have {len(query):,} characters; at most {MAX_QUERY:,}")
+    if query.startswith("?"):
+        raise ValueError("a step's link values start after the ?")
+    try:
+        values = parse_query(query)
+    except ValueError:
+        raise ValueError("a step's link values are not key=value pairs joined by &") from None
+    bad = sorted(PRIVATE & set(values))
+    if bad:
+        raise ValueError(
+            f"a step's link cannot carry {bad[0]}= (a seat, a key or a class is nobody's to share)"
+        )
+    return query
+
+
+# --- the file format -----------------------------------------------------------------------------
+def _fields(d: object, allowed: set[str], what: str) -> dict:
+    if not isinstance(d, dict):
+        raise ValueError(f"{what} must be an object")
+    extra = sorted(set(d) - allowed, key=str)
+    if extra:
+        raise ValueError(f"{what} has an unknown field {str(extra[0])[:30]!r}")
+    return d
+
+
+def _depth(x: object, limit: int = MAX_DEPTH) -> int:
+    if limit < 0:
+        raise ValueError(f"a lesson file is nested more than {MAX_DEPTH} deep")
+    if isinstance(x, dict):
+        return 1 + max((_depth(v, limit - 1) for v in x.values()), default=0)
+    if isinstance(x, list | tuple):
+        return 1 + max((_depth(v, limit - 1) for v in x), default=0)
+    return 0
+
+
+def question_to_dict(q: Question) -> dict:
+    d: dict = {"kind": q.kind, "text": q.text}
+    if q.choices:
+        d["choices"] = list(q.choices)
+    if q.answer is not None:
+        d["answer"] = q.answer
+    if q.tolerance:
+        d["tolerance"] = q.tolerance
+    if q.unit:
+        d["unit"] = q.unit
+    return d
+
+
+def question_from_dict(d: object, where: str = "the question") -> Question:
+    d = _fields(d, {"kind", "text", "choices", "answer", "tolerance", "unit"}, where)
+    choices = d.get("choices", [])
+    if not isinstance(choices, list):
+        raise ValueError(f"{where}: choices must be a list of phrases")
+    answer = d.get("answer")
+    if d.get("kind") == "number" and answer is not None:
+        answer = _number(answer, f"{where}: the answer")
+    try:
+        return Question(
+            kind=d.get("kind"),
+            text=d.get("text"),
+            choices=tuple(choices),
+            answer=answer,
+            tolerance=d.get("tolerance", 0.0),
+            unit=d.get("unit", ""),
+        )
+    except ValueError as err:
+        raise ValueError(f"{where}: {err}") from None
+
+
+def step_to_dict(s: Step) -> dict:
+    d: dict = {"path": s.path, "query": s.query}
+    for k in ("title", "note"):
+        if getattr(s, k):
+            d[k] = getattr(s, k)
+    if s.question is not None:
+        d["question"] = question_to_dict(s.question)
+    if s.challenge:
+        d["challenge"] = True
+    return d
+
+
+def step_from_dict(d: object, paths: Collection[str] | None = None, where: str = "the step") -> Step:
+    d = _fields(d, {"path", "query", "title", "question", "note", "challenge"}, where)
+    try:
+        check_path(d.get("path"), paths)
+        q = d.get("question")
+        return Step(
+            path=d.get("path"),
+            query=d.get("query", ""),
+            title=d.get("title", ""),
+            question=None if q is None else question_from_dict(q, "its question"),
+            note=d.get("note", ""),
+            challenge=d.get("challenge", False),
+        )
+    except ValueError as err:
+        raise ValueError(f"{where}: {err}") from None
+
+
+def to_dict(lesson: Lesson) -> dict:
+    return {"format": FORMAT, "title": lesson.title, "steps": [step_to_dict(s) for s in lesson.steps]}
+
+
+def from_dict(d: object, paths: Collection[str] | None = None) -> Lesson:
+    """A lesson from its dict (a file, a form, the store), every field checked; ValueError, one line."""
+    d = _fields(d, {"format", "title", "steps"}, "a lesson")
+    _depth(d)
+    if d.get("format") != FORMAT:
+        raise ValueError(f"not a lesson file (its format is not {FORMAT})")
+    steps = d.get("steps")
+    if not isinstance(steps, list):
+        raise ValueError("a lesson's steps must be a list")
+    if not 1 <= len(steps) <= MAX_STEPS:
+        raise ValueError(f"a lesson has 1 to {MAX_STEPS} steps, not {len(steps)}")
+    parsed = tuple(step_from_dict(s, paths, f"step {i + 1}") for i, s in enumerate(steps))
+    return Lesson(title=d.get("title"), steps=parsed)
+
+
+def dumps(lesson: Lesson) -> str:
+    """The file's text: one canonical form (keys sorted), so one lesson is one text."""
+    return json.dumps(to_dict(lesson), sort_keys=True, ensure_ascii=False, indent=1)
+
+
+def loads(text: str | bytes, paths: Collection[str] | None = None) -> Lesson:
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ValueError("a lesson file is UTF-8 text") from None
+    if not isinstance(text, str):
+        raise ValueError("a lesson file is text")
+    if len(text) > MAX_FILE:
+        raise ValueError(f"a lesson file has at most {MAX_FILE:,} characters")
+    try:
+        d = json.loads(text, parse_constant=_no_constant)
+    except RecursionError:
+        raise ValueError(f"a lesson file is nested more than {MAX_DEPTH} deep") from None
+    except json.JSONDecodeError as err:
+        raise ValueError(f"not JSON: {err.msg} at line {err.lineno}") from None
+    return from_dict(d, paths)
+
+
+def _no_constant(name: str):
+    raise ValueError(f"a lesson file holds only finite numbers, not {name}")
+
+
+# --- a student's answer and the class's ---------------------------------------------------------
+def check_answer(question: Question, raw: object) -> float | int:
+    """A student's answer as kept: a finite number within ±BOUND (text like "3.5" or "3,5" too), or a
+    choice's index in range (its words are taken too). ValueError, one line a student can act on."""
+    if isinstance(raw, bool):
+        raise ValueError("an answer is a number or a choice")
+    if question.kind == "choice":
+        if isinstance(raw, str):
+            t = raw.strip()
+            hit = [i for i, c in enumerate(question.choices) if c.casefold() == t.casefold()]
+            if hit:
+                return hit[0]
+            if not t.isdigit():
+                raise ValueError("choose one of the answers")
+            raw = int(t)
+        if isinstance(raw, float) and raw.is_integer():
+            raw = int(raw)
+        if not isinstance(raw, int) or not 0 <= raw < len(question.choices):
+            raise ValueError("choose one of the answers")
+        return int(raw)
+    if isinstance(raw, str):
+        t = raw.strip().replace(" ", "").replace("\u2212", "-")
+        if question.unit:
+            t = t.removesuffix(question.unit).removeprefix(question.unit)
+        if len(t) > MAX_ANSWER_TEXT:
+            raise ValueError(f"a number has at most {MAX_ANSWER_TEXT} characters")
+        if t.count(",") == 1 and "." not in t:
+            t = t.replace(",", ".")  # 3,5: a decimal comma
+        try:
+            if "_" in t:
+                raise ValueError
+            raw = float(t)
+        except ValueError:
+            raise ValueError("write a number, like 2.5 or -3") from None
+    if not isinstance(raw, int | float | np.integer | np.floating):
+        raise ValueError("write a number, like 2.5 or -3")
+    v = float(raw)
+    if not math.isfinite(v) or abs(v) > BOUND:
+        raise ValueError(f"write a number between -{BOUND:g} and {BOUND:g}")
+    return v
+
+
+def is_right(question: Question, value: object) -> bool | None:
+    """Is this answer right? None for a poll (no right answer)."""
+    if question.answer is None:
+        return None
+    if question.kind == "choice":
+        return int(value) == int(question.answer)
+    v, a = float(value), float(question.answer)
+    return abs(v - a) <= question.tolerance + 1e-9 * max(1.0, abs(a))
+
+
+@dataclass(frozen=True)
+class Distribution:
+    """What the projector draws on Reveal. Choices: one count per choice (`labels`). Numbers: a
+    histogram, `counts[i]` answers in [edges[i], edges[i+1]) (the last bar closed); from 10 answers on
+    the bars span the middle 90 % of the answers (and the right answer), and the few wild ones beyond
+    are counted in `below` and `above` rather than squeezing everyone into one bar. `right`: the right
+    choice's index or number (None: a poll)."""
+
+    kind: str
+    n: int
+    counts: tuple[int, ...]
+    labels: tuple[str, ...] = ()
+    edges: tuple[float, ...] = ()
+    right: float | int | None = None
+    below: int = 0
+    above: int = 0
+
+
+TAILS = 10                # answers from which the histogram's span leaves out the wildest 5 % each side
+
+
+def _bins(x: np.ndarray, lo: float, hi: float) -> int | str:
+    """numpy's "auto" rule when it gives at most MAX_BINS bars over [lo, hi], else MAX_BINS. Its width is
+    estimated here first (as numpy >= 2 computes it: min(max(Freedman-Diaconis, sqrt / 2), Sturges)), so
+    no answers can make numpy build more edges than the cap."""
+    n, span = x.size, hi - lo
+    if n < 2:
+        return 1
+    q1, q3 = np.percentile(x, [25, 75])
+    fd = 2.0 * float(q3 - q1) * n ** (-1.0 / 3.0)
+    width = min(max(fd, span / math.sqrt(n) / 2.0), span / (math.log2(n) + 1.0))
+    return "auto" if width > 0 and span / width <= MAX_BINS else MAX_BINS
+
+
+def distribution(question: Question, values: Iterable) -> Distribution:
+    vals = list(values)
+    if question.kind == "choice":
+        counts = [0] * len(question.choices)
+        for v in vals:
+            counts[int(v)] += 1
+        return Distribution("choice", len(vals), tuple(counts), labels=question.choices,
+                            right=question.answer)
+    x = np.asarray(vals, dtype=float)                                   # (n,)
+    if not x.size:
+        return Distribution("number", 0, (), right=question.answer)
+    lo, hi = (float(v) for v in (np.percentile(x, [5, 95]) if x.size >= TAILS else (x.min(), x.max())))
+    if question.answer is not None:                                     # the truth on the axis
+        lo, hi = min(lo, float(question.answer)), max(hi, float(question.answer))
+    if hi - lo < 1e-9 * max(1.0, abs(lo)):
+        half = max(0.5, question.tolerance, 1e-6 * abs(lo))
+        lo, hi = lo - half, hi + half
+    inside = x[(x >= lo) & (x <= hi)]                                   # (m,)
+    edges = np.histogram_bin_edges(inside, bins=_bins(inside, lo, hi), range=(lo, hi))  # (b + 1,)
+    counts, edges = np.histogram(inside, bins=edges)
+    return Distribution("number", len(vals), tuple(int(c) for c in counts),
+                        edges=tuple(float(e) for e in edges), right=question.answer,
+                        below=int((x < lo).sum()), above=int((x > hi).sum()))
+
+
+def share_right(question: Question, values: Iterable) -> float | None:
+    """The share of answers that are right, 0 to 1; None for a poll or no answers."""
+    vals = list(values)
+    if question.answer is None or not vals:
+        return None
+    return sum(bool(is_right(question, v)) for v in vals) / len(vals)
+
+
+def spread(values: Iterable) -> dict | None:
+    """Numbers' middle and spread: {n, median, q1, q3, iqr, lo, hi}; None without answers."""
+    x = np.asarray(list(values), dtype=float)  # (n,)
+    if not x.size:
+        return None
+    q1, med, q3 = (float(v) for v in np.percentile(x, [25, 50, 75]))
+    return {
+        "n": int(x.size),
+        "median": med,
+        "q1": q1,
+        "q3": q3,
+        "iqr": q3 - q1,
+        "lo": float(x.min()),
+        "hi": float(x.max()),
+    }
+
+
+# --- answers computed from a step's own view ----------------------------------------------------
+def _one(values: Mapping, key: str, default):
+    v = values.get(key, default)
+    return v[-1] if isinstance(v, list) else v
+
+
+def _float(values: Mapping, key: str, default: float) -> float:
+    v = _one(values, key, default)
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        raise ValueError(f"{key}={str(v)[:20]} is not a number") from None
+    if not math.isfinite(f):
+        raise ValueError(f"{key} is not a finite number")
+    return f
+
+
+def _matrix(text: str, shape: tuple[int, int]) -> np.ndarray:
+    """The pages' compact matrix form ("1,-1,0.5" or "1;1;-1": rows by ';', numbers by ',')."""
+    rows = [r.split(",") for r in str(text).strip().split(";")]
+    if len(rows) != shape[0] or any(len(r) != shape[1] for r in rows):
+        raise ValueError(f"expected {shape[0]} × {shape[1]} numbers")
+    M = np.array([[float(c) for c in r] for r in rows])
+    if not np.isfinite(M).all():
+        raise ValueError("not finite numbers")
+    return M
+
+
+def recipe_layer(values: Mapping) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """/recipe-card's layer from its link values (nin, nout, x_i, w_ij, b_j; the page's defaults for the
+    rest): x (nin,), W (nin, nout), b (nout,)."""
+    from lib.recipe import MAX_SIZE, default_layer
+
+    nin, nout = int(_float(values, "nin", 3)), int(_float(values, "nout", 2))
+    if not (1 <= nin <= MAX_SIZE and 1 <= nout <= MAX_SIZE):
+        raise ValueError(f"nin and nout run from 1 to {MAX_SIZE}")
+    x0, W0, b0 = default_layer(nin, nout)
+    x = np.array([_float(values, f"x{i + 1}", x0[i]) for i in range(nin)])  # (nin,)
+    W = np.array(
+        [[_float(values, f"w{i + 1}{j + 1}", W0[i, j]) for j in range(nout)] for i in range(nin)]
+    )  # (nin, nout)
+    b = np.array([_float(values, f"b{j + 1}", b0[j]) for j in range(nout)])  # (nout,)
+    return x, W, b
+
+
+def recipe_y(values: Mapping, j: int = 1) -> float:
+    """/recipe-card: output y_j of the step's card, y = xW + b (lib.layers.linear)."""
+    from lib.layers import linear
+
+    x, W, b = recipe_layer(values)
+    return float(linear(x, W, b)[j - 1])
+
+
+# /activations' starting network (pages/activations.py START; tests/unit/test_lessons.py keeps them equal)
+STACK_START = {"w1": "1,-1,0.5", "b1": "-0.5,-0.5,1", "w2": "1;1;-1", "b2": "0.5"}
+
+
+def stack_net(values: Mapping) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, str]:
+    """/activations' two-layer network from its link values: W1 (1, h), b1 (h,), W2 (h, 1), b2 (1,), bend."""
+    from lib.activations import ACTIVATIONS
+
+    h = len(str(_one(values, "b1", STACK_START["b1"])).split(","))
+    W1 = _matrix(_one(values, "w1", STACK_START["w1"]), (1, h))
+    b1 = _matrix(_one(values, "b1", STACK_START["b1"]), (1, h))[0]
+    W2 = _matrix(_one(values, "w2", STACK_START["w2"]), (h, 1))
+    b2 = _matrix(_one(values, "b2", STACK_START["b2"]), (1, 1))[0]
+    bend = str(_one(values, "bend", "relu"))
+    if bend not in ACTIVATIONS:
+        raise ValueError(f"no bend {bend[:20]!r}")
+    return W1, b1, W2, b2, bend
+
+
+SPAN = (-3.0, 3.0)  # /activations' inputs (lib.bends.INPUTS)
+
+
+def stack_is_straight(values: Mapping, span: tuple[float, float] = SPAN, n: int = 601) -> bool:
+    """/activations: is the network's output a straight line in x over `span` (the page's range)? True
+    when it equals the single layer lib.layers.collapse makes of it (to 1e-9, on a grid), or any one
+    straight line there (a ReLU network whose units never switch off is straight too)."""
+    from lib.activations import ACTIVATIONS
+    from lib.layers import collapse, linear, two_layer
+
+    W1, b1, W2, b2, bend = stack_net(values)
+    grid = np.linspace(span[0], span[1], n)[:, None]  # (n, 1)
+    _, _, y = two_layer(grid, W1, b1, W2, b2, ACTIVATIONS[bend])  # (n, 1)
+    W, b = collapse(W1, b1, W2, b2)
+    scale = 1e-9 * max(1.0, float(np.abs(y).max()))
+    if float(np.abs(y - linear(grid, W, b)).max()) <= scale:
+        return True
+    A = np.column_stack([grid[:, 0], np.ones(n)])  # (n, 2)
+    coef, *_ = np.linalg.lstsq(A, y[:, 0], rcond=None)
+    return float(np.abs(A @ coef - y[:, 0]).max()) <= scale
+
+
+def tax_schedule(values: Mapping) -> tuple[np.ndarray, np.ndarray]:
+    """/tax-bands' schedule: `bands` when given, else the preset's (thresholds (k,), rates (k,))."""
+    from lib import tax
+
+    preset = str(_one(values, "preset", "uk-2024"))
+    if preset not in tax.PRESETS:
+        raise ValueError(f"no tax preset {preset[:20]!r}")
+    if "bands" in values:
+        return tax.parse_bands(_one(values, "bands", ""))
+    s = tax.PRESETS[preset]
+    return np.asarray(s.thresholds, dtype=float), s.rates
+
+
+def tax_at(values: Mapping) -> float:
+    """/tax-bands: the tax at the step's income under its schedule (lib.tax.relu_tax)."""
+    from lib.tax import relu_tax
+
+    t, r = tax_schedule(values)
+    return float(relu_tax(_float(values, "income", 60_000.0), t, r))
+
+
+TRAINER_DEFAULTS = {
+    "problem": "classify",
+    "dataset": "checkerboard",
+    "n": "400",
+    "noise": "0",
+    "train": "80",
+    "seed": "0",
+    "cells": "2",
+    "feat": ["x1", "x2"],
+    "hidden": "8",
+    "act": "relu",
+    "opt": "adam",
+    "lr": "0.03",
+    "batch": "0",
+    "l2": "0",
+    "l1": "0",
+}
+ACCURACY_EPOCHS = 300  # what "trained" means for a trainer question: about a minute of Play at speed 5
+LEARNS = 0.75  # test accuracy that counts as "learned it" (chance is 0.5)
+
+
+def trainer_view(values: Mapping) -> tuple:
+    """/trainer's two-class view from its link values, as a hashable key for `trainer_test_accuracy`."""
+    v = {**TRAINER_DEFAULTS, **{k: values[k] for k in TRAINER_DEFAULTS if k in values}}
+    if _one(v, "problem", "") != "classify":
+        raise ValueError("a trainer question is about two classes (problem=classify)")
+    feat = v["feat"] if isinstance(v["feat"], list) else [v["feat"]]
+    hidden = str(_one(v, "hidden", "8")).replace(" ", "")
+    units = () if hidden == "0" else tuple(int(u) for u in hidden.split(","))
+    return (
+        str(_one(v, "dataset", "")),
+        int(_float(v, "n", 400)),
+        _float(v, "noise", 0),
+        int(_float(v, "seed", 0)),
+        int(_float(v, "cells", 2)),
+        _float(v, "train", 80) / 100.0,
+        tuple(feat),
+        units,
+        str(_one(v, "act", "")),
+        str(_one(v, "opt", "")),
+        _float(v, "lr", 0.03),
+        int(_float(v, "batch", 0)),
+        _float(v, "l2", 0),
+        _float(v, "l1", 0),
+    )
+
+
+@lru_cache(maxsize=64)
+def _accuracy(view: tuple, epochs: int) -> float:
+    from lib.datasets import make_problem, split
+    from lib.features import expand
+    from lib.train import TrainConfig, Trainer
+
+    dataset, n, noise, seed, cells, share, feat, hidden, act, opt, lr, batch, l2, l1 = view
+    X, y = make_problem("classify", dataset, n, noise=noise, seed=seed, cells=cells)
+    Xtr, ytr, Xte, yte = split(X, y, train_share=share, seed=seed)
+    cfg = TrainConfig(hidden=hidden, act=act, opt=opt, lr=lr, batch=batch, l2=l2, l1=l1, seed=seed)
+    t = Trainer(cfg, expand(Xtr, list(feat)), ytr, expand(Xte, list(feat)), yte)
+    t.step(epochs)
+    return float(t.metrics()["test_acc"])
+
+
+def trainer_test_accuracy(values: Mapping, epochs: int = ACCURACY_EPOCHS) -> float:
+    """/trainer: the step's network trained as the page trains it (its seed, its data split, `epochs`
+    full epochs), its accuracy on the test points. Cached: the same view trains once per process."""
+    return _accuracy(trainer_view(values), int(epochs))
+
+
+# --- ready lessons -------------------------------------------------------------------------------
+def _fmt(v: float, digits: int = 2) -> str:
+    v = round(float(v), digits) + 0.0
+    return f"{v:,.{digits}f}".rstrip("0").rstrip(".") if digits else f"{v:,.0f}"
+
+
+def _q(**values) -> str:
+    return urlencode([(k, x) for k, v in values.items() for x in (v if isinstance(v, list) else [v])])
+
+
+YES_NO = ("Yes", "No")
+
+
+def recipe_lesson() -> Lesson:
+    base = dict(
+        mode="plain",
+        nin="2",
+        nout="2",
+        x1="1",
+        x2="2",
+        w11="0.5",
+        w12="-1",
+        w21="1",
+        w22="0.5",
+        b1="0",
+        b2="0.5",
+    )
+    hide = "mode,nin,nout"
+
+    def card(**changes) -> str:
+        return _q(**{**base, **changes, "hide": hide})
+
+    v0 = parse_query(card())
+    x, W, b = recipe_layer(v0)
+    first = Step(
+        "recipe-card",
+        card(),
+        "The card",
+        note=(
+            "Each output is a dot product of the inputs with one column of W, plus its bias. Read y₁ off the "
+            "card together before anyone predicts."
+        ),
+    )
+    q1 = card(w11="1.5")
+    y1 = recipe_y(parse_query(q1))
+    s1 = Step(
+        "recipe-card",
+        q1,
+        "One weight moves",
+        Question(
+            "number",
+            f"x = ({_fmt(x[0])}, {_fmt(x[1])}), b₁ = {_fmt(b[0])}: w₁₁ goes from {_fmt(W[0, 0])} to "
+            f"{_fmt(recipe_layer(parse_query(q1))[1][0, 0])}. What is y₁ now?",
+            answer=round(y1, 6),
+            tolerance=0.05,
+        ),
+    )
+    q2 = card(w11="1.5", b1="-1")
+    _, W2_, b2_ = recipe_layer(parse_query(q2))
+    s2 = Step(
+        "recipe-card",
+        q2,
+        "The bias moves",
+        Question(
+            "number",
+            f"Still w₁₁ = {_fmt(W2_[0, 0])}; the bias b₁ goes from {_fmt(b[0])} to {_fmt(b2_[0])}. "
+            "What is y₁ now?",
+            answer=round(recipe_y(parse_query(q2)), 6),
+            tolerance=0.05,
+        ),
+    )
+    q3 = card(w11="1.5", b1="-1", x2="-2")
+    v3 = parse_query(q3)
+    s3 = Step(
+        "recipe-card",
+        q3,
+        "An input flips",
+        Question(
+            "number",
+            f"x₂ goes from {_fmt(x[1])} to {_fmt(recipe_layer(v3)[0][1])} (W and b as now). What is "
+            "y₂ = x₁w₁₂ + x₂w₂₂ + b₂?",
+            answer=round(recipe_y(v3, 2), 6),
+            tolerance=0.05,
+        ),
+    )
+    q4 = card(w11="1.5", b1="-1", x2="-2", w21="0")
+    x4, W4, _ = recipe_layer(parse_query(q4))
+    y_before = recipe_y(v3)
+    changes = YES_NO
+    s4 = Step(
+        "recipe-card",
+        q4,
+        "A weight of zero",
+        Question(
+            "choice",
+            f"w₂₁ goes from {_fmt(W[1, 0])} to {_fmt(W4[1, 0])}: does y₁ still depend on x₂ = {_fmt(x4[1])}?",
+            changes,
+            answer=0 if abs(W4[1, 0]) > 0 else 1,
+        ),
+        note=f"y₁ was {_fmt(y_before)}; a zero weight cuts the wire from x₂ to y₁.",
+    )
+    return Lesson("One layer is a recipe card: predict y = xW + b", (first, s1, s2, s3, s4))
+
+
+def collapse_lesson() -> Lesson:
+    net = dict(STACK_START)
+
+    def view(**changes) -> str:
+        return _q(**{**net, **changes, "hide": "w1,b1,w2,b2"})
+
+    q0 = view(bend="relu")
+    s0 = Step(
+        "activations",
+        q0,
+        "A bent network",
+        note=("One input, three hidden units with a ReLU, one output. Follow x along the chart."),
+    )
+    q1 = view(bend="identity")
+    straight = stack_is_straight(parse_query(q1))
+    s1 = Step(
+        "activations",
+        q1,
+        "Take the bend away",
+        Question(
+            "choice",
+            f"W₁ = ({net['w1'].replace(',', ', ')}), b₁ = ({net['b1'].replace(',', ', ')}), "
+            f"W₂ = ({net['w2'].replace(';', ', ')}), b₂ = {net['b2']}, and no bend (identity). "
+            "Can the output y "
+            f"still bend as x goes from {_fmt(SPAN[0])} to {_fmt(SPAN[1])}?",
+            ("Yes, it can still bend", "No: it is one straight line"),
+            answer=1 if straight else 0,
+        ),
+    )
+    from lib.layers import collapse
+
+    W1, b1, W2, b2, _ = stack_net(parse_query(q1))
+    W, bb = collapse(W1, b1, W2, b2)
+    s2 = Step(
+        "activations",
+        q1,
+        "The single layer",
+        Question(
+            "number",
+            "The two layers collapse to one, y = xW + b. What is W = W₁W₂?",
+            answer=round(float(W[0, 0]), 6),
+            tolerance=0.05,
+        ),
+        note=f"And b = b₁W₂ + b₂ = {_fmt(float(bb[0]), 3)}.",
+    )
+    q3 = view(bend="relu")
+    s3 = Step(
+        "activations",
+        q3,
+        "The bend back on",
+        Question(
+            "choice",
+            f"Same weights, ReLU back on. Is the output one straight line for x from {_fmt(SPAN[0])} to "
+            f"{_fmt(SPAN[1])}?",
+            ("Yes, straight", "No, it bends"),
+            answer=0 if stack_is_straight(parse_query(q3)) else 1,
+        ),
+    )
+    q4 = view(bend="relu", w1="1,1,1", b1="5,5,5")
+    W1_, b1_, *_ = stack_net(parse_query(q4))
+    low = float((np.minimum(W1_[0] * SPAN[0], W1_[0] * SPAN[1]) + b1_).min())  # the smallest hidden sum
+    s4 = Step(
+        "activations",
+        q4,
+        "A ReLU that never bends",
+        Question(
+            "choice",
+            f"ReLU on, W₁ = ({', '.join(_fmt(w) for w in W1_[0])}) and b₁ = "
+            f"({', '.join(_fmt(v) for v in b1_)}): for x from {_fmt(SPAN[0])} to {_fmt(SPAN[1])} "
+            "no hidden sum "
+            f"goes below {_fmt(low)}. Does the output bend there?",
+            ("Yes, it bends", "No: it is one straight line"),
+            answer=0 if not stack_is_straight(parse_query(q4)) else 1,
+        ),
+        note="A bend only counts where a unit's sum crosses zero inside the inputs.",
+    )
+    return Lesson("Two linear layers are one: why depth needs a bend", (s0, s1, s2, s3, s4))
+
+
+def tax_lesson() -> Lesson:
+    from lib import tax
+
+    def bands_words(t, r) -> str:
+        return ", ".join(f"{_fmt(100 * rr)} % from {_fmt(tt, 0)}" for tt, rr in zip(t, r, strict=True))
+
+    steps = [
+        Step(
+            "tax-bands",
+            _q(preset="simple", income="0"),
+            "Three ramps",
+            note=("Each band is a ramp that switches on at its threshold; the tax is their sum."),
+        )
+    ]
+    for income in (25_000, 50_000):
+        q = _q(preset="simple", income=str(income), hide="preset")
+        v = parse_query(q)
+        t, r = tax_schedule(v)
+        steps.append(
+            Step(
+                "tax-bands",
+                q,
+                f"Tax at {_fmt(income, 0)}",
+                Question(
+                    "number",
+                    f"Bands: {bands_words(t, r)}. What is the tax on an income of {_fmt(income, 0)}?",
+                    answer=round(tax_at(v), 6),
+                    tolerance=1.0,
+                ),
+            )
+        )
+    bands = "0:0,10000:20,40000:40,100000:50"
+    q = _q(preset="simple", bands=bands, income="120000", hide="preset")
+    v = parse_query(q)
+    t, r = tax_schedule(v)
+    steps.append(
+        Step(
+            "tax-bands",
+            q,
+            "A fourth band",
+            Question(
+                "number",
+                f"A fourth ramp: bands {bands_words(t, r)}. What is the tax on "
+                f"{_fmt(_float(v, 'income', 0), 0)}?",
+                answer=round(tax_at(v), 6),
+                tolerance=1.0,
+            ),
+        )
+    )
+    q = _q(preset="uk-2024", income="60000")
+    v = parse_query(q)
+    t, r = tax_schedule(v)
+    rates = sorted({float(x) for x in r})
+    income = _float(v, "income", 0)
+    marginal = float(tax.marginal_rate(income, t, r))
+    steps.append(
+        Step(
+            "tax-bands",
+            q,
+            "A real schedule",
+            Question(
+                "choice",
+                f"{tax.PRESETS['uk-2024'].menu}: {bands_words(t, r)}. "
+                f"On an income of {_fmt(income, 0)}, what "
+                "is the rate on the next pound (the slope of the sum of ramps there)?",
+                tuple(f"{_fmt(100 * x)} %" for x in rates),
+                answer=rates.index(marginal),
+            ),
+        )
+    )
+    q = _q(preset="uk-2024", income="60000")
+    steps.append(
+        Step(
+            "tax-bands",
+            q,
+            "Its tax",
+            Question(
+                "number",
+                f"And the tax on {_fmt(income, 0)} under {tax.PRESETS['uk-2024'].menu} "
+                f"({bands_words(t, r)})?",
+                answer=round(tax_at(parse_query(q)), 6),
+                tolerance=1.0,
+                unit="£",
+            ),
+        )
+    )
+    return Lesson("Tax bands are a sum of ReLUs", tuple(steps))
+
+
+def trainer_lesson() -> Lesson:
+    base = dict(dataset="checkerboard", twin="false", speed="5")
+    hide = "problem,dataset,hidden,act"
+    words = (
+        f"After {ACCURACY_EPOCHS} epochs of training, will its accuracy on the test points reach "
+        f"{_fmt(100 * LEARNS)} % (chance is 50 %)?"
+    )
+
+    def learns(q: str) -> int:
+        return 0 if trainer_test_accuracy(parse_query(q)) >= LEARNS else 1
+
+    q0 = _q(**base, hidden="0", hide=hide)
+    v0 = parse_query(q0)
+    cells = int(_float(v0, "cells", 2))
+    s0 = Step(
+        "trainer",
+        q0,
+        "No hidden layer",
+        Question(
+            "choice",
+            f"A network with no hidden layer (hidden = 0: one straight boundary) on the {cells} × {cells} "
+            f"checkerboard. {words}",
+            YES_NO,
+            answer=learns(q0),
+        ),
+    )
+    s1 = Step(
+        "trainer",
+        q0,
+        "Watch it try",
+        note="Press Play: the boundary is one straight line, however long it trains.",
+    )
+    q2 = _q(**base, hidden="8", act="relu", hide=hide)
+    s2 = Step(
+        "trainer",
+        q2,
+        "Eight bent units",
+        Question(
+            "choice",
+            f"One hidden layer of {trainer_view(parse_query(q2))[7][0]} ReLU units on the same board. "
+            f"{words}",
+            YES_NO,
+            answer=learns(q2),
+        ),
+    )
+    q3 = _q(**base, hidden="8", act="identity", hide=hide)
+    s3 = Step(
+        "trainer",
+        q3,
+        "Eight units, no bend",
+        Question(
+            "choice",
+            f"The same {trainer_view(parse_query(q3))[7][0]} units with no bend (identity). {words}",
+            YES_NO,
+            answer=learns(q3),
+        ),
+        note="Without a bend the hidden layer collapses into one straight line.",
+    )
+    s4 = Step(
+        "trainer",
+        "",
+        "Challenge: the best test accuracy",
+        challenge=True,
+        note="Train any network you like and submit it; the board ranks you on test points only the "
+        "server has.",
+    )
+    return Lesson("Can a straight line learn a checkerboard?", (s0, s1, s2, s3, s4))
+
+
+READY: dict[str, Callable[[], Lesson]] = {
+    "recipe-card": recipe_lesson,
+    "collapse": collapse_lesson,
+    "tax-bands": tax_lesson,
+    "checkerboard": trainer_lesson,
+}

@@ -1,0 +1,394 @@
+"""A lesson as a class activity, kept (issue 33): the teacher leads a class through a lesson's steps, the
+class answers a step's question before it sees the result, and the room sees its own answers on Reveal.
+
+A lesson class IS a `classes` row: the same join code, teacher's key, seats, pause flag and hidden
+controls as a challenge (its `problem` is the trainer's default, so a challenge step works), with one
+`lessons` row beside it (where the teacher is, which steps are open and revealed) and the students'
+`answers` (one row per seat and step). Nothing of the class is copied: deleting it (Store.end, purge)
+deletes its lesson and answers by ON DELETE CASCADE, on SQLite (foreign keys on) and PostgreSQL alike.
+
+Every method goes through Store.reading() / Store.writing() (an outage is StoreDown), finds the teacher
+with Store._teacher (the key checked here, on the server) and a student with Store._seat; every query is
+SQLAlchemy's with bound parameters; every write is committed before the call returns. An answer is
+written with the student's seat row locked and the lesson row share-locked (PostgreSQL; SQLite's write
+lock holds both), so quick clicks keep one row per student and step, and no answer lands after its Reveal.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import operator
+import secrets
+from dataclasses import dataclass
+from functools import lru_cache
+
+from sqlalchemy import delete, func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+import store as _store  # partly built while store/__init__ imports this: its names are read at call time
+from lib import lessons as lib
+from store.models import Answer, Class, ClassLesson, SavedLesson, Seat
+
+MODES = ("paced", "free")   # paced: students stay on the teacher's step; free: any step opened so far
+# The class's data, as /class starts a challenge with: a lesson's challenge step uses it.
+LESSON_PROBLEM = {"problem": "classify", "dataset": "checkerboard", "k": 3, "n": 400, "noise": 0.1,
+                  "cells": 2, "seed": 0, "feat": ["x1", "x2"]}
+
+
+@dataclass(frozen=True)
+class LessonState:
+    """Where a lesson class stands: everything a student's or the projector's screen follows."""
+
+    code: str
+    lesson: lib.Lesson
+    step: int                  # the teacher's step (0-based)
+    opened: int                # the highest step opened so far
+    mode: str                  # paced | free
+    revealed: frozenset[int]   # steps whose answers are shown
+    show_names: bool
+    paused: bool               # the class's pause (the same flag as a challenge's)
+    version: int               # changes on every teacher move: poll lesson_version, read this when it moves
+
+    @property
+    def title(self) -> str:
+        return self.lesson.title
+
+    @property
+    def steps(self) -> tuple[lib.Step, ...]:
+        return self.lesson.steps
+
+    def open_to_students(self, step: int) -> bool:
+        """May a student be on this step (paced: the teacher's only; free: any opened so far)?"""
+        return step == self.step if self.mode == "paced" else 0 <= step <= self.opened
+
+    def taking_answers(self, step: int) -> bool:
+        """Does this step take answers now (open, with a question, not revealed, not paused)?"""
+        return (0 <= step < len(self.steps) and self.open_to_students(step) and not self.paused
+                and self.steps[step].question is not None and step not in self.revealed)
+
+
+@dataclass(frozen=True)
+class StepRecord:
+    """One question step of the class's record: how many answered, the share right, the numbers' spread."""
+
+    step: int
+    title: str
+    kind: str
+    answered: int
+    share_right: float | None      # None for a poll or no answers
+    spread: dict | None            # numbers: lib.lessons.spread; None for choices
+    counts: tuple[int, ...] = ()   # choices: answers per choice
+
+
+@lru_cache(maxsize=256)
+def _parsed(steps_json: str) -> lib.Lesson:
+    """A stored lesson back (it was checked when stored; the text is the cache's key)."""
+    return lib.from_dict(json.loads(steps_json))
+
+
+def _lesson_of(lesson: lib.Lesson | dict, paths) -> lib.Lesson:
+    try:
+        if isinstance(lesson, lib.Lesson):
+            return lib.from_dict(lib.to_dict(lesson), paths)    # the same checks as a file's
+        return lib.from_dict(lesson, paths)
+    except ValueError as err:
+        raise _store.StoreError(f"This lesson cannot be used: {err}.") from None
+
+
+def _text(lesson: lib.Lesson) -> str:
+    return json.dumps(lib.to_dict(lesson), sort_keys=True, ensure_ascii=False)
+
+
+def _index(step, n: int) -> int:
+    """A step's index (0-based) as a page may hand it (an int, a NumPy int; never a bool or text)."""
+    try:
+        i = operator.index(step) if not isinstance(step, bool) else None
+    except TypeError:
+        i = None
+    if i is None or not 0 <= i < n:
+        raise _store.StoreError(f"This lesson has steps 1 to {n}.")
+    return int(i)
+
+
+def _revealed(row: ClassLesson) -> frozenset[int]:
+    return frozenset(int(i) for i in json.loads(row.revealed or "[]"))
+
+
+def _state(c: Class, row: ClassLesson) -> LessonState:
+    return LessonState(c.code, _parsed(row.steps), row.step, row.opened, row.mode, _revealed(row),
+                       bool(row.show_names), bool(c.paused), row.version)
+
+
+class LessonStore:
+    """Store's lesson methods (store.Store inherits them)."""
+
+    # --- the teacher -----------------------------------------------------------------------------------
+    def start_lesson(self, lesson: lib.Lesson | dict, *, paths=None, mode: str = "paced",
+                     problem: dict | None = None) -> tuple[str, str]:
+        """A new lesson class: its `classes` row and its lesson in one transaction, on step 0. Returns
+        (join code, teacher's key), as create_class does. `paths`: the app's page paths a step may open
+        (None: any path-like name). `problem`: the class's data for a challenge step (the trainer's
+        default); its "hide" hides trainer controls for the class, as a challenge's does."""
+        parsed = _lesson_of(lesson, paths)
+        if mode not in MODES:
+            raise _store.StoreError("A lesson is paced or free.")
+        key = secrets.token_urlsafe(24)
+        for _ in range(20):
+            code = "".join(secrets.choice(_store.CODE_ALPHABET) for _ in range(_store.CODE_LENGTH))
+            now = _store._now()
+            try:
+                with self.writing() as s:
+                    c = Class(code=code, key_hash=_store._hash(key),
+                              problem=json.dumps(problem or LESSON_PROBLEM, sort_keys=True),
+                              test_seed=_store.LINK_SEEDS + secrets.randbelow(2**31 - 1 - _store.LINK_SEEDS),
+                              max_params=None, max_submissions=None, closes_at=None, paused=False,
+                              revealed=False, hide_names=False, created_at=now)
+                    s.add(c)
+                    s.flush()
+                    s.add(ClassLesson(class_id=c.id, title=parsed.title, steps=_text(parsed), step=0,
+                                      opened=0, mode=mode, revealed="[]", show_names=False, version=1,
+                                      updated_at=now))
+                self.purge()    # as a challenge's start does: a server that runs for weeks drops old classes
+                return code, key
+            except IntegrityError:
+                continue        # that code was taken: draw another
+        raise _store.StoreError("Could not find a free join code; try again.")
+
+    def _teach(self, s: Session, code: str, key: str | None) -> tuple[Class, ClassLesson]:
+        """The teacher's class and its lesson row, locked for the move (SQLite: the write lock)."""
+        c = self._teacher(s, code, key)
+        row = s.scalar(select(ClassLesson).where(ClassLesson.class_id == c.id).with_for_update())
+        if row is None:
+            raise _store.StoreError("This class has no lesson.")
+        return c, row
+
+    def _moved(self, c: Class, row: ClassLesson) -> LessonState:
+        row.version += 1
+        row.updated_at = _store._now()
+        return _state(c, row)
+
+    def goto(self, code: str, key: str, step: int) -> LessonState:
+        """Next / Back / a jump: every student's screen follows; steps up to the furthest are opened."""
+        with self.writing() as s:
+            c, row = self._teach(s, code, key)
+            n = len(_parsed(row.steps).steps)
+            step = _index(step, n)
+            row.step, row.opened = step, max(row.opened, step)
+            return self._moved(c, row)
+
+    def set_mode(self, code: str, key: str, mode: str) -> LessonState:
+        """paced: students stay on the teacher's step; free: they move between the steps opened so far."""
+        if mode not in MODES:
+            raise _store.StoreError("A lesson is paced or free.")
+        with self.writing() as s:
+            c, row = self._teach(s, code, key)
+            row.mode = mode
+            return self._moved(c, row)
+
+    def reveal(self, code: str, key: str, step: int, revealed: bool = True) -> LessonState:
+        """Show the class's answers to a step (and then its live view); it takes no more answers.
+        revealed=False hides them again and reopens the question."""
+        with self.writing() as s:
+            c, row = self._teach(s, code, key)
+            lesson = _parsed(row.steps)
+            step = _index(step, len(lesson.steps))
+            if lesson.steps[step].question is None:
+                raise _store.StoreError("This step has no question to reveal.")
+            now = set(_revealed(row))
+            now = now | {step} if revealed else now - {step}
+            row.revealed = json.dumps(sorted(now))
+            return self._moved(c, row)
+
+    def set_show_names(self, code: str, key: str, show: bool) -> LessonState:
+        with self.writing() as s:
+            c, row = self._teach(s, code, key)
+            row.show_names = bool(show)
+            return self._moved(c, row)
+
+    # --- anyone ----------------------------------------------------------------------------------------
+    def lesson_state(self, code: str) -> LessonState | None:
+        """The class's lesson as it stands (None: no such class, or a class without a lesson)."""
+        with self.reading() as s:
+            found = s.execute(select(Class, ClassLesson).join(ClassLesson, ClassLesson.class_id == Class.id)
+                              .where(Class.code == _store.normal_code(code))).first()
+            return None if found is None else _state(found[0], found[1])
+
+    def lesson_version(self, code: str) -> tuple[int, bool] | None:
+        """(the lesson's version, the class's pause): one small read to poll; lesson_state when it moves."""
+        with self.reading() as s:
+            found = s.execute(select(ClassLesson.version, Class.paused)
+                              .join(ClassLesson, ClassLesson.class_id == Class.id)
+                              .where(Class.code == _store.normal_code(code))).first()
+        return None if found is None else (int(found[0]), bool(found[1]))
+
+    def answer_count(self, code: str, step: int) -> int:
+        """How many answered this step (the projector shows this, never who answered what)."""
+        with self.reading() as s:
+            n = s.scalar(select(func.count()).select_from(Answer).join(Class, Class.id == Answer.class_id)
+                         .where(Class.code == _store.normal_code(code), Answer.step == int(step)))
+        return int(n or 0)
+
+    def step_distribution(self, code: str, step: int) -> lib.Distribution | None:
+        """The class's answers to a step as the projector draws them, once revealed (None before: nobody,
+        not even a page that asks, sees the room's answers while they may still change)."""
+        with self.reading() as s:
+            found = s.execute(select(ClassLesson).join(Class, Class.id == ClassLesson.class_id)
+                              .where(Class.code == _store.normal_code(code))).first()
+            if found is None or int(step) not in _revealed(found[0]):
+                return None
+            question = _parsed(found[0].steps).steps[int(step)].question
+            values = s.scalars(select(Answer.value).where(Answer.class_id == found[0].class_id,
+                                                          Answer.step == int(step))).all()
+        return lib.distribution(question, [json.loads(v) for v in values])
+
+    # --- a student -------------------------------------------------------------------------------------
+    def answer(self, code: str, token: str, step: int, value) -> float | int:
+        """Keep a student's answer to a step's question (committed before this returns) and return it as
+        kept. Changeable until the step is revealed: one row per student and step. Refused with a
+        StoreError (nothing kept) when the step is not open to this student, has no question, is revealed,
+        the class is paused, or the answer is not one (lib.lessons.check_answer's reason)."""
+        with self.writing() as s:
+            found = self._seat(s, code, token, lock=True)
+            if found is None:
+                raise _store.StoreError("This seat is not in the class: open the class link again to join.")
+            c, seat = found
+            row = s.scalar(select(ClassLesson).where(ClassLesson.class_id == c.id).with_for_update(read=True))
+            if row is None:
+                raise _store.StoreError("This class has no lesson.")
+            state = _state(c, row)
+            step = _index(step, len(state.steps))
+            if c.paused:
+                raise _store.StoreError("Your teacher paused the class: answer again when they resume.")
+            if not state.open_to_students(step):
+                raise _store.StoreError("This step is not open: follow your teacher's screen."
+                                        if step > state.opened else "The class has moved on from this step.")
+            question = state.steps[step].question
+            if question is None:
+                raise _store.StoreError("This step has no question.")
+            if step in state.revealed:
+                raise _store.StoreError("The answers to this step are revealed: it takes no more answers.")
+            try:
+                kept = lib.check_answer(question, value)
+            except ValueError as err:
+                raise _store.StoreError(f"{str(err)[:1].upper()}{str(err)[1:]}.") from None
+            now = _store._now()
+            mine = s.scalar(select(Answer).where(Answer.seat_id == seat.id, Answer.step == step))
+            if mine is None:
+                s.add(Answer(class_id=c.id, seat_id=seat.id, step=step, value=json.dumps(kept),
+                             created_at=now, updated_at=now))
+            else:
+                mine.value, mine.updated_at = json.dumps(kept), now
+            seat.last_seen = now
+        return kept
+
+    def my_answers(self, code: str, token: str) -> dict[int, float | int]:
+        """This student's answers, {step: value}: a reload or a late joiner lands with their own."""
+        with self.reading() as s:
+            found = self._seat(s, code, token)
+            if found is None:
+                return {}
+            rows = s.execute(select(Answer.step, Answer.value).where(Answer.seat_id == found[1].id)).all()
+        return {int(st): json.loads(v) for st, v in rows}
+
+    # --- the teacher's view of the answers -----------------------------------------------------------------
+    def answers(self, code: str, key: str, step: int) -> list[tuple[str, float | int]]:
+        """Who answered what on a step, by nickname: for the teacher's own screen only."""
+        with self.reading() as s:
+            c = self._teacher(s, code, key)
+            rows = s.execute(select(Seat.nickname, Answer.value).join(Seat, Seat.id == Answer.seat_id)
+                             .where(Answer.class_id == c.id, Answer.step == int(step))
+                             .order_by(Seat.nickname_key)).all()
+        return [(nick, json.loads(v)) for nick, v in rows]
+
+    def record(self, code: str, key: str) -> list[StepRecord]:
+        """Every question step: answers, the share right, and the numbers' median and spread."""
+        with self.reading() as s:
+            c, row = self._read_lesson(s, code, key)
+            rows = s.execute(select(Answer.step, Answer.value).where(Answer.class_id == c.id)).all()
+        lesson = _parsed(row.steps)
+        by_step: dict[int, list] = {}
+        for st, v in rows:
+            by_step.setdefault(int(st), []).append(json.loads(v))
+        out = []
+        for i, step in enumerate(lesson.steps):
+            q = step.question
+            if q is None:
+                continue
+            vals = by_step.get(i, [])
+            counts = lib.distribution(q, vals).counts if q.kind == "choice" else ()
+            out.append(StepRecord(i, step.title, q.kind, len(vals), lib.share_right(q, vals),
+                                  lib.spread(vals) if q.kind == "number" else None, counts))
+        return out
+
+    def _read_lesson(self, s: Session, code: str, key: str | None) -> tuple[Class, ClassLesson]:
+        c = self._teacher(s, code, key)
+        row = s.scalar(select(ClassLesson).where(ClassLesson.class_id == c.id))
+        if row is None:
+            raise _store.StoreError("This class has no lesson.")
+        return c, row
+
+    def export_answers(self, code: str, key: str) -> list[dict]:
+        """Every answer for the teacher: nickname, step (from 1), its title, the answer (a choice's words),
+        right (None for a poll), and when it was last changed (UTC, ISO)."""
+        with self.reading() as s:
+            c, row = self._read_lesson(s, code, key)
+            rows = s.execute(select(Seat.nickname, Answer.step, Answer.value, Answer.updated_at)
+                             .join(Seat, Seat.id == Answer.seat_id).where(Answer.class_id == c.id)
+                             .order_by(Answer.step, Seat.nickname_key)).all()
+        lesson = _parsed(row.steps)
+        out = []
+        for nick, st, text, at in rows:
+            step = lesson.steps[int(st)]
+            v = json.loads(text)
+            q = step.question
+            shown = q.choices[int(v)] if q is not None and q.kind == "choice" else v
+            out.append(dict(nickname=nick, step=int(st) + 1, title=step.title, answer=shown,
+                            right=None if q is None else lib.is_right(q, v),
+                            time=_store._aware(at).isoformat()))
+        return out
+
+    def delete_answers(self, code: str, key: str, step: int | None = None) -> int:
+        """Delete the class's answers to one step (None: every step); returns how many."""
+        with self.writing() as s:
+            c, _ = self._teach(s, code, key)
+            q = delete(Answer).where(Answer.class_id == c.id)
+            if step is not None:
+                q = q.where(Answer.step == int(step))
+            return int(s.execute(q).rowcount or 0)
+
+    # --- saved lessons: a teacher's lesson under a code, as a short link ------------------------------------
+    def save_lesson(self, lesson: lib.Lesson | dict, *, paths=None) -> str:
+        """The six-letter code this lesson is kept under: the same code every time it is saved (its
+        canonical text's sha256), a new one the first time. Committed before it is returned."""
+        parsed = _lesson_of(lesson, paths)
+        text = _text(parsed)
+        digest = hashlib.sha256(text.encode()).hexdigest()
+        for _ in range(20):
+            with self.reading() as s:
+                found = s.scalar(select(SavedLesson.code).where(SavedLesson.digest == digest))
+            if found:
+                return found
+            code = "".join(secrets.choice(_store.CODE_ALPHABET) for _ in range(_store.CODE_LENGTH))
+            try:
+                with self.writing() as s:
+                    s.add(SavedLesson(code=code, digest=digest, title=parsed.title, steps=text,
+                                      created_at=_store._now()))
+                return code
+            except IntegrityError:
+                continue        # the code was taken, or another replica saved this lesson just now
+        raise _store.StoreError("Could not save the lesson; try again.")
+
+    def _purge_saved_lessons(self, s: Session) -> None:
+        """Saved lessons older than KEEP_LINKS go (Store.purge calls this in its transaction)."""
+        s.execute(delete(SavedLesson).where(SavedLesson.created_at < _store._now() - _store.KEEP_LINKS))
+
+    def load_lesson(self, code: str, *, paths=None) -> lib.Lesson | None:
+        """The lesson saved under this code (None: no such code, or no longer kept)."""
+        with self.reading() as s:
+            text = s.scalar(select(SavedLesson.steps)
+                            .where(SavedLesson.code == _store.normal_code(code)[:_store.CODE_LENGTH]))
+        if text is None:
+            return None
+        return _lesson_of(json.loads(text), paths)
