@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT))
 
 from lib.datasets import PROBLEMS, make_problem, split  # noqa: E402
 from lib.train import TrainConfig, Trainer  # noqa: E402
-from ui.trainer_links import PROBLEM_UI  # noqa: E402
+from pages.trainer.links import PROBLEM_UI  # noqa: E402
 
 TARGET = {"classify": ("test_acc", 0.9), "classes": ("test_acc", 0.9), "regress": ("test_r2", 0.95)}
 OLD = ((8,), 0.03)

@@ -31,7 +31,7 @@ import streamlit.elements.plotly_chart  # noqa: F401  (Streamlit's plotly templa
 from types import SimpleNamespace
 from lib.datasets import make_dataset
 from lib.maps import RES
-from ui import trainer_charts as tc
+from pages.trainer import charts as tc
 X, y = make_dataset("checkerboard", 400, 0.0, 0)
 lim = float(np.abs(X).max()) * 1.05
 d = SimpleNamespace(Xtr=X[:320], ytr=y[:320], Xte=X[320:], yte=y[320:], limit=lim)

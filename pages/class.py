@@ -11,11 +11,11 @@ from datetime import UTC, datetime, timedelta
 import pandas as pd
 import streamlit as st
 
+import classroom as cr
 from lib.challenge import evaluate, score_of
 from lib.datasets import PROBLEMS
 from store import StoreError, normal_code
 from ui import charts
-from ui import classroom as cr
 from ui.source import show_source
 
 TRAINER_DEFAULT = {"problem": "classify", "dataset": "checkerboard", "k": 3, "n": 400, "noise": 0.1,

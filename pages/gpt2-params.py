@@ -13,8 +13,8 @@ from lib.transformer import (
     validate,
     weight_groups,
 )
+from pages.gpt2_params import views as ui
 from ui import fmt, room, state
-from ui import params as ui
 from ui.source import show_source
 
 G = PRESETS["gpt2"]  # the declared defaults; every field's default on a run is the chosen preset's

@@ -37,7 +37,7 @@ def follow_short_link() -> None:
     raw = st.query_params.get(SHORT)
     if raw is None:
         return
-    from ui.classroom import store
+    from classroom import store
 
     try:
         found = store().expand(raw)

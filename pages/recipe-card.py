@@ -13,9 +13,10 @@ import streamlit as st
 
 from lib.layers import linear, param_count
 from lib.recipe import MAX_SIZE, default_layer, init_layer, scaled_parts
-from ui import card, charts, fmt, state
-from ui.card import Layer
-from ui.card import bars as _bars  # noqa: F401  (tests build it validated through the page)
+from pages.recipe_card import card
+from pages.recipe_card.card import Layer
+from pages.recipe_card.card import bars as _bars  # noqa: F401  (tests build it validated through the page)
+from ui import charts, fmt, state
 from ui.expr import dot_text, val
 from ui.slider_grid import (
     apply_grid,

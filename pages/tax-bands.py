@@ -14,7 +14,8 @@ import streamlit as st
 from lib import relufit, ring, tax
 from lib.layers import collapse
 from lib.regions import grid, line_in_box
-from ui import charts, fmt, ramps, schedule, state
+from pages.tax_bands import ramps, schedule
+from ui import charts, fmt, state
 from ui.frozen import freezes
 from ui.source import show_source
 

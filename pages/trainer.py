@@ -17,6 +17,7 @@ in ui/trainer_charts.py; the maths in lib/.
 import numpy as np
 import streamlit as st
 
+import classroom as cr
 from engine import fairshare
 from lib.datasets import dims
 from lib.features import FEATURES
@@ -25,15 +26,15 @@ from lib.mlp import follow, forward, loss_and_grads, point_losses
 from lib.points import encode_hand
 from lib.regions import line_in_box
 from lib.warp import grid_lines, warp
-from ui import charts, fmt, picking
-from ui import classroom as cr
-from ui import trainer as tr
-from ui import trainer_charts as tc
-from ui import trainer_controls as ctl
-from ui import trainer_live as lv
-from ui import trainer_views as tv
+from pages.trainer import charts as tc
+from pages.trainer import controls as ctl
+from pages.trainer import live as lv
+from pages.trainer import picking
+from pages.trainer import run as tr
+from pages.trainer import views as tv
+from pages.trainer.links import ACTS, LINKS, PROBLEM_UI, WORST, parse_speed, problem_now, slider
+from ui import charts, fmt
 from ui.source import show_source
-from ui.trainer_links import ACTS, LINKS, PROBLEM_UI, WORST, parse_speed, problem_now, slider
 
 FULL = "trainer_full_run"    # session flag: True while the whole page is running (not a fragment)
 VIEW = "trainer_view"        # what the sections below the top were last drawn for

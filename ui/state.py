@@ -759,7 +759,7 @@ def _short_link(links: Links, base: str, params: list[tuple[str, str]]) -> None:
                  help="A link a room can type off a slide, e.g. /?s=K7M2QX: it opens this view, with the "
                       "controls ticked above hidden. Kept on this server for a year."):
         try:
-            from ui.classroom import store
+            from classroom import store
 
             made[(path, query)] = store().shorten(path, query)
         except Exception as exc:   # the store is down or refused: say so, keep the long link

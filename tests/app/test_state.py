@@ -163,8 +163,8 @@ def test_the_box_for_the_class_builds_the_hiding_link():
 def test_a_short_link_for_a_slide_opens_the_same_view():
     """'Short link for a slide' keeps the box's link (hide list included, never a seat) in the class store
     under six letters; /?s=CODE on the home page opens that view, and a code it does not hold says so."""
+    from classroom import store
     from tests.app.conftest import open_page
-    from ui.classroom import store
 
     at = AppTest.from_function(_box_page)
     at.query_params.update({"lr": "0.2", "seat": "secret-token"})

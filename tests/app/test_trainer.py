@@ -19,10 +19,10 @@ from lib.maps import RES
 from lib.points import template_csv
 from lib.regions import grid
 from lib.train import MAX_LINK_PARAMS, TrainConfig, Trainer
+from pages.trainer import links as tl
+from pages.trainer import run as tr
 from tests.app.conftest import chart_elements, decode, figures, open_page, spec_text
 from ui import fmt, state
-from ui import trainer as tr
-from ui import trainer_links as tl
 
 PAGE = Path(__file__).resolve().parents[2] / "pages" / "trainer.py"
 NETWORKS = {p: u.network for p, u in tl.PROBLEM_UI.items()}   # each problem's first network
@@ -329,7 +329,7 @@ def test_hidden_parser():
 
 
 def test_dots_path_draws_one_polygon_per_point():
-    from ui.trainer_charts import dots_path
+    from pages.trainer.charts import dots_path
 
     pts = np.array([[0.0, 0.0], [1.0, -1.0]])
     path = dots_path(pts, 0.1, sides=6)
@@ -347,7 +347,7 @@ def test_the_live_shading_travels_without_escaped_slashes():
     """plotly.io.to_json writes "/" as six characters; bytes 0xFF encode as "////" in base64."""
     import plotly.io as pio
 
-    from ui import trainer_charts as tc
+    from pages.trainer import charts as tc
     from ui.light import EDGE, LIVE_TOP
 
     xs = np.linspace(-1, 1, 100)
@@ -368,7 +368,7 @@ def test_the_live_shading_travels_without_escaped_slashes():
 
 
 def test_the_boundary_traces_are_the_shading_then_the_line():
-    from ui import trainer_charts as tc
+    from pages.trainer import charts as tc
 
     xs = np.linspace(-1, 1, 100)
     X = np.array([[0.1, 0.2], [-0.3, 0.4], [0.5, -0.5]])
@@ -386,7 +386,7 @@ def test_every_trainer_figure_builds_with_validation_on():
 
     from lib.maps import fold_lines, plane_inputs, unit_maps
     from lib.regions import region_ids
-    from ui import trainer_charts as tc
+    from pages.trainer import charts as tc
 
     X = np.array([[0.1, 0.2], [-0.3, 0.4], [0.5, -0.5]])
     data = tr.Data(X[:2], np.array([0, 1]), X[2:], np.array([1]), None, None, 1.0)
@@ -415,7 +415,7 @@ def test_light_figures_send_what_plotly_sends_and_take_new_numbers():
     send must still be plotly's own to_dict of the same figure, before and after a live update."""
     import plotly.graph_objects as go
 
-    from ui import trainer_charts as tc
+    from pages.trainer import charts as tc
     from ui.light import u8
 
     xs = np.linspace(-1, 1, 20)
@@ -448,8 +448,8 @@ def test_a_confusion_table_is_the_arrow_table_streamlit_makes_from_the_frame():
     import pandas as pd
     from streamlit.dataframe_util import convert_arrow_table_to_arrow_bytes, convert_pandas_df_to_arrow_bytes
 
+    from pages.trainer import charts as tc
     from ui import colors
-    from ui import trainer_charts as tc
 
     for k in (2, 3, 5):
         C = np.random.default_rng(k).integers(0, 300, (k, k))
@@ -692,7 +692,7 @@ def test_values_on_the_plane_use_the_signed_scale_and_the_twin_follows():
     assert len(figs) >= 2                          # the network and its twin (and the bend section's)
     units = NETWORKS["regress"][0][0]
     assert [f["layout"]["title"]["text"] for f in figs[:2]] == [f"Hidden {units} · ReLU", "No hidden layer"]
-    from ui import trainer_charts as tc
+    from pages.trainer import charts as tc
     assert figs[0]["data"][0]["colorscale"] == [list(c) for c in tc.VALUE_SHADING] or \
         [tuple(c) for c in figs[0]["data"][0]["colorscale"]] == [tuple(c) for c in tc.VALUE_SHADING]
     z = decode(figs[0]["data"][0]["z"]).astype(float)
@@ -962,7 +962,7 @@ def test_overlapping_training_points_draw_no_stripes():
     squares keep their coloured outline (that is what makes them hollow)."""
     import numpy as np
 
-    from ui import trainer_charts as tc
+    from pages.trainer import charts as tc
 
     X = np.array([[0.0, 0.0], [0.03, 0.01], [1.0, 1.0]])   # two of them overlap
     shapes = tc.points_shapes(X, np.array([0, 0, 1]), X, np.array([0, 0, 1]), limit=3.0)
@@ -977,7 +977,7 @@ def test_a_tick_that_finds_play_stopped_while_the_page_shows_pause_asks_for_the_
     redraws the button (1 pause in about 10 in tests/e2e/test_trainer.py): the next tick asks for it."""
     from types import SimpleNamespace
 
-    from ui import trainer_live as lv
+    from pages.trainer import live as lv
 
     class Rerun(Exception):
         pass

@@ -14,12 +14,12 @@ from lib.maps import UNIT_RES, unit_maps
 from lib.mlp import collapse_params, step_sizes
 from lib.regions import region_ids
 from lib.warp import on_axes
+from pages.trainer import charts as tc
+from pages.trainer import run as tr
+from pages.trainer.links import ACTS, LINKS, OPT_NAMES, parse_units
+from pages.trainer.live import curve_chart, is_curve, look, plane
 from ui import charts, fmt, state, tex
-from ui import trainer as tr
-from ui import trainer_charts as tc
 from ui.light import sendable
-from ui.trainer_links import ACTS, LINKS, OPT_NAMES, parse_units
-from ui.trainer_live import curve_chart, is_curve, look, plane
 
 WARP_LINES, WARP_SAMPLES = 13, 60   # the grid over the square: lines each way, points along each
 

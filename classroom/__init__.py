@@ -353,8 +353,8 @@ def _map_figure(shade, limit: float, problem: dict, title: str, height: int, X=N
     """A student's boundary as the trainer draws it, with points (X, y) as the test points' hollow marks."""
     import numpy as np
 
-    from ui import trainer_charts as tc
-    from ui.trainer import Data
+    from pages.trainer import charts as tc
+    from pages.trainer.run import Data
 
     res = shade.shape[0]
     xs = np.linspace(-limit, limit, res)
@@ -382,7 +382,7 @@ def gallery_grid(cards: tuple[tuple[int, str], ...], problem_json: str):
     import numpy as np
     from plotly.subplots import make_subplots
 
-    from ui import trainer_charts as tc
+    from pages.trainer import charts as tc
     from ui.frozen import frozen
 
     problem = json.loads(problem_json)

@@ -15,9 +15,8 @@ from lib.datasets import CLASSES_DEFAULT, PROBLEMS, dims
 from lib.features import FEATURES
 from lib.points import MAX_BYTES, MAX_POINTS, columns_for, decode_hand, points_csv, template_csv
 from lib.train import MAX_LINK_PARAMS
-from ui import address, fmt
-from ui import trainer as tr
-from ui.trainer_links import (
+from pages.trainer import run as tr
+from pages.trainer.links import (
     LINKS,
     PROBLEM_UI,
     classes_of,
@@ -27,6 +26,7 @@ from ui.trainer_links import (
     slider,
     twin_number_with_link,
 )
+from ui import address, fmt
 
 LAST_PROBLEM = "trainer_last_problem"
 

@@ -9,13 +9,14 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
+import classroom as cr
 from engine import fairshare
 from lib.maps import RES, boundary_cells, curve_fit, labels_of, prediction_map, shading, value_span
-from ui import charts, fmt, picking
-from ui import classroom as cr
-from ui import trainer as tr
-from ui import trainer_charts as tc
-from ui.trainer_links import ACTS, CURVE_CAPTION, LINKS, PROBLEM_UI, format_hidden, twin_title
+from pages.trainer import charts as tc
+from pages.trainer import picking
+from pages.trainer import run as tr
+from pages.trainer.links import ACTS, CURVE_CAPTION, LINKS, PROBLEM_UI, format_hidden, twin_title
+from ui import charts, fmt
 
 H_MAP, H_CURVES = 450, 400   # live chart heights (px): a map about 380 px square at 1366 px, 340 on a phone
 CURVE_RES = 240              # points along a curve fit's axis

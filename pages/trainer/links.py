@@ -23,8 +23,8 @@ from lib.features import FEATURES
 from lib.optim import OPTIMIZERS
 from lib.points import HAND_LINK_CHARS, HAND_MAX, MAX_POINTS
 from lib.train import MAX_LINK_PARAMS
+from pages.trainer import run as tr
 from ui import address, fmt, state
-from ui import trainer as tr
 
 ACTS = {k: a.label for k, a in ACTIVATIONS.items()}
 VIEWS = {"bend": "Bend", "inside": "Inside", "step": "One step", "warp": "Warp",
