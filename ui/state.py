@@ -707,10 +707,12 @@ def declared(path) -> Links | None:
     return _DECLARED.get(str(Path(path).resolve()))
 
 
-def class_link_box(links: Links) -> None:
+def class_link_box(links: Links, shorten: Callable[[str, str], str] | None = None) -> None:
     """'A link for the class': tick the controls students should not see, copy the link (`hide=`).
 
-    Drawn in the sidebar by app.py for every page that declares its link keys."""
+    Drawn in the sidebar by app.py for every page that declares its link keys. `shorten(path, query)`
+    keeps the link in the class store and returns its six-letter code (app.py passes the class room's;
+    without it there is no 'Short link for a slide' button): the shared kit never imports the class."""
     from urllib.parse import urlencode
 
     from ui import address
@@ -737,7 +739,8 @@ def class_link_box(links: Links) -> None:
             params.append((HIDE, ",".join(chosen) if len(chosen) < len(keys) else "all"))
         base = address.reachable(address.page_url().split("?")[0])[0] if address.page_url() else ""
         st.code(base + ("?" + urlencode(params) if params else ""), language=None, wrap_lines=True)
-        _short_link(links, base, [(k, v) for k, v in params if k not in PRIVATE])
+        if shorten is not None:
+            _short_link(links, base, [(k, v) for k, v in params if k not in PRIVATE], shorten)
 
 
 LINK_BOX = "_class_link_box"   # the expander's key: whether it is open
@@ -747,7 +750,8 @@ PRIVATE = frozenset({"seat", "key"})
 SHORT = "s"   # the home page's key for a short link: /?s=CODE
 
 
-def _short_link(links: Links, base: str, params: list[tuple[str, str]]) -> None:
+def _short_link(links: Links, base: str, params: list[tuple[str, str]],
+                shorten: Callable[[str, str], str]) -> None:
     """'Short link for a slide': the link above kept in the class store under a six-letter code, opened
     as /?s=CODE (pages/home.py follows it). Stored only when asked for; the same link, the same code."""
     from urllib.parse import urlencode
@@ -759,9 +763,7 @@ def _short_link(links: Links, base: str, params: list[tuple[str, str]]) -> None:
                  help="A link a room can type off a slide, e.g. /?s=K7M2QX: it opens this view, with the "
                       "controls ticked above hidden. Kept on this server for a year."):
         try:
-            from classroom import store
-
-            made[(path, query)] = store().shorten(path, query)
+            made[(path, query)] = shorten(path, query)
         except Exception as exc:   # the store is down or refused: say so, keep the long link
             st.caption(f":orange[:material/error: No short link: {shown(str(exc) or type(exc).__name__)}]")
     if code := made.get((path, query)):

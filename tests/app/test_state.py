@@ -134,12 +134,13 @@ def test_a_link_can_hide_controls_and_their_values_still_apply():
 def _box_page():
     import streamlit as st
 
+    import classroom
     from ui import state
 
     links = state.Links(state.slider("lr", 0.0, 1.0, 0.5, 0.1, "Rate", "A rate."),
                         state.toggle("relu", True, "ReLU", "The bend."))
     st.write(links.widget("lr"), links.widget("relu"))
-    state.class_link_box(links)
+    state.class_link_box(links, shorten=lambda path, query: classroom.store().shorten(path, query))
 
 
 def test_the_box_for_the_class_builds_the_hiding_link():
