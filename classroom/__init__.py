@@ -353,15 +353,14 @@ def _map_figure(shade, limit: float, problem: dict, title: str, height: int, X=N
     """A student's boundary as the trainer draws it, with points (X, y) as the test points' hollow marks."""
     import numpy as np
 
-    from pages.trainer import charts as tc
-    from pages.trainer.run import Data
+    from ui import boundary as tc
 
     res = shade.shape[0]
     xs = np.linspace(-limit, limit, res)
     empty = np.zeros((0, 2))
     X = empty if X is None else X
     y = np.zeros(0) if y is None else y
-    data = Data(empty, np.zeros(0), X, y, empty, X, limit)
+    data = tc.Points(empty, np.zeros(0), X, y, limit)
     look = {}
     if problem["problem"] == "classes":
         look = dict(scale=tc.shading_for("classes", int(problem.get("k", 3))), k=int(problem.get("k", 3)))
@@ -382,7 +381,7 @@ def gallery_grid(cards: tuple[tuple[int, str], ...], problem_json: str):
     import numpy as np
     from plotly.subplots import make_subplots
 
-    from pages.trainer import charts as tc
+    from ui import boundary as tc
     from ui.frozen import frozen
 
     problem = json.loads(problem_json)
