@@ -1,7 +1,7 @@
 """The README's link tables, made from each page's one LINKS declaration.
 
-    python -m ui.readme          # rewrite the tables between the README's markers
-    python -m ui.readme --check  # exit 1 if a table differs from its page's declaration
+    python -m tools.readme          # rewrite the tables between the README's markers
+    python -m tools.readme --check  # exit 1 if a table differs from its page's declaration
 
 A table sits between `<!-- links: /path -->` and `<!-- /links -->`; the words around it are the
 README's own. tests/app/test_readme.py runs the check, so the README cannot drift from the pages.
@@ -52,7 +52,7 @@ def main(argv: list[str]) -> int:
     gaps = missing(text, made)
     if "--check" in argv:
         if new != text or gaps:
-            print("README link tables differ from the pages' LINKS: python -m ui.readme", file=sys.stderr)
+            print("README link tables differ from the pages' LINKS: python -m tools.readme", file=sys.stderr)
             for path in gaps:
                 print(f"no <!-- links: {path} --> block in README.md", file=sys.stderr)
             return 1
