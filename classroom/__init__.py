@@ -18,6 +18,7 @@ import streamlit as st
 
 from lib.challenge import PROBLEM_KEYS, evaluate
 from store import ClassInfo, Counts, Row, Store, StoreError, normal_code
+from ui import state
 
 KEYS = "class_keys"          # session: {code: teacher's key}, never in a link after the first load
 SEAT_SEEN = "class_seat_seen"  # session: when this seat last told the store it was here (throttle)
@@ -230,7 +231,7 @@ def watch(ch: Challenge, was_paused: bool) -> None:
     the whole page follows within 3 s, playing or not. Draws nothing."""
     st.session_state["class_pause_seen"] = None     # a fresh look at the store
     if paused(ch) != was_paused:
-        st.rerun(scope="app")
+        state.rerun_page("the teacher paused or resumed the class")
 
 
 def here(ch: Challenge | None, playing: bool) -> None:

@@ -15,7 +15,7 @@ import classroom as cr
 from lib.challenge import evaluate, score_of
 from lib.datasets import PROBLEMS
 from store import StoreError, normal_code
-from ui import charts
+from ui import charts, state
 from ui.source import show_source
 
 TRAINER_DEFAULT = {"problem": "classify", "dataset": "checkerboard", "k": 3, "n": 400, "noise": 0.1,
@@ -63,7 +63,7 @@ def start() -> None:
             st.session_state.setdefault(cr.KEYS, {})[code] = key
             st.session_state["class_new_key"] = (code, key)
             st.query_params["code"] = code
-            st.rerun()
+            state.rerun_page("the new class's board and key")
 
 
 def join(code: str = "") -> None:
@@ -135,7 +135,7 @@ def manage(code: str, info) -> None:
                      help="Closed: nobody can join or submit; the board stays."):
             cr.store().set_open(code, key, closed)
             cr.changed(code)
-            st.rerun()
+            state.rerun_page("the class opened or closed")
         rows = cr.store().export(code, key)
         c2.download_button("Download every submission (JSON)", cr.dumps({"code": code, "submissions": rows}),
                            file_name=f"class-{code}.json", mime="application/json", icon=":material/download:",
@@ -150,7 +150,7 @@ def manage(code: str, info) -> None:
         if who != "—" and st.button(f"Remove {who}", key="class_remove", icon=":material/person_remove:"):
             cr.store().remove(code, key, nickname=who)
             cr.changed(code)
-            st.rerun()
+            state.rerun_page("a student removed from the board")
         subs = {s["id"]: s for s in cr.store().submissions(code)}
         scale, unit = (1.0, "") if cr.score_name(info) == "R²" else (100.0, " %")
 
@@ -167,14 +167,14 @@ def manage(code: str, info) -> None:
                                          icon=":material/delete:"):
             cr.store().remove(code, key, submission=one)
             cr.changed(code)
-            st.rerun()
+            state.rerun_page("a submission removed from the board")
         sure = st.checkbox("I am sure: delete this class, its students and every submission", key="class_end_sure")
         if st.button("End the class", key="class_end", disabled=not sure, icon=":material/delete_forever:",
                      help="Everything of this class is deleted. Classes older than 14 days are deleted anyway."):
             cr.store().end(code, key)
             cr.changed(code)
             st.query_params.clear()
-            st.rerun()
+            state.rerun_page("the class ended: back to the way in")
 
 
 def board(code: str, compact: bool = False) -> None:

@@ -33,7 +33,7 @@ from pages.trainer import picking
 from pages.trainer import run as tr
 from pages.trainer import views as tv
 from pages.trainer.links import ACTS, LINKS, PROBLEM_UI, WORST, parse_speed, problem_now, slider
-from ui import charts, fmt
+from ui import charts, fmt, state
 from ui.source import show_source
 
 FULL = "trainer_full_run"    # session flag: True while the whole page is running (not a fragment)
@@ -48,7 +48,7 @@ def top() -> None:
     own: tr.OwnData | None = st.session_state.get(tr.OWN)
     ctl.follow_file()
     if not st.session_state.get(FULL) and ctl.below_inputs(own) != st.session_state.get(BELOW):
-        st.rerun(scope="app")  # a control the sections below depend on moved: skip straight to the page
+        state.rerun_page("a control the sections below depend on moved: skip straight to the page")
     bar, box = st.container(), st.container()
     knobs = st.columns([3, 2], vertical_alignment="top")
     data_col, net_col, share_col = st.columns(3, gap="medium")
@@ -120,14 +120,14 @@ def _settle(view: tuple, own: tr.OwnData | None) -> None:
         st.session_state[VIEW] = view
         st.session_state[BELOW] = ctl.below_inputs(own)
     elif st.session_state.get(VIEW) != view:
-        st.rerun(scope="app")  # the sections below show what changed: the whole page reruns
+        state.rerun_page("the sections below show what changed")
 
 
 def live(spec: tr.Spec, speed: int | None, discrete: bool = False) -> None:
     """The live part: the boundary maps first, then the numbers and the curves (a fragment that
     trains a chunk on every tick while playing)."""
-    if picking.moved():  # a click placed or removed a point: the data changed, the whole page follows
-        st.rerun(scope="app")
+    if picking.moved():
+        state.rerun_page("a click placed or removed a point: the data changed")
     run: tr.Run = st.session_state[tr.RUN]
     figs = st.session_state.setdefault(tr.FIGURES, {})
     plan = lv.tick(run, speed)

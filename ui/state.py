@@ -33,6 +33,8 @@ How each kind travels in the URL:
 
 State that is not a widget's (last good values, notes) is kept per page (`page_id()`), so two
 lessons may use the same short key (`w1`, `bend`) without seeing each other's values.
+
+Every whole-page rerun is asked for here, `rerun_page(reason)`: one search finds them all.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 import streamlit as st
@@ -218,6 +220,13 @@ def parse_matrix(raw: str, shape: tuple[int, ...]) -> np.ndarray:
 
 
 # --- per-page store -------------------------------------------------------------------------------
+def rerun_page(reason: str) -> NoReturn:
+    """Run the whole page again now, from app.py down (a fragment's run included): the one way the app
+    asks for it. `reason` says why, for the reader of the call (the whole page shows what changed)."""
+    del reason
+    st.rerun(scope="app")
+
+
 def page_id() -> str:
     """The running page's id (its script hash)."""
     from engine import private

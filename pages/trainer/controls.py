@@ -26,7 +26,7 @@ from pages.trainer.links import (
     slider,
     twin_number_with_link,
 )
-from ui import address, fmt
+from ui import address, fmt, state
 
 LAST_PROBLEM = "trainer_last_problem"
 
@@ -75,7 +75,7 @@ def _lock(problem: dict) -> None:
     for key in dropped:
         del st.query_params[key]
     if dropped:
-        st.rerun(scope="app")
+        state.rerun_page("link keys the problem does not have were dropped")
     for key, value in problem.items():
         if value is None or key not in LINKS.links:
             continue
@@ -169,7 +169,7 @@ def own_points(own: tr.OwnData | None, problem: str = "classify", k: int = CLASS
             else:
                 if own is None or own.digest != parsed.digest:
                     st.session_state[tr.OWN] = parsed
-                    st.rerun(scope="app")
+                    state.rerun_page("the student's own points replace the dataset")
         if own is not None:
             st.button("Back to the built-in datasets", on_click=_forget_own, icon=":material/undo:",
                       help="Forget the uploaded points.")
@@ -306,7 +306,7 @@ def import_weights(spec: tr.Spec) -> None:
         return
     st.session_state[tr.IMPORT] = {"name": up.name, "d": d, "cfg": cfg, "set": False}
     st.session_state[tr.IMPORT_SLOT] = slot + 1
-    st.rerun(scope="app")
+    state.rerun_page("a weights file is waiting to be loaded")
 
 
 def follow_file() -> None:

@@ -982,12 +982,12 @@ def test_a_tick_that_finds_play_stopped_while_the_page_shows_pause_asks_for_the_
     class Rerun(Exception):
         pass
 
-    def rerun(scope):
-        assert scope == "app"
-        raise Rerun
+    def rerun(reason):
+        raise Rerun(reason)
 
     state = {tr.PLAYING: False, tr.SHOWN_PLAYING: True}
-    monkeypatch.setattr(lv, "st", SimpleNamespace(session_state=state, rerun=rerun))
+    monkeypatch.setattr(lv, "st", SimpleNamespace(session_state=state))
+    monkeypatch.setattr(lv.state, "rerun_page", rerun)
     monkeypatch.setattr(lv.cr, "here", lambda ch, playing: None)
     with pytest.raises(Rerun):
         lv.tick(run=None, speed=5)
