@@ -19,11 +19,9 @@ import streamlit as st
 
 import classroom as cr
 from engine import fairshare
-from lib.datasets import dims
 from lib.features import FEATURES
-from lib.maps import RES, UNIT_RES, collapse, confusion, fold_lines, limit_for, plane_inputs
+from lib.maps import RES, UNIT_RES, collapse, confusion, fold_lines, plane_inputs
 from lib.mlp import follow, forward, loss_and_grads, point_losses
-from lib.points import encode_hand
 from lib.regions import line_in_box
 from lib.warp import grid_lines, warp
 from pages.trainer import charts as tc
@@ -42,9 +40,10 @@ BELOW = "trainer_below"      # the controls they depend on, when they were drawn
 
 
 # --- the top: the live part, the controls under it ---------------------------------------------------------
-def top() -> None:
+def top() -> tr.Spec | None:
     """Play and the live maps first, at the page's full width; the controls right under them in three
-    columns (one under the other on a phone)."""
+    columns (one under the other on a phone). The run's spec, for the sections below (None: "only my
+    points" with none placed yet)."""
     own: tr.OwnData | None = st.session_state.get(tr.OWN)
     ctl.follow_file()
     if not st.session_state.get(FULL) and ctl.below_inputs(own) != st.session_state.get(BELOW):
@@ -53,27 +52,22 @@ def top() -> None:
     knobs = st.columns([3, 2], vertical_alignment="top")
     data_col, net_col, share_col = st.columns(3, gap="medium")
     ch: cr.Challenge | None = st.session_state.get(tr.CHALLENGE)
-    with data_col:
-        values = ctl.data_controls(None if ch else own, ch.problem if ch else None)
-    with net_col:
-        values.update(ctl.network_controls())
+    choice = ctl.choose(None if ch else own, ch.problem if ch else None, data_col, net_col, knobs[1])
+    spec = choice.spec
     with knobs[0]:
         speed_text = slider("speed")
     with knobs[1]:
-        twin_on = LINKS.widget("twin")
-        twin_diff = ctl.twin_controls() if twin_on else {"hidden": ()}
         discrete = LINKS.widget("discrete")
-    spec, limit, curve = _spec(values, twin_on, twin_diff)
     picking.moved()  # this run draws the points as they are now
     if spec.only and not spec.hand:  # an empty plane: nothing to train yet
         with box:
-            lv.empty_plane(spec, limit, curve)
+            lv.empty_plane(spec, choice.limit, choice.curve)
         share_col.caption(":material/link: The share link and the downloads come with your first point.")
         st.session_state["trainer_spec"] = None
         st.session_state.pop(tr.RUN, None)   # Step and Play have nothing to train
         st.session_state[tr.PLAYING] = False
         _settle(("empty", spec.data_sig()), spec.own)
-        return
+        return None
     run = tr.get_run(spec)
     with bar:
         ctl.loaded_notes(run, spec)
@@ -83,34 +77,15 @@ def top() -> None:
         # its turn, so the process's playing sessions share a budget and slider moves go first.
         st.fragment(live, run_every=fairshare.TIMER if playing else None)(spec, parse_speed(speed_text),
                                                                          discrete)
-    ctl.twin_note(knobs[1], run, spec, twin_on, twin_diff)
+    ctl.twin_note(knobs[1], run, spec, choice.twin_on, spec.twin_diff)
     with share_col:
         if ch is not None:   # its own fragment: Submit reruns the box, not the maps
             st.fragment(submit_part)(ch)
-        twin_values = {f"t{k}" if k != "hidden" else "thidden": v for k, v in twin_diff.items()}
-        ctl.share(run, {**values, **twin_values, "hidden": spec.hidden, "speed": speed_text, "twin": bool(twin_on),
-                        "discrete": bool(discrete), "bend": LINKS.value("bend"),
-                        "wlayer": LINKS.value("wlayer"), "wunits": ctl.units_now(),
-                        "view": LINKS.value("view"), "train": round(100 * spec.train),
-                        "cells": values["cells"] if values["cells"] is not None else LINKS["cells"].default,
-                        "pts": encode_hand(spec.hand), "only": spec.only},
+        ctl.share(run, ctl.link_values(spec, twin_on=choice.twin_on, speed=speed_text, discrete=bool(discrete)),
                   spec.problem, spec)
-    st.session_state["trainer_spec"] = spec
+    st.session_state["trainer_spec"] = spec   # for /class: a teacher's Start takes the data of this view
     _settle((run.sig, spec.act, playing, None if playing else tr.weights_key(run)), spec.own)
-
-
-def _spec(values: dict, twin_on: bool, twin_diff: dict) -> tuple[tr.Spec, float, bool]:
-    """The run the controls ask for (with the points placed by hand), the half-width of its square, and
-    whether it is a curve fit. Takes `own` and `only` out of `values` (the share link carries the rest)."""
-    own, only = values.pop("own"), values.pop("only")
-    curve = own.X.shape[1] == 1 if own is not None else dims(values["problem"], values["dataset"]) == 1
-    limit = limit_for(own.X if own is not None and not only else np.zeros((0, 2)))
-    hand = ctl.hand_points(values["problem"], values["k"], limit, curve)
-    spec = tr.Spec(**{k: values[k] for k in ("dataset", "n", "noise", "seed", "cells", "train", "feat", "hidden",
-                                             "act", "opt", "lr", "batch", "l2", "l1", "problem", "k")},
-                   twin=False, own=own, twin_diff=twin_diff, hand=hand, only=only)
-    spec.twin = bool(twin_on) and spec.twin_differs()
-    return spec, limit, curve
+    return spec
 
 
 def _settle(view: tuple, own: tr.OwnData | None) -> None:
@@ -410,6 +385,6 @@ if __name__ == "__main__":
     if held:
         st.session_state[tr.PLAYING] = False
     ctl.buttons(held)
-    st.fragment(top)()
+    spec = st.fragment(top)()   # a whole-page run draws the top, then the sections for its spec
     st.session_state[FULL] = False
-    below(st.session_state["trainer_spec"])  # None: "only my points" with none placed yet
+    below(spec)

@@ -71,9 +71,9 @@ def built_in(name: str, n: int, noise: float, seed: int, cells: int | None, prob
     return make_problem(problem, name, n, noise=noise, seed=seed, k=k, cells=cells)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Spec:
-    """Everything the page's controls say, after parsing."""
+    """Everything the page's controls say, after parsing (pages/trainer/controls.choose makes it)."""
 
     dataset: str
     n: int
