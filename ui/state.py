@@ -87,14 +87,7 @@ class Link:
         if self.parse is not None:
             return self.parse(raw)
         if self.kind in ("slider", "number"):
-            try:
-                v = float(raw)
-            except ValueError:
-                raise ValueError("not a number") from None
-            if not math.isfinite(v):
-                raise ValueError("not a finite number")
-            if (self.lo is not None and v < self.lo) or (self.hi is not None and v > self.hi):
-                raise ValueError(f"outside {fmt.num(self.lo)} to {fmt.num(self.hi)}")
+            v = parse_number(raw, self.lo, self.hi)
             return int(v) if isinstance(self.default, int) and v == int(v) else v
         if self.kind == "toggle":
             t = raw.strip().lower()
@@ -139,6 +132,24 @@ class Link:
         """Bound by this module rather than by Streamlit (see the module's docstring)."""
         named = self.kind in ("select", "radio", "pills", "multi") and bool(self.names)
         return self.kind in ("matrix", "tabs") or named or self.hand
+
+
+def parse_number(raw: str, lo: float | None = None, hi: float | None = None) -> float:
+    """A number typed or carried by a link: finite and within [lo, hi] (a bound None: open), else a
+    ValueError whose reason a student can act on. The one number parser behind every link value."""
+    try:
+        v = float(raw)
+    except ValueError:
+        raise ValueError("not a number") from None
+    if not math.isfinite(v):
+        raise ValueError("not a finite number")
+    if (lo is not None and v < lo) or (hi is not None and v > hi):
+        if hi is None:
+            raise ValueError(f"below {fmt.num(lo, 6)}")
+        if lo is None:
+            raise ValueError(f"above {fmt.num(hi, 6)}")
+        raise ValueError(f"outside {fmt.num(lo, 6)} to {fmt.num(hi, 6)}")
+    return v
 
 
 def slider(key, lo, hi, default, step, label, help, **kw) -> Link:

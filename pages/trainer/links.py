@@ -8,7 +8,6 @@ value.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -97,15 +96,7 @@ def _speed_text(raw: str) -> str:
 
 
 def _number_in(lo: float, hi: float):
-    def parse(raw: str) -> float:
-        try:
-            v = float(raw)
-        except ValueError:
-            raise ValueError("not a number") from None
-        if not (math.isfinite(v) and lo <= v <= hi):
-            raise ValueError(f"use a number from {fmt.num(lo, 6)} to {fmt.num(hi)}")
-        return v
-    return parse
+    return lambda raw: state.parse_number(raw, lo, hi)
 
 
 def plain(v) -> str:
