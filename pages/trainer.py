@@ -191,7 +191,7 @@ def inside(spec: tr.Spec) -> None:
     net = tr.net_key(run)
     # While playing the diagram keeps the weights of the last full redraw (the maps below stay live).
     drawn_for = (run.sig, spec.act) if playing else (net, spec.act)
-    charts.show(tv.cached(figs, "network", drawn_for, lambda: tc.network_figure(
+    charts.show(tv.cached(figs, "network", drawn_for, lambda: tc.network_diagram(
         t.params, in_labels, act_label=ACTS[spec.act],
         height=min(520, 140 + 26 * max(len(in_labels), *spec.hidden))),
         shared=None if playing else ()), key="trainer_network")

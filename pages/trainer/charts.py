@@ -36,6 +36,7 @@ from ui.boundary import (  # noqa: F401  (the trainer's sections and tests name 
     tint,
     value_band,
 )
+from ui.diagram import network_figure
 from ui.light import LIVE_TEMPLATE, Light, f32, light_figure, sent_quickly, u8
 
 TRAIN_DASH, TEST_DASH = "solid", "dot"
@@ -367,61 +368,19 @@ def live_regions(cache: dict, key: str, xs, ys, ids, *, limit: float, folds=(), 
     return entry[1]
 
 
-def network_figure(params, in_labels, *, act_label: str, height: int = 360) -> go.Figure:
-    """The network as a diagram: a column of circles per layer, a line per weight.
+def network_diagram(params, in_labels, *, act_label: str, height: int = 360) -> go.Figure:
+    """The network as ui.diagram draws a big one: a column of circles per layer, a line per weight
+    (binned by sign and width), each column titled.
 
-    Line width grows with |w|, blue for positive, vermillion for negative (as on /recipe-card).
-    Written as the figure's dict, built without validation (a test builds it validated).
     params : list of (W (n_in, n_out), b (n_out,))
     """
     sizes = [params[0][0].shape[0]] + [W.shape[1] for W, _ in params]
-    tallest = max(sizes)
-    pos = []
-    for li, size in enumerate(sizes):
-        ys = (np.arange(size) - (size - 1) / 2) * (1.0 if tallest < 12 else 12 / tallest)
-        pos.append(np.column_stack([np.full(size, float(li)), -ys]))  # (size, 2)
-    big = max(float(np.abs(W).max()) for W, _ in params) or 1.0
-    # Bin the lines by sign and thickness: a handful of path shapes however many weights there are.
-    bins: dict[tuple[int, int], list[str]] = {}
-    hx, hy, htext = [], [], []
-    for li, (W, _) in enumerate(params):
-        P0, P1 = pos[li].tolist(), pos[li + 1].tolist()
-        for i, row in enumerate(W.tolist()):
-            a = P0[i]
-            for j, w in enumerate(row):
-                width = 1 + round(4 * abs(w) / big)
-                b = P1[j]
-                bins.setdefault((int(w >= 0), width), []).append(
-                    f"M{a[0]:.3f},{a[1]:.3f}L{b[0]:.3f},{b[1]:.3f}")
-                hx.append(0.5 * (a[0] + b[0]))
-                hy.append(0.5 * (a[1] + b[1]))
-                htext.append(f"w = {fmt.num(w)}")
-    shapes = [dict(type="path", path="".join(segments), layer="below", opacity=0.75,
-                   line=dict(color=colors.POSITIVE if positive else colors.NEGATIVE, width=width))
-              for (positive, width), segments in sorted(bins.items())]
-    traces = [dict(type="scatter", x=hx, y=hy, mode="markers", marker=dict(size=8, opacity=0),
-                   text=htext, hovertemplate="%{text}<extra></extra>", showlegend=False)]
     labels = [list(in_labels)]
     for li in range(1, len(sizes) - 1):
         labels.append([f"h{li}.{j + 1}" if len(sizes) > 3 else f"h{j + 1}" for j in range(sizes[li])])
     labels.append(["P(1)"])
-    for li, (p, names) in enumerate(zip(pos, labels, strict=True)):
-        hidden = 0 < li < len(sizes) - 1
-        traces.append(dict(
-            type="scatter", x=p[:, 0], y=p[:, 1], mode="markers+text" if len(names) <= 12 else "markers",
-            text=names, textposition="middle left" if li == 0 else "middle right",
-            textfont=dict(size=13),
-            marker=dict(size=22 if len(names) <= 12 else 10, color="white",
-                        line=dict(color=colors.OFF if hidden else colors.ON, width=2)),
-            hovertemplate="%{text}<extra></extra>", showlegend=False,
-        ))
-    names = ["inputs"] + [f"hidden {li} ({act_label})" for li in range(1, len(sizes) - 1)] + ["output"]
-    layout = dict(HOUSE_LAYOUT, height=height, margin=dict(l=4, r=4, t=30, b=4), shapes=shapes,
-                  xaxis=_house_axis(tickvals=list(range(len(sizes))), ticktext=names,
-                                    range=[-0.6, len(sizes) - 0.4], showgrid=False, zeroline=False,
-                                    side="top", tickfont=dict(size=13)),
-                  yaxis=_house_axis(visible=False, showgrid=False, zeroline=False))
-    return light_figure(dict(data=traces, layout=layout))
+    columns = ["inputs"] + [f"hidden {li} ({act_label})" for li in range(1, len(sizes) - 1)] + ["output"]
+    return network_figure([W for W, _ in params], labels, columns=columns, height=height)
 
 
 def line_across(seg):

@@ -400,7 +400,7 @@ def test_every_trainer_figure_builds_with_validation_on():
         tc.boundary_figure(xs, xs, np.zeros((20, 20)), data, live=False, title="t"),
         tc.regions_figure(xs, ys, ids.reshape(20, 20), limit=1.0, folds=[f for f in folds if f is not None],
                           data=data),
-        tc.network_figure(t.params, ["x₁", "x₂"], act_label="ReLU"),
+        tc.network_diagram(t.params, ["x₁", "x₂"], act_label="ReLU"),
         tc.unit_maps_figure(xs, ys, H, titles=list("abcd"), limit=1.0, folds=folds),
         tc.unit_maps_figure(xs, ys, H, titles=list("abcd"), limit=1.0, live=True),
     ]
