@@ -733,8 +733,6 @@ def class_link_box(links: Links, shorten: Callable[[str, str], str] | None = Non
     Drawn in the sidebar by app.py for every page that declares its link keys. `shorten(path, query)`
     keeps the link in the class store and returns its six-letter code (app.py passes the class room's;
     without it there is no 'Short link for a slide' button): the shared kit never imports the class."""
-    from urllib.parse import urlencode
-
     from ui import address
 
     keys = links.hideable()
@@ -757,8 +755,8 @@ def class_link_box(links: Links, shorten: Callable[[str, str], str] | None = Non
         params = [(k, v) for k in st.query_params if k != HIDE for v in st.query_params.get_all(k)]
         if chosen:
             params.append((HIDE, ",".join(chosen) if len(chosen) < len(keys) else "all"))
-        base = address.reachable(address.page_url().split("?")[0])[0] if address.page_url() else ""
-        st.code(base + ("?" + urlencode(params) if params else ""), language=None, wrap_lines=True)
+        base = address.page_link([])
+        st.code(address.page_link(params), language=None, wrap_lines=True)
         if shorten is not None:
             _short_link(links, base, [(k, v) for k, v in params if k not in PRIVATE], shorten)
 

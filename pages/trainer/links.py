@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
-from urllib.parse import urlencode
 
 import numpy as np
 
@@ -390,13 +389,6 @@ def twin_number_with_link(key: str) -> None:
     LINKS.vary(key, choices=(SAME, *numbers), names={**link.names, value: plain(value)})
 
 
-def page_base() -> str:
-    """The page's address without its query, one students can reach (ui.address: a loopback address
-    becomes the machine's network address); '/trainer' under AppTest."""
-    url = address.page_url()
-    return address.reachable(url.split("?")[0])[0] if url else "/trainer"
-
-
 def share_link(run: tr.Run, values: dict) -> str | None:
     """This page's link with every setting that differs from its default and, for a small network,
     its weights (`w=`)."""
@@ -415,7 +407,7 @@ def share_link(run: tr.Run, values: dict) -> str | None:
         else:
             params.append((key, link.to_text(value)))
     params.append(("w", code))
-    return f"{page_base()}?{urlencode(params)}"
+    return address.page_link(params, "/trainer")
 
 
 def twin_title(spec: tr.Spec) -> str:
