@@ -180,9 +180,9 @@ def _call_site_key() -> str:
     """A key for an unnamed chart: the file and line that drew it, and its turn there in this run."""
     frame = sys._getframe(2)
     base = f"chart-{Path(frame.f_code.co_filename).stem}-{frame.f_lineno}"
-    # The keys this run has used (a private attribute of the run's context; if it moves, the
-    # first unnamed chart per line keeps its key and a second one would clash: tests/app/test_engine.py).
-    used = getattr(getattr(private.ctx(), "shared", None), "widget_user_keys_this_run", None) or set()
+    # The keys this run has used (engine/private.py; if Streamlit moves them, the first unnamed chart
+    # per line keeps its key and a second one would clash: tests/app/test_engine.py).
+    used = private.keys_used_this_run()
     i = 0
     while f"{base}-{i}" in used:
         i += 1

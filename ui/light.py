@@ -29,7 +29,13 @@ import plotly.io as pio
 from plotly.basedatatypes import BasePlotlyType
 
 from ui.frozen import frozen
-from ui.plotly_private import NO_VALIDATION, is_homogeneous_array, to_typed_array_spec
+from ui.plotly_private import (
+    NO_VALIDATION,
+    has_frames,
+    is_homogeneous_array,
+    own_dicts,
+    to_typed_array_spec,
+)
 
 # A live figure's plotly template: none of its own. st.plotly_chart sends the default template
 # (Streamlit's: per trace type colour scales and placeholder colours its page swaps for the theme's)
@@ -110,9 +116,10 @@ class _Sent(go.Figure):
     figure stays a go.Figure in every other way."""
 
     def to_dict(self) -> dict:
-        if self._frame_objs:
+        if has_frames(self):
             return super().to_dict()
-        return {"data": _ready(self._data), "layout": _ready(self._layout)}
+        data, layout = own_dicts(self)
+        return {"data": _ready(data), "layout": _ready(layout)}
 
 
 def sent_quickly(fig: go.Figure) -> go.Figure:
@@ -206,7 +213,8 @@ class Light(go.Figure):
         if sent is None:
             written = self.__dict__.get("_written")
             if written is None:
-                return {"data": _ready(self._data), "layout": _ready(self._layout)}
+                data, layout = own_dicts(self)
+                return {"data": _ready(data), "layout": _ready(layout)}
             layout = dict(written["layout"])
             template = layout.pop("template", None)
             sent = {"data": _ready(written["data"]), "layout": _ready(layout)}
