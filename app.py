@@ -5,8 +5,8 @@ from pathlib import Path
 
 import streamlit as st
 
-import classroom
 import engine
+from classroom.links import link_box
 from engine import heap
 from engine.fairshare import busy_note
 from engine.replica import restart_note
@@ -40,6 +40,6 @@ room.style()
 page.run()
 lesson = next((item for item in LESSONS if item.url_path == page.url_path), HOME)
 if links := state.declared(ROOT / lesson.file):   # the page's link keys: a link for the class can hide them
-    state.class_link_box(links, shorten=lambda path, query: classroom.store().shorten(path, query))
+    link_box(links)
 if os.environ.get("LAYERLAB_GC_FREEZE") != "0":
     heap.settle(page.url_path)  # what the page loaded stays out of later full collections (engine/heap.py)

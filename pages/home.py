@@ -10,8 +10,9 @@ from urllib.parse import parse_qsl
 
 import streamlit as st
 
+from classroom.links import SHORT
 from ui.nav import LESSONS, facts
-from ui.state import SHORT, shown
+from ui.state import shown
 
 PER_ROW = 3  # cards side by side on a wide screen
 
