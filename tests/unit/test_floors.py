@@ -9,12 +9,15 @@
 
 and no import circle anywhere. Every import counts, at the top of a file or inside a function: a lazy
 import is still an arrow a reader has to follow. A broken rule fails with the arrow that breaks it
-(`ui/state.py -> classroom/__init__.py: ui/ never imports a lesson or the class room`).
+(`ui/state.py -> classroom/__init__.py: ui/ never imports a lesson or the class room`). docs/ARCHITECTURE.md
+draws the same floors; a folder or file it names must exist.
 """
 
 from __future__ import annotations
 
 import ast
+import re
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -200,3 +203,22 @@ def test_ui_holds_only_what_is_shared():
              if room(f) == "ui" and not f.endswith("__init__.py")}
     alone = {f: u for f, u in alone.items() if len(u) < 2 and not {"classroom", "app.py"} & set(u)}
     assert alone == {}, "ui/ files serving one lesson only (move them into its folder): " + repr(alone)
+
+
+def _named_paths(text: str) -> Iterable[str]:
+    for match in re.finditer(r"`?((?:app|lib|store|engine|ui|classroom|pages|tests|bench|tools|deploy|docs)"
+                             r"(?:/[\w.-]+)*/?)`?", text):
+        yield match.group(1)
+
+
+def missing_in(text: str) -> list[str]:
+    """The paths a text names (`pages/trainer/`, `ui/state.py`) that are not in the tree."""
+    return sorted({p for p in _named_paths(text) if "/" in p and not (ROOT / p.rstrip("/")).exists()})
+
+
+def test_the_architecture_map_names_only_what_exists():
+    text = (ROOT / "docs" / "ARCHITECTURE.md").read_text()
+    assert len({p for p in _named_paths(text) if "/" in p}) > 20
+    assert missing_in(text) == [], "docs/ARCHITECTURE.md names what is not there"
+    assert missing_in("the trainer's pieces live in `pages/trainer/` and `ui/trainer_links.py`") == [
+        "ui/trainer_links.py"]
