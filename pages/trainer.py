@@ -26,6 +26,7 @@ from lib.regions import line_in_box
 from lib.warp import grid_lines, warp
 from pages.trainer import charts as tc
 from pages.trainer import controls as ctl
+from pages.trainer import inside_charts as ic
 from pages.trainer import live as lv
 from pages.trainer import picking
 from pages.trainer import run as tr
@@ -191,7 +192,7 @@ def inside(spec: tr.Spec) -> None:
     net = tr.net_key(run)
     # While playing the diagram keeps the weights of the last full redraw (the maps below stay live).
     drawn_for = (run.sig, spec.act) if playing else (net, spec.act)
-    charts.show(tv.cached(figs, "network", drawn_for, lambda: tc.network_diagram(
+    charts.show(tv.cached(figs, "network", drawn_for, lambda: ic.network_diagram(
         t.params, in_labels, act_label=ACTS[spec.act],
         height=min(520, 140 + 26 * max(len(in_labels), *spec.hidden))),
         shared=None if playing else ()), key="trainer_network")
@@ -254,7 +255,7 @@ def warp_view(spec: tr.Spec) -> None:
         st.markdown(tv.warp_words(spec, t.params, layer, units, H, curve))
     look = dict(span=lv.span(d)) if spec.head == "linear" else dict(k=spec.k if spec.head == "softmax" else 2)
     with chart:
-        charts.show(tc.warp_figure(H, Ptr, d.ytr, Pte, d.yte, x_title=f"unit {units[0]} of layer {layer}",
+        charts.show(ic.warp_figure(H, Ptr, d.ytr, Pte, d.yte, x_title=f"unit {units[0]} of layer {layer}",
                                    y_title=f"unit {units[1]} of layer {layer}", **look), key="trainer_warp")
         lines_were = "the input line" if curve else f"a {tv.WARP_LINES} × {tv.WARP_LINES} grid of lines over the square"
         st.caption(f"Indigo: {lines_were}, after layer {layer}. Squares: the points after the same layers "
@@ -305,7 +306,7 @@ def one_point(spec: tr.Spec) -> None:
     LINKS.show_note("pt")
     left, right = st.columns([2, 3], gap="medium")
     with left:
-        charts.show(tc.follow_pick_figure(d, i, spec.problem), key="trainer_follow_pick",
+        charts.show(ic.follow_pick_figure(d, i, spec.problem), key="trainer_follow_pick",
                     on_click=_follow_clicked)
         st.caption(f"Point {i}" + (" (the worst fit now)" if choice == WORST else "")
                    + ": click another training point to follow it.")
@@ -340,7 +341,7 @@ def mistakes(spec: tr.Spec) -> None:
             guess = t.predict(F).argmax(axis=1) if k > 2 else t.predict(F) > 0.5
             C = confusion(y, guess, k)                                         # (k, k)
             st.markdown(f"**{name}**: {fmt.count(np.trace(C))} of {fmt.count(C.sum())} right")
-            st.dataframe(tc.confusion_table(C), width="content")
+            st.dataframe(ic.confusion_table(C), width="content")
     st.caption("Each row is the points of one class; the columns say what the network took them for. "
                "The diagonal is what it gets right.")
 

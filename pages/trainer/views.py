@@ -15,6 +15,7 @@ from lib.mlp import collapse_params, step_sizes
 from lib.regions import region_ids
 from lib.warp import on_axes
 from pages.trainer import charts as tc
+from pages.trainer import inside_charts as ic
 from pages.trainer import run as tr
 from pages.trainer.links import ACTS, LINKS, OPT_NAMES, parse_units
 from pages.trainer.live import curve_chart, is_curve, look, plane
@@ -84,7 +85,7 @@ def unit_maps_figure(spec: tr.Spec, t, d: tr.Data, li: int, units: int, xs, ys, 
     for j in range(units):
         name = f"h{j + 1}" if len(spec.hidden) == 1 else f"h{li + 1}.{j + 1}"
         titles.append(f"{name} · out {fmt.signed(W_out[j, 0])}" if W_out is not None else name)
-    return tc.unit_maps_figure(xs, ys, H, titles=titles, limit=d.limit,
+    return ic.unit_maps_figure(xs, ys, H, titles=titles, limit=d.limit,
                                folds=folds[:units] if li == 0 and folds else None,
                                cols=4 if units <= 8 else 6, live=live)
 
@@ -172,7 +173,7 @@ def regions(spec: tr.Spec, run: tr.Run, figs: dict, xs, ys, F, folds) -> None:
     ids, count = tr.memo(figs, "region_ids", (net, spec.act), lambda: region_ids(t.params, F, spec.act))
     r1, r2 = st.columns([3, 2])
     with r1:
-        charts.show(tc.live_regions(figs, "regions", xs, ys, ids.reshape(len(ys), len(xs)), limit=d.limit,
+        charts.show(ic.live_regions(figs, "regions", xs, ys, ids.reshape(len(ys), len(xs)), limit=d.limit,
                                     folds=[s for s in folds if s is not None] if folds else [],
                                     data=d if spec.head != "linear" else None, sig=(run.sig, run.hand)),
                     key="trainer_regions")
@@ -201,7 +202,7 @@ def followed_point(spec: tr.Spec, d: tr.Data, i: int, got: dict, act: str, head:
         st.markdown(f"**Hidden layer {k + 1}**: each unit's sum, {bend}, its output, and δ = ∂loss/∂sum"
                     + (f" ({off} unit{'s' if off != 1 else ''} at a flat part of the bend pass no gradient "
                        "back: nothing before them learns from this point through them)" if off else ""))
-        st.dataframe(tc.follow_table(z, h, delta, passes), hide_index=True, width="stretch")
+        st.dataframe(ic.follow_table(z, h, delta, passes), hide_index=True, width="stretch")
     if head == "softmax":
         said = "P(each class) = " + ", ".join(fmt.num(float(v)) for v in got["p"])
     else:

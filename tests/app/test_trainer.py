@@ -387,6 +387,7 @@ def test_every_trainer_figure_builds_with_validation_on():
     from lib.maps import fold_lines, plane_inputs, unit_maps
     from lib.regions import region_ids
     from pages.trainer import charts as tc
+    from pages.trainer import inside_charts as ic
 
     X = np.array([[0.1, 0.2], [-0.3, 0.4], [0.5, -0.5]])
     data = tr.Data(X[:2], np.array([0, 1]), X[2:], np.array([1]), None, None, 1.0)
@@ -398,11 +399,11 @@ def test_every_trainer_figure_builds_with_validation_on():
     built = [
         tc.boundary_figure(xs, xs, np.zeros((20, 20)), data, line=(np.array([-1, 1]), np.array([0, 0]))),
         tc.boundary_figure(xs, xs, np.zeros((20, 20)), data, live=False, title="t"),
-        tc.regions_figure(xs, ys, ids.reshape(20, 20), limit=1.0, folds=[f for f in folds if f is not None],
+        ic.regions_figure(xs, ys, ids.reshape(20, 20), limit=1.0, folds=[f for f in folds if f is not None],
                           data=data),
-        tc.network_diagram(t.params, ["x₁", "x₂"], act_label="ReLU"),
-        tc.unit_maps_figure(xs, ys, H, titles=list("abcd"), limit=1.0, folds=folds),
-        tc.unit_maps_figure(xs, ys, H, titles=list("abcd"), limit=1.0, live=True),
+        ic.network_diagram(t.params, ["x₁", "x₂"], act_label="ReLU"),
+        ic.unit_maps_figure(xs, ys, H, titles=list("abcd"), limit=1.0, folds=folds),
+        ic.unit_maps_figure(xs, ys, H, titles=list("abcd"), limit=1.0, live=True),
     ]
     for fig in built:
         go.Figure(fig.to_dict())   # validated: raises on an unknown property or a bad value
@@ -448,14 +449,14 @@ def test_a_confusion_table_is_the_arrow_table_streamlit_makes_from_the_frame():
     import pandas as pd
     from streamlit.dataframe_util import convert_arrow_table_to_arrow_bytes, convert_pandas_df_to_arrow_bytes
 
-    from pages.trainer import charts as tc
+    from pages.trainer import inside_charts as ic
     from ui import colors
 
     for k in (2, 3, 5):
         C = np.random.default_rng(k).integers(0, 300, (k, k))
         frame = pd.DataFrame(C, index=[f"true class {c} ({colors.CLASS_NAMES[c]})" for c in range(k)],
                              columns=[f"taken for class {c}" for c in range(k)])
-        made = tc.confusion_table(C)
+        made = ic.confusion_table(C)
         assert convert_arrow_table_to_arrow_bytes(made) == convert_pandas_df_to_arrow_bytes(frame)
 
 
@@ -487,7 +488,9 @@ def test_links_declare_every_house_key_once_with_help_and_a_readme_row():
         assert keys.count(key) == 1, key
     for link in links:
         assert link.help and link.label, link.key
-    table = links.readme()
+    from tools.readme import table as readme_table
+
+    table = readme_table(links)
     assert table.count("\n") == len(keys) + 1  # header, rule, one row per key
     assert "| `batch` |" in table and "| `lr` |" in table
 
