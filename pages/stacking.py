@@ -161,24 +161,28 @@ def mini() -> None:
         st.metric("slope 2(ŷ − y)", val(grad))
         st.caption(f"The loss is ({val(y_hat[0])} − {val(target)})². Training turns every weight and bias "
                    "so the loss shrinks; the slope says which way ŷ must move.")
-    after = "after ReLU" if relu_on else "output (no ReLU)"
-    terms = dot_terms(mx, mW1)  # (3, 2)
-    neurons = pd.DataFrame({
-        "neuron": [1, 2],
-        "weights": [vec(mW1[:, j]) for j in range(2)],
-        "bias": [val(mb1[j]) for j in range(2)],
-        "weighted sum": [f"{plus([par(t) for t in terms[:, j]] + [par(mb1[j])])} = {val(z1[j])}"
-                         for j in range(2)],
-        after: [val(h1[j]) for j in range(2)],
-    })
-    # What the table is for, the value after the bend, right after the neuron: on a phone the long sums
-    # scroll, not the answer.
-    st.dataframe(neurons, hide_index=True, width="stretch",
-                 column_order=["neuron", after, "weighted sum", "weights", "bias"])
+    neurons_table(mx, mW1, mb1, z1, h1, relu_on)
     st.markdown(f"So layer 1's output row is **{vec(h1)}**, and that row is layer 2's input.")
 
     one_equation(mx, (mW1, mb1, mW2, mb2), h1, y_hat, relu_on)
     one_step(mx, now, float(target), bend, losses)
+
+
+def neurons_table(mx, W1, b1, z1, h1, relu_on: bool) -> None:
+    """Layer 1's two neurons as a table: weights, bias, the weighted sum written out, the value after
+    the bend (right after the neuron: on a phone the long sums scroll, not the answer)."""
+    after = "after ReLU" if relu_on else "output (no ReLU)"
+    terms = dot_terms(mx, W1)  # (3, 2)
+    neurons = pd.DataFrame({
+        "neuron": [1, 2],
+        "weights": [vec(W1[:, j]) for j in range(2)],
+        "bias": [val(b1[j]) for j in range(2)],
+        "weighted sum": [f"{plus([par(t) for t in terms[:, j]] + [par(b1[j])])} = {val(z1[j])}"
+                         for j in range(2)],
+        after: [val(h1[j]) for j in range(2)],
+    })
+    st.dataframe(neurons, hide_index=True, width="stretch",
+                 column_order=["neuron", after, "weighted sum", "weights", "bias"])
 
 
 def one_equation(mx, params, h1, y_hat, relu_on: bool) -> None:
@@ -253,6 +257,11 @@ def one_step(x, p: dict, y: float, bend: str, losses: list[float]) -> None:
                    f"{re_name(f'b_{j + 1}')}) get gradient 0: nothing it "
                    "holds can learn from this input. Change x or its weights until its sum is above 0, and its "
                    "gradients appear.", icon=":material/power_off:")
+    step_controls(losses)
+
+
+def step_controls(losses: list[float]) -> None:
+    """The rate, the step buttons, the steps taken and the loss they reached."""
     c1, c2, c3, c4 = st.columns([2, 1, 1, 1], vertical_alignment="bottom")
     with c1:
         LINKS.widget("lr")
