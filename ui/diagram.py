@@ -60,7 +60,7 @@ def network_figure(weights: Sequence, node_labels: Sequence[Sequence[str]], *,
     ys = [_column_y(n) for n in sizes]
     biggest = max((float(np.max(np.abs(W))) for W in weights if W.size), default=0.0) or 1.0
     tall = max(sizes)
-    data, notes = [], []
+    data = []
     for k, W in enumerate(weights):
         for i in range(W.shape[0]):
             for j in range(W.shape[1]):
@@ -79,6 +79,21 @@ def network_figure(weights: Sequence, node_labels: Sequence[Sequence[str]], *,
                                    "cell: row %{customdata[0]}, column %{customdata[1]}"
                                    "<extra></extra>"),
                 ))
+    nodes, notes = _node_columns(sizes, ys, node_labels, node_values)
+    data += nodes
+    span = len(weights)
+    layout = dict(
+        height=height or int(90 + 62 * max(tall, 2)), margin=dict(l=4, r=4, t=4, b=4),
+        hoverlabel=dict(align="left", font=dict(size=14)), annotations=notes, showlegend=False,
+        xaxis=dict(visible=False, range=[-0.9, span + 0.9], fixedrange=True),
+        yaxis=dict(visible=False, range=[-tall / 2.0, tall / 2.0], fixedrange=True),
+    )
+    return go.Figure(data=data, layout=layout, **NO_VALIDATION)
+
+
+def _node_columns(sizes: list[int], ys: list, node_labels, node_values) -> tuple[list[dict], list[dict]]:
+    """The circles of each column (their values written in) and the names beside them."""
+    data, notes = [], []
     for k, n in enumerate(sizes):
         values = None if node_values is None or node_values[k] is None else np.asarray(
             node_values[k], dtype=float)
@@ -95,14 +110,7 @@ def network_figure(weights: Sequence, node_labels: Sequence[Sequence[str]], *,
         notes += [dict(x=float(k), y=float(ys[k][i]), text=str(node_labels[k][i]), showarrow=False,
                        xanchor="right" if left else "left", xshift=-30 if left else 30,
                        font=dict(size=14)) for i in range(n)]
-    span = len(weights)
-    layout = dict(
-        height=height or int(90 + 62 * max(tall, 2)), margin=dict(l=4, r=4, t=4, b=4),
-        hoverlabel=dict(align="left", font=dict(size=14)), annotations=notes, showlegend=False,
-        xaxis=dict(visible=False, range=[-0.9, span + 0.9], fixedrange=True),
-        yaxis=dict(visible=False, range=[-tall / 2.0, tall / 2.0], fixedrange=True),
-    )
-    return go.Figure(data=data, layout=layout, **NO_VALIDATION)
+    return data, notes
 
 
 def _binned(weights: list, node_labels: Sequence[Sequence[str]], columns: Sequence[str],
