@@ -1,6 +1,6 @@
 """Do the trainer's first networks learn? Epochs and engine seconds to a clearly good test score.
 
-For each problem type's first dataset, the page's first network (ui/trainer_links.py PROBLEM_UI) against
+For each problem type's first dataset, the page's first network (pages/trainer/links.py PROBLEM_UI) against
 the one size the page had for every problem before (8 units, rate 0.03), over several seeds:
 the epochs until the test score reaches the target (accuracy 90 % for classes, R² 0.95 for values),
 and the engine's seconds for them (lib.train, one thread). Seconds of Play on screen are about these

@@ -1,7 +1,7 @@
 """The browser's CPU to draw one live trainer figure, as Streamlit does on every changed tick.
 
 Builds the live boundary figure of the default /trainer (checkerboard, 400 points) with the
-ui.trainer_charts of one or more checkouts (--app, this one by default), writes each as Streamlit
+pages/trainer/charts.py of one or more checkouts (--app, this one by default), writes each as Streamlit
 would send it (plotly.io.to_json), and in Debian's Chromium draws it --repeat times with the
 plotly.js that ships with the plotly package (Plotly.newPlot into a fresh 380 x 450 div each time:
 Streamlit remounts a chart whose figure changed). Prints, per checkout, the spec's size and the

@@ -5,13 +5,14 @@ time (`view=`): the bend switched on and off, inside the network (diagram, unit 
 right and wrong class by class, the code. The top (controls and live part) is one fragment: a control
 reruns it alone, and it asks for a full rerun only when the pictures below depend on what changed (the
 data, the layers, the bend, the weights after a Step, Play or Pause). The live part inside it is the
-fragment that ticks while playing; the open tab ticks too, at a lower rate (ui.trainer.SLOW_TICK). Only
+fragment that ticks while playing; the open tab ticks too, at a lower rate (run.SLOW_TICK). Only
 the open tab runs (Streamlit's lazy tabs), so a data move computes and sends one tab's pictures.
 
-Where the rest lives: the links, their parsers and each problem type's words and first network in
-ui/trainer_links.py; the controls and the share box in ui/trainer_controls.py; the live part's pieces in
-ui/trainer_live.py; the tabs' pieces in ui/trainer_views.py; the run itself in ui/trainer.py; the figures
-in ui/trainer_charts.py; the maths in lib/.
+Where the rest lives, in pages/trainer/: the links, their parsers and each problem type's words and
+first network in links.py; the controls (one frozen run spec) and the share box in controls.py; the live
+part's pieces in live.py; the tabs' pieces in views.py; the run itself in run.py; the figures in
+charts.py (the live part's) and inside_charts.py (the tabs'); the points placed by hand in picking.py.
+The maths is lib/'s; a student in a class is the class room's (classroom/).
 """
 
 import numpy as np

@@ -212,7 +212,7 @@ def boundary_figure(xs, ys, P, data, *, title: str | None = None, live: bool = T
     xs, ys : ndarray of shape (res,)
     P : ndarray of shape (res, res), P[i, j] at (xs[j], ys[i]), values in [0, 1] (the shading's
         number: P(class 1), lib.maps.class_shade or lib.maps.value_shade)
-    data : ui.trainer.Data (raw points and the square's half-width)
+    data : the points (Points, or the trainer's Data: Xtr, ytr, Xte, yte and the square's half-width)
     scale : the colour scale (shading_for); k, span : how the points are coloured (points_shapes)
     line : (x (k,), y (k,)) of a boundary line to draw dashed, or None
     edge : live only: bool (res, res), the boundary's cells, drawn dark (lib.maps.boundary_cells); with

@@ -225,7 +225,7 @@ def curve_figure(x, fits, data, *, parts=None, title: str | None = None,
 
     x : ndarray of shape (m,), positions along the axis
     fits : list of (name, y (m,), colour): the curves drawn (the network, and its twin)
-    data : ui.trainer.Data with Xtr (n, 1), ytr (n,) values, Xte, yte
+    data : pages/trainer/run.Data with Xtr (n, 1), ytr (n,) values, Xte, yte
     parts : ndarray of shape (m, units) or None: each last-hidden unit's share of the first fit
         (lib.maps.curve_fit); the fit is their sum plus its output bias
     """

@@ -1,7 +1,7 @@
 """The live trainer's links: every setting a link carries, its parser and its words, and what each
 problem type brings with it (PROBLEM_UI: its first dataset and network, its first words, its captions).
 
-pages/trainer.py draws these; ui/trainer_controls.py and the sections read them. A parser raises
+pages/trainer.py draws these; pages/trainer/controls.py and the sections read them. A parser raises
 ValueError with a reason a student can read; ui.state shows it next to the box and keeps the last good
 value.
 """

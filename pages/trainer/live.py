@@ -1,6 +1,6 @@
 """The trainer's live part, piece by piece: a tick's training, the maps (the network's and its twin's), the
 numbers, the loss curves and the words under them. pages/trainer.py's `live` fragment lays them out and
-runs on every tick while playing, so each piece keeps what it built (ui.trainer_charts' live figures, the
+runs on every tick while playing, so each piece keeps what it built (pages/trainer/charts.py's live figures, the
 maps by weights) and redoes only what changed.
 """
 

@@ -1,6 +1,6 @@
 """The pieces of the sections under the live trainer (pages/trainer.py's tabs): the bend's two pictures and
 the single layer its network collapses to, the unit maps and the linear regions, the warped plane's layer
-and units, and the figure cache the sections share. Each reads the session's run (ui.trainer) and draws
+and units, and the figure cache the sections share. Each reads the session's run (pages/trainer/run.py) and draws
 from the weights as they stand.
 """
 
@@ -56,7 +56,7 @@ def cached(figs: dict, key: str, want, build, shared: tuple | None = None):
 
     A figure sent a second time unchanged is frozen (ui.frozen: st.plotly_chart then skips plotly's deep
     copy of it); nothing changes these figures once built. The first send is not: most are sent once.
-    shared : when `want` holds the weights themselves (ui.trainer.weights_key), what else the picture
+    shared : when `want` holds the weights themselves (run.weights_key), what else the picture
         depends on (the points placed by hand): the figure then comes from a cache the sessions share,
         so a class on one link builds each epoch-0 picture once.
     """

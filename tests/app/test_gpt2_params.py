@@ -252,8 +252,8 @@ def test_one_precision_per_share_and_the_blocks_visibly_add_up():
 @pytest.mark.parametrize("cfg", [PRESETS["gpt2"], PRESETS["llama-3-8b"], replace(PRESETS["gpt2"], n_layer=6),
                                  replace(PRESETS["qwen2.5-0.5b"], tie_embeddings=False, qkv_bias=False)])
 def test_the_unvalidated_figures_validate_and_the_custom_row_is_presets_table_s(cfg):
-    """ui.params builds its figures without plotly's validation and the custom row from the page's
-    totals: here plotly validates every figure dict, and lib's presets_table gives the same row."""
+    """pages/gpt2_params/views.py builds its figures without plotly's validation and the custom row from
+    the page's totals: here plotly validates every figure dict, and lib's presets_table gives the same row."""
     import plotly.graph_objects as go
 
     from lib.transformer import presets_table

@@ -999,7 +999,7 @@ def test_a_tick_that_finds_play_stopped_while_the_page_shows_pause_asks_for_the_
 
 
 def test_the_shared_link_table_is_never_changed_by_a_session():
-    """ui/trainer_links.LINKS is declared once per process: what one student's page varies (the datasets of
+    """pages/trainer/links.LINKS is declared once per process: what one student's page varies (the datasets of
     their problem, a number typed into their link, their network's layers) stays in their session."""
     declared = dict(tl.LINKS.links)
     classes = open_page("trainer", {"problem": "classes", "speed": "25", "tlr": "0.05", "view": "warp"})
