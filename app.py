@@ -6,6 +6,7 @@ from pathlib import Path
 import streamlit as st
 
 import engine
+from classroom.links import link_box
 from engine import heap
 from engine.fairshare import busy_note
 from engine.replica import restart_note
@@ -42,7 +43,7 @@ page.run()
 lesson = next((item for item in LESSONS if item.url_path == page.url_path), HOME)
 if links := state.declared(ROOT / lesson.file):   # the page's link keys: a link for the class can hide them
     with link_notes:
-        links.show_note(state.HIDE)
-    state.class_link_box(links)
+        links.show_note(state.HIDE)   # a hide= key this page does not have: with the page's other notes
+    link_box(links)
 if os.environ.get("LAYERLAB_GC_FREEZE") != "0":
     heap.settle(page.url_path)  # what the page loaded stays out of later full collections (engine/heap.py)

@@ -1,6 +1,6 @@
 """Do the trainer's first networks learn? Epochs and engine seconds to a clearly good test score.
 
-For each problem type's first dataset, the page's first network (ui/trainer_links.py PROBLEM_UI) against
+For each problem type's first dataset, the page's first network (pages/trainer/links.py PROBLEM_UI) against
 the one size the page had for every problem before (8 units, rate 0.03), over several seeds:
 the epochs until the test score reaches the target (accuracy 90 % for classes, R² 0.95 for values),
 and the engine's seconds for them (lib.train, one thread). Seconds of Play on screen are about these
@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT))
 
 from lib.datasets import PROBLEMS, make_problem, split  # noqa: E402
 from lib.train import TrainConfig, Trainer  # noqa: E402
-from ui.trainer_links import PROBLEM_UI  # noqa: E402
+from pages.trainer.links import PROBLEM_UI  # noqa: E402
 
 TARGET = {"classify": ("test_acc", 0.9), "classes": ("test_acc", 0.9), "regress": ("test_r2", 0.95)}
 OLD = ((8,), 0.03)

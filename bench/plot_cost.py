@@ -1,7 +1,7 @@
 """The browser's CPU to draw one live trainer figure, as Streamlit does on every changed tick.
 
 Builds the live boundary figure of the default /trainer (checkerboard, 400 points) with the
-ui.trainer_charts of one or more checkouts (--app, this one by default), writes each as Streamlit
+pages/trainer/charts.py of one or more checkouts (--app, this one by default), writes each as Streamlit
 would send it (plotly.io.to_json), and in Debian's Chromium draws it --repeat times with the
 plotly.js that ships with the plotly package (Plotly.newPlot into a fresh 380 x 450 div each time:
 Streamlit remounts a chart whose figure changed). Prints, per checkout, the spec's size and the
@@ -31,7 +31,7 @@ import streamlit.elements.plotly_chart  # noqa: F401  (Streamlit's plotly templa
 from types import SimpleNamespace
 from lib.datasets import make_dataset
 from lib.maps import RES
-from ui import trainer_charts as tc
+from pages.trainer import charts as tc
 X, y = make_dataset("checkerboard", 400, 0.0, 0)
 lim = float(np.abs(X).max()) * 1.05
 d = SimpleNamespace(Xtr=X[:320], ytr=y[:320], Xte=X[320:], yte=y[320:], limit=lim)

@@ -47,7 +47,8 @@ sys.path.insert(0, str(ROOT))
 
 # (name, test on the stack's file names), first match wins. Stacks are innermost first.
 LIB = str(ROOT / "lib") + "/"
-PAGES = (str(ROOT / "pages") + "/", str(ROOT / "ui") + "/", str(ROOT / "app.py"))
+PAGES = (str(ROOT / "pages") + "/", str(ROOT / "ui") + "/", str(ROOT / "classroom") + "/",
+         str(ROOT / "app.py"))
 
 
 def _has(files, *parts):

@@ -119,7 +119,7 @@ def main() -> None:
 
     import numpy as np
 
-    from ui import classroom as cr
+    import classroom as cr
 
     store = cr.store()
     base = base_network(tuple(int(u) for u in args.hidden.split(",")))

@@ -99,6 +99,12 @@ def ctx():
     return get("get_script_run_ctx")() if has("get_script_run_ctx") else None
 
 
+def keys_used_this_run() -> set:
+    """The widget keys the running script has used so far (its context's `widget_user_keys_this_run`;
+    empty outside a run or if Streamlit moved it)."""
+    return getattr(getattr(ctx(), "shared", None), "widget_user_keys_this_run", None) or set()
+
+
 def session_id() -> str | None:
     c = ctx()
     return getattr(c, "session_id", None)

@@ -28,8 +28,8 @@ from lib.train import (
     MAX_FILE_PARAMS,
     MAX_PENALTY,
     MAX_RATE,
-    _read_export,
     r_squared,
+    read_export,
 )
 
 N_HIDDEN = 400          # hidden test points per challenge: 200 public, 200 private
@@ -53,7 +53,7 @@ def hidden_points(problem: dict, test_seed: int, n: int = N_HIDDEN) -> tuple[np.
 
 def network_of(network: dict, head: str, n_in: int):
     """A submitted network checked (lib.train.check_export's checks): (its layers [(W, b)], its config)."""
-    d, cfg = _read_export(network, head=head, n_in=n_in)
+    d, cfg = read_export(network, head=head, n_in=n_in)
     return [(np.asarray(layer["W"], dtype=float), np.asarray(layer["b"], dtype=float))
             for layer in d["layers"]], cfg
 

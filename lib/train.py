@@ -906,7 +906,7 @@ class Trainer:
         (a file for another problem type is refused). The checks are check_export's, plus
         the data: its number of features and its labels must fit the network.
         """
-        d, cfg = _read_export(d, head=head, n_in=np.shape(Xtr)[1] if np.ndim(Xtr) == 2 else None)
+        d, cfg = read_export(d, head=head, n_in=np.shape(Xtr)[1] if np.ndim(Xtr) == 2 else None)
         try:
             t = cls(cfg, Xtr, ytr, Xte, yte)
         except ValueError as e:
@@ -1003,10 +1003,10 @@ def check_export(d, head=None, n_in=None, max_params=MAX_FILE_PARAMS):
         With one line a student can act on: not JSON, not a Layer Lab network, another problem type,
         too big, a layer of the wrong shape, numbers that are not finite, and so on.
     """
-    return _read_export(d, head, n_in, max_params)[1]
+    return read_export(d, head, n_in, max_params)[1]
 
 
-def _read_export(d, head=None, n_in=None, max_params=MAX_FILE_PARAMS):
+def read_export(d, head=None, n_in=None, max_params=MAX_FILE_PARAMS):
     """check_export's work; returns (the dict, its TrainConfig)."""
     if isinstance(d, bytes | bytearray | str):
         if len(d) > MAX_FILE_BYTES:

@@ -10,11 +10,11 @@ from datetime import UTC, datetime, timedelta
 
 import streamlit as st
 
+import classroom as cr
 from lib.challenge import evaluate, score_of
 from lib.datasets import PROBLEMS
 from store import StoreDown, StoreError, normal_code
-from ui import charts
-from ui import classroom as cr
+from ui import charts, state
 from ui.source import show_source
 
 TRAINER_DEFAULT = {"problem": "classify", "dataset": "checkerboard", "k": 3, "n": 400, "noise": 0.1,
@@ -62,7 +62,7 @@ def start() -> None:
             st.session_state.setdefault(cr.KEYS, {})[code] = key
             st.session_state["class_new_key"] = (code, key)
             st.query_params["code"] = code
-            st.rerun()
+            state.rerun_page("the new class's board and key")
 
 
 def join(code: str = "") -> None:
@@ -143,7 +143,7 @@ def manage(code: str, info) -> None:
                      help="Closed: nobody can join or submit; the board stays."):
             cr.store().set_open(code, key, closed)
             cr.changed(code)
-            st.rerun()
+            state.rerun_page("the class opened or closed")
         with c2:
             downloads(code, key)
         remove(code, key, info)
@@ -153,7 +153,7 @@ def manage(code: str, info) -> None:
             cr.store().end(code, key)
             cr.changed(code)
             st.query_params.clear()
-            st.rerun()
+            state.rerun_page("the class ended: back to the way in")
 
 
 def downloads(code: str, key: str) -> None:
@@ -186,7 +186,7 @@ def remove(code: str, key: str, info) -> None:
                  icon=":material/person_remove:"):
         cr.store().remove(code, key, nickname=who)
         cr.changed(code)
-        st.rerun()
+        state.rerun_page("a student removed from the board")
     what = cr.score_name(info)
     scale, unit = (1.0, "") if what == "R²" else (100.0, " %")
     said = {}
@@ -202,13 +202,13 @@ def remove(code: str, key: str, info) -> None:
     if one is not None and st.button("Remove this submission", key="class_remove_one", icon=":material/delete:"):
         cr.store().remove(code, key, submission=one)
         cr.changed(code)
-        st.rerun()
+        state.rerun_page("a submission removed from the board")
 
 
 @cr.guarded("The board")
 def board(code: str, compact: bool = False) -> None:
     """Joined, active and playing students, and the leaderboard (refreshed every 3 s; one read a second
-    per class, table built, is shared by every viewer: ui.classroom.board_table)."""
+    per class, table built, is shared by every viewer: classroom.board_table)."""
     info, counts, table = cr.board_table(code)
     if info is None:
         st.caption("This class has ended.")

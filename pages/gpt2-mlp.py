@@ -5,7 +5,7 @@ import pandas as pd
 import streamlit as st
 
 from lib import ffn
-from ui import ffn_view as view
+from pages.gpt2_mlp import views as view
 from ui import fmt, state
 from ui.source import show_source
 

@@ -13,8 +13,8 @@ from lib.transformer import (
     validate,
     weight_groups,
 )
+from pages.gpt2_params import views as ui
 from ui import fmt, room, state
-from ui import params as ui
 from ui.source import show_source
 
 G = PRESETS["gpt2"]  # the declared defaults; every field's default on a run is the chosen preset's
@@ -28,17 +28,7 @@ BOTH = "`true`/`false` (the preset's)"  # a field's default on a run is the chos
 
 def _whole(lo: int):
     """A whole-number box's link value: a fraction is cut to a whole number, as Streamlit does."""
-    def parse(raw: str) -> int:
-        try:
-            v = float(raw)
-        except ValueError:
-            raise ValueError("not a number") from None
-        if not v == v or v in (float("inf"), float("-inf")):
-            raise ValueError("not a finite number")
-        if v < lo:
-            raise ValueError(f"below {lo}")
-        return int(v)
-    return parse
+    return lambda raw: int(state.parse_number(raw, lo))
 
 
 LINKS = state.Links(

@@ -10,8 +10,9 @@ from urllib.parse import parse_qsl
 
 import streamlit as st
 
+from classroom.links import SHORT
 from ui.nav import LESSONS, facts
-from ui.state import SHORT, shown
+from ui.state import shown
 
 PER_ROW = 3  # cards side by side on a wide screen
 
@@ -37,7 +38,7 @@ def follow_short_link() -> None:
     raw = st.query_params.get(SHORT)
     if raw is None:
         return
-    from ui.classroom import store
+    from classroom import store
 
     try:
         found = store().expand(raw)

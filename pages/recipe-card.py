@@ -13,21 +13,13 @@ import streamlit as st
 
 from lib.layers import linear, param_count
 from lib.recipe import MAX_SIZE, default_layer, init_layer, scaled_parts
-from ui import card, charts, fmt, state
-from ui.card import Layer
-from ui.card import bars as _bars  # noqa: F401  (tests build it validated through the page)
+from pages.recipe_card import card
+from pages.recipe_card.card import Layer
+from pages.recipe_card.card import bars as _bars  # noqa: F401  (tests build it validated through the page)
+from pages.recipe_card.grid import apply_grid, cell_editor, fresh_grids
+from ui import charts, fmt, state
 from ui.expr import dot_text, val
-from ui.slider_grid import (
-    apply_grid,
-    cell_editor,
-    cell_key,
-    cells,
-    fresh_grids,
-    grid_columns,
-    slider_grid,
-    slider_row,
-    sub,
-)
+from ui.slider_grid import cell_key, cells, grid_columns, slider_grid, slider_row, sub
 from ui.source import show_source
 
 FRUITS = ["apple", "banana", "mango", "strawberry", "kiwi", "peach", "blueberry", "pineapple"]

@@ -28,10 +28,9 @@ from lib.recipe import (
     squared_error_grad,
 )
 from lib.storage import linear_torch, to_torch
-from ui import charts, colors, fmt, state
-from ui.diagram import cells_figure, network_figure
+from pages.stacking import figures
+from ui import charts, fmt, state
 from ui.expr import par, plus, py_matrix, py_vec, sig, tex, val, vec
-from ui.frozen import freezes
 from ui.slider_grid import cell_key, cells, slider_grid, slider_row, sub
 from ui.source import show_source
 
@@ -40,8 +39,6 @@ SMOOTHIES = ["Sunrise", "Jungle", "Berry", "Tropic", "Morning", "Pink", "Purple"
 X0, W0, B0 = default_layer()  # (8,), (8, 8), (8,)
 RECIPE = "pages/recipe-card.py"
 MINI = ("mx", "mw", "mb", "pw", "pb")
-REF_UP, REF_DOWN = 1.5, 0.7  # seed 002's two examples: grows a little, shrinks a little
-HIDDEN = ["h₁", "h₂"]  # layer 1's outputs, as the equation names them
 LRS = (0.001, 0.003, 0.01, 0.03, 0.05, 0.1, 0.2, 0.3, 0.5)
 MAX_STEPS = 500
 
@@ -111,13 +108,6 @@ def _card_query() -> dict[str, str]:
 
 
 # --- 1. The mini network -----------------------------------------------------------------------
-@st.cache_resource(max_entries=32)
-@freezes
-def _mini_diagram(W1, W2, x, h1, y_hat):
-    return network_figure([W1, W2], [[sub(f"x{i + 1}") for i in range(3)], HIDDEN, ["ŷ"]],
-                          node_values=[x, h1, y_hat], names=["w", "w′"], height=300)
-
-
 @st.fragment
 def mini() -> None:
     sizes = [MINI_X.size, MINI_W1.shape[1], MINI_W2.shape[1]]  # 3 -> 2 -> 1
@@ -161,7 +151,7 @@ def mini() -> None:
     grad = float(squared_error_grad(y_hat, target)[0])
     left, right = st.columns([3, 2], gap="large")
     with left:
-        charts.show(_mini_diagram(mW1, mW2, mx, h1, y_hat), key="st_mini")
+        charts.show(figures.mini_diagram(mW1, mW2, mx, h1, y_hat), key="st_mini")
         st.caption("Lines are weights: blue positive, vermillion negative, grey dotted zero; "
                    "the circles hold each neuron's output.")
     with right:
@@ -171,24 +161,28 @@ def mini() -> None:
         st.metric("slope 2(ŷ − y)", val(grad))
         st.caption(f"The loss is ({val(y_hat[0])} − {val(target)})². Training turns every weight and bias "
                    "so the loss shrinks; the slope says which way ŷ must move.")
-    after = "after ReLU" if relu_on else "output (no ReLU)"
-    terms = dot_terms(mx, mW1)  # (3, 2)
-    neurons = pd.DataFrame({
-        "neuron": [1, 2],
-        "weights": [vec(mW1[:, j]) for j in range(2)],
-        "bias": [val(mb1[j]) for j in range(2)],
-        "weighted sum": [f"{plus([par(t) for t in terms[:, j]] + [par(mb1[j])])} = {val(z1[j])}"
-                         for j in range(2)],
-        after: [val(h1[j]) for j in range(2)],
-    })
-    # What the table is for, the value after the bend, right after the neuron: on a phone the long sums
-    # scroll, not the answer.
-    st.dataframe(neurons, hide_index=True, width="stretch",
-                 column_order=["neuron", after, "weighted sum", "weights", "bias"])
+    neurons_table(mx, mW1, mb1, z1, h1, relu_on)
     st.markdown(f"So layer 1's output row is **{vec(h1)}**, and that row is layer 2's input.")
 
     one_equation(mx, (mW1, mb1, mW2, mb2), h1, y_hat, relu_on)
     one_step(mx, now, float(target), bend, losses)
+
+
+def neurons_table(mx, W1, b1, z1, h1, relu_on: bool) -> None:
+    """Layer 1's two neurons as a table: weights, bias, the weighted sum written out, the value after
+    the bend (right after the neuron: on a phone the long sums scroll, not the answer)."""
+    after = "after ReLU" if relu_on else "output (no ReLU)"
+    terms = dot_terms(mx, W1)  # (3, 2)
+    neurons = pd.DataFrame({
+        "neuron": [1, 2],
+        "weights": [vec(W1[:, j]) for j in range(2)],
+        "bias": [val(b1[j]) for j in range(2)],
+        "weighted sum": [f"{plus([par(t) for t in terms[:, j]] + [par(b1[j])])} = {val(z1[j])}"
+                         for j in range(2)],
+        after: [val(h1[j]) for j in range(2)],
+    })
+    st.dataframe(neurons, hide_index=True, width="stretch",
+                 column_order=["neuron", after, "weighted sum", "weights", "bias"])
 
 
 def one_equation(mx, params, h1, y_hat, relu_on: bool) -> None:
@@ -263,6 +257,11 @@ def one_step(x, p: dict, y: float, bend: str, losses: list[float]) -> None:
                    f"{re_name(f'b_{j + 1}')}) get gradient 0: nothing it "
                    "holds can learn from this input. Change x or its weights until its sum is above 0, and its "
                    "gradients appear.", icon=":material/power_off:")
+    step_controls(losses)
+
+
+def step_controls(losses: list[float]) -> None:
+    """The rate, the step buttons, the steps taken and the loss they reached."""
     c1, c2, c3, c4 = st.columns([2, 1, 1, 1], vertical_alignment="bottom")
     with c1:
         LINKS.widget("lr")
@@ -279,7 +278,7 @@ def one_step(x, p: dict, y: float, bend: str, losses: list[float]) -> None:
                   delta=None if len(losses) < 2 else fmt.num(losses[-1] - losses[0], 4, keep=1),
                   delta_color="inverse", help="The loss after the steps taken, and its change since the start.")
     with right:
-        charts.show(_loss_figure(tuple(losses)), key="st_loss_steps")
+        charts.show(figures.loss_figure(tuple(losses)), key="st_loss_steps")
 
 
 def re_name(tex_name: str) -> str:
@@ -289,39 +288,7 @@ def re_name(tex_name: str) -> str:
     return base + idx.strip("{}").translate(sub)
 
 
-def _loss_figure(losses: tuple):
-    fig = charts.figure(title="Loss against step", x_title="step", y_title="loss (ŷ − y)²", height=240)
-    fig.add_scatter(x=list(range(len(losses))), y=list(losses), mode="lines+markers",
-                    line=dict(color=charts.SERIES[0], width=2.5), marker=dict(size=6), showlegend=False)
-    fig.update_yaxes(rangemode="tozero")
-    return fig
-
-
 # --- 2. Depth ----------------------------------------------------------------------------------
-@st.cache_data(max_entries=64)
-def _stack(scale: float, depth: int, width: int, seed: int) -> np.ndarray:
-    return random_stack(scale, depth, width=width, seed=seed)  # (depth + 1,)
-
-
-@st.cache_resource(max_entries=32)
-@freezes
-def _depth_figure(scale: float, depth: int, width: int, seed: int):
-    k = np.arange(depth + 1)         # (depth + 1,)
-    mine, measured_name = f"{fmt.num(scale, 2)}^k (arithmetic)", f"random {width}-wide layers (measured)"
-    series = {mine: compound(scale, depth), measured_name: _stack(scale, depth, width, seed)}
-    up, down = f"{fmt.num(REF_UP)}^k", f"{fmt.num(REF_DOWN)}^k"
-    palette = {mine: colors.INDIGO, measured_name: colors.TEAL, up: colors.WINE, down: colors.OLIVE}
-    for name, s_ref in ((up, REF_UP), (down, REF_DOWN)):
-        if not np.isclose(scale, s_ref):  # the same line twice would hide one of them
-            series[name] = compound(s_ref, depth)
-    fig = charts.line_figure(k, series, x_title="layers k", y_title="size of the activations (× the input's)",
-                             dashed=[up, down], colors=palette, height=400)
-    fig.update_traces(mode="lines+markers", marker=dict(size=7), selector=dict(name=measured_name))
-    fig.update_yaxes(type="log", dtick=1)  # one tick per power of ten
-    fig.update_layout(legend=dict(font=dict(size=14)))
-    return fig
-
-
 @st.fragment
 def depth_section() -> None:
     st.header("Why depth needs care")
@@ -337,18 +304,18 @@ def depth_section() -> None:
         depth = LINKS.widget("depth")
         seed = LINKS.widget("seed")
     sizes = compound(scale, depth)                 # (depth + 1,)
-    measured = _stack(scale, depth, width, seed)   # (depth + 1,)
-    ref_hi, ref_lo = compound(REF_UP, depth), compound(REF_DOWN, depth)
-    charts.show(_depth_figure(scale, depth, width, seed), key="st_depth")
+    measured = figures.stack(scale, depth, width, seed)   # (depth + 1,)
+    ref_hi, ref_lo = compound(figures.REF_UP, depth), compound(figures.REF_DOWN, depth)
+    charts.show(figures.depth_figure(scale, depth, width, seed), key="st_depth")
     q1, q2 = st.columns(2, wrap=False)
     q1.metric(f"{fmt.num(scale, 2)}^{depth}", sig(sizes[-1], 4))
     q2.metric(f"measured after {depth} layers", sig(measured[-1], 4))
     st.markdown(
-        f"For comparison, over {depth} layers: a scale of {fmt.num(REF_UP)} per layer (grows a little) gives "
-        f"**{sig(ref_hi[-1], 4)}×**; {fmt.num(REF_DOWN)} (shrinks a little) gives **{sig(ref_lo[-1], 3)}×**, "
+        f"For comparison, over {depth} layers: a scale of {fmt.num(figures.REF_UP)} per layer (grows a little) gives "
+        f"**{sig(ref_hi[-1], 4)}×**; {fmt.num(figures.REF_DOWN)} (shrinks a little) gives **{sig(ref_lo[-1], 3)}×**, "
         "almost zero.")
     st.caption(
-        f"Indigo: the arithmetic; teal dots: measured; dashed: {fmt.num(REF_UP)} and {fmt.num(REF_DOWN)} "
+        f"Indigo: the arithmetic; teal dots: measured; dashed: {fmt.num(figures.REF_UP)} and {fmt.num(figures.REF_DOWN)} "
         "per layer. Numbers that blow up "
         "or vanish make training unstable, and a real GPT stacks dozens of layers. That is what layer "
         "normalisation is built to control: it rescales each token's numbers after every block.")
@@ -390,12 +357,6 @@ def tokens_section() -> None:
 
 
 # --- 4. Storage --------------------------------------------------------------------------------
-@st.cache_resource(max_entries=32)
-@freezes
-def _cells(M, rows: tuple, cols: tuple):
-    return cells_figure(M, row_labels=list(rows), col_labels=list(cols))
-
-
 def storage() -> None:
     x, W, b, ins, outs = card()
     nin, nout = W.shape
@@ -410,10 +371,10 @@ def storage() -> None:
     g1, g2 = st.columns(2)
     with g1:
         st.markdown(f"**GPT-2 Conv1D**: W is {fmt.shape(nin, nout)} (in × out)")
-        charts.show(_cells(W, tuple(ins), tuple(outs)), key="st_gpt2w")
+        charts.show(figures.matrix_cells(W, tuple(ins), tuple(outs)), key="st_gpt2w")
     with g2:
         st.markdown(f"**nn.Linear**: weight is {fmt.shape(nout, nin)} (out × in)")
-        charts.show(_cells(weight, tuple(outs), tuple(ins)), key="st_torchw")
+        charts.show(figures.matrix_cells(weight, tuple(outs), tuple(ins)), key="st_torchw")
     code_gpt2, code_torch = st.tabs(["GPT-2 style (NumPy)", "PyTorch nn.Linear"])
     code_gpt2.code(
         f"# weight stored (n_in, n_out) = ({nin}, {nout})\n"

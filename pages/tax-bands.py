@@ -14,7 +14,8 @@ import streamlit as st
 from lib import relufit, ring, tax
 from lib.layers import collapse
 from lib.regions import grid, line_in_box
-from ui import charts, fmt, ramps, schedule, state
+from pages.tax_bands import ramps, schedule
+from ui import charts, fmt, state
 from ui.frozen import freezes
 from ui.source import show_source
 
@@ -328,6 +329,29 @@ def ring_section() -> None:
     show_source(ring.forward, ring.train_ring)
 
 
+def boundary_words(W, b, relu_on: bool) -> None:
+    """What the output's boundary can be: a closed region with the bend, one straight line (or none)
+    without it, W (2, 1) and b (1,) being the collapsed layer."""
+    if relu_on:
+        st.success("Each unit is off on one side of its fold line. Weighted and added, the three bent ramps "
+                   "can leave one closed region where the output stays above 0, around the disc.",
+                   icon=":material/check_circle:")
+    else:
+        dist = ring.line_distance(W[:, 0], float(b[0]))
+        if not np.isfinite(dist):
+            where = ("W is zero: the three directions cancel exactly, so the collapsed layer is a constant and "
+                     "every point gets the same answer. There is no boundary at all.")
+        elif line_in_box(W[:, 0], float(b[0]), ring.BOX) is None:
+            where = (f"The boundary xW + b = 0 is one straight line, {fmt.num(dist, 2)} from the centre: "
+                     "outside this chart, so every point shown gets the same answer.")
+        else:
+            where = (f"The boundary xW + b = 0 is one straight line, {fmt.num(dist, 2)} from the centre. "
+                     "A line cannot go round the disc.")
+        st.warning(where, icon=":material/horizontal_rule:")
+    st.caption(f"The best any straight line can do on these points is {fmt.pct(_best_line())} "
+               "(every direction and cut tried).")
+
+
 @st.fragment
 def ring_live() -> None:
     X, y = _points()
@@ -357,25 +381,7 @@ def ring_live() -> None:
         st.caption("Blue: output above 0 (disc), vermillion: below 0 (ring); the ink line is the decision "
                    "boundary, where the output is 0. Colours saturate at the scale shown.")
     W, b = collapse(net.W1, net.b1, net.W2, net.b2)                    # (2, 1), (1,)
-    if relu_on:
-        st.success("Each unit is off on one side of its fold line. Weighted and added, the three bent ramps "
-                   "can leave one closed region where the output stays above 0, around the disc.",
-                   icon=":material/check_circle:")
-    else:
-        dist = ring.line_distance(W[:, 0], float(b[0]))
-        if not np.isfinite(dist):
-            where = ("W is zero: the three directions cancel exactly, so the collapsed layer is a constant and "
-                     "every point gets the same answer. There is no boundary at all.")
-        elif line_in_box(W[:, 0], float(b[0]), ring.BOX) is None:
-            where = (f"The boundary xW + b = 0 is one straight line, {fmt.num(dist, 2)} from the centre: "
-                     "outside this chart, so every point shown gets the same answer.")
-        else:
-            where = (f"The boundary xW + b = 0 is one straight line, {fmt.num(dist, 2)} from the centre. "
-                     "A line cannot go round the disc.")
-        st.warning(where, icon=":material/horizontal_rule:")
-    st.caption(f"The best any straight line can do on these points is {fmt.pct(_best_line())} "
-               "(every direction and cut tried).")
-
+    boundary_words(W, b, relu_on)
     st.subheader("The three hidden units" + ("" if relu_on else ", without the bend"))
     for col, fig, j in zip(st.columns(3), units, range(3), strict=True):
         with col:

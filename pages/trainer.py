@@ -5,35 +5,36 @@ time (`view=`): the bend switched on and off, inside the network (diagram, unit 
 right and wrong class by class, the code. The top (controls and live part) is one fragment: a control
 reruns it alone, and it asks for a full rerun only when the pictures below depend on what changed (the
 data, the layers, the bend, the weights after a Step, Play or Pause). The live part inside it is the
-fragment that ticks while playing; the open tab ticks too, at a lower rate (ui.trainer.SLOW_TICK). Only
+fragment that ticks while playing; the open tab ticks too, at a lower rate (run.SLOW_TICK). Only
 the open tab runs (Streamlit's lazy tabs), so a data move computes and sends one tab's pictures.
 
-Where the rest lives: the links, their parsers and each problem type's words and first network in
-ui/trainer_links.py; the controls and the share box in ui/trainer_controls.py; the live part's pieces in
-ui/trainer_live.py; the tabs' pieces in ui/trainer_views.py; the run itself in ui/trainer.py; the figures
-in ui/trainer_charts.py; the maths in lib/.
+Where the rest lives, in pages/trainer/: the links, their parsers and each problem type's words and
+first network in links.py; the controls (one frozen run spec) and the share box in controls.py; the live
+part's pieces in live.py; the tabs' pieces in views.py; the run itself in run.py; the figures in
+charts.py (the live part's) and inside_charts.py (the tabs'); the points placed by hand in picking.py.
+The maths is lib/'s; a student in a class is the class room's (classroom/).
 """
 
 import numpy as np
 import streamlit as st
 
+import classroom as cr
 from engine import fairshare
-from lib.datasets import dims
 from lib.features import FEATURES
-from lib.maps import RES, UNIT_RES, collapse, confusion, fold_lines, limit_for, plane_inputs
+from lib.maps import RES, UNIT_RES, collapse, confusion, fold_lines, plane_inputs
 from lib.mlp import follow, forward, loss_and_grads, point_losses
-from lib.points import encode_hand
 from lib.regions import line_in_box
 from lib.warp import grid_lines, warp
-from ui import charts, fmt, picking
-from ui import classroom as cr
-from ui import trainer as tr
-from ui import trainer_charts as tc
-from ui import trainer_controls as ctl
-from ui import trainer_live as lv
-from ui import trainer_views as tv
+from pages.trainer import charts as tc
+from pages.trainer import controls as ctl
+from pages.trainer import inside_charts as ic
+from pages.trainer import live as lv
+from pages.trainer import picking
+from pages.trainer import run as tr
+from pages.trainer import views as tv
+from pages.trainer.links import ACTS, LINKS, PROBLEM_UI, WORST, parse_speed, problem_now, slider
+from ui import charts, fmt, state
 from ui.source import show_source
-from ui.trainer_links import ACTS, LINKS, PROBLEM_UI, WORST, parse_speed, problem_now, slider
 
 FULL = "trainer_full_run"    # session flag: True while the whole page is running (not a fragment)
 VIEW = "trainer_view"        # what the sections below the top were last drawn for
@@ -41,38 +42,34 @@ BELOW = "trainer_below"      # the controls they depend on, when they were drawn
 
 
 # --- the top: the live part, the controls under it ---------------------------------------------------------
-def top() -> None:
+def top() -> tr.Spec | None:
     """Play and the live maps first, at the page's full width; the controls right under them in three
-    columns (one under the other on a phone)."""
+    columns (one under the other on a phone). The run's spec, for the sections below (None: "only my
+    points" with none placed yet)."""
     own: tr.OwnData | None = st.session_state.get(tr.OWN)
     ctl.follow_file()
     if not st.session_state.get(FULL) and ctl.below_inputs(own) != st.session_state.get(BELOW):
-        st.rerun(scope="app")  # a control the sections below depend on moved: skip straight to the page
+        state.rerun_page("a control the sections below depend on moved: skip straight to the page")
     bar, box = st.container(), st.container()
     knobs = st.columns([3, 2], vertical_alignment="top")
     data_col, net_col, share_col = st.columns(3, gap="medium")
     ch: cr.Challenge | None = st.session_state.get(tr.CHALLENGE)
-    with data_col:
-        values = ctl.data_controls(None if ch else own, ch.problem if ch else None)
-    with net_col:
-        values.update(ctl.network_controls())
+    choice = ctl.choose(None if ch else own, ch.problem if ch else None, data_col, net_col, knobs[1])
+    spec = choice.spec
     with knobs[0]:
         speed_text = slider("speed")
     with knobs[1]:
-        twin_on = LINKS.widget("twin")
-        twin_diff = ctl.twin_controls() if twin_on else {"hidden": ()}
         discrete = LINKS.widget("discrete")
-    spec, limit, curve = _spec(values, twin_on, twin_diff)
     picking.moved()  # this run draws the points as they are now
     if spec.only and not spec.hand:  # an empty plane: nothing to train yet
         with box:
-            lv.empty_plane(spec, limit, curve)
+            lv.empty_plane(spec, choice.limit, choice.curve)
         share_col.caption(":material/link: The share link and the downloads come with your first point.")
         st.session_state["trainer_spec"] = None
         st.session_state.pop(tr.RUN, None)   # Step and Play have nothing to train
         st.session_state[tr.PLAYING] = False
         _settle(("empty", spec.data_sig()), spec.own)
-        return
+        return None
     run = tr.get_run(spec)
     with bar:
         ctl.loaded_notes(run, spec)
@@ -82,34 +79,15 @@ def top() -> None:
         # its turn, so the process's playing sessions share a budget and slider moves go first.
         st.fragment(live, run_every=fairshare.TIMER if playing else None)(spec, parse_speed(speed_text),
                                                                          discrete)
-    ctl.twin_note(knobs[1], run, spec, twin_on, twin_diff)
+    ctl.twin_note(knobs[1], run, spec, choice.twin_on, spec.twin_diff)
     with share_col:
         if ch is not None:   # its own fragment: Submit reruns the box, not the maps
             st.fragment(submit_part)(ch)
-        twin_values = {f"t{k}" if k != "hidden" else "thidden": v for k, v in twin_diff.items()}
-        ctl.share(run, {**values, **twin_values, "hidden": spec.hidden, "speed": speed_text, "twin": bool(twin_on),
-                        "discrete": bool(discrete), "bend": LINKS.value("bend"),
-                        "wlayer": LINKS.value("wlayer"), "wunits": ctl.units_now(),
-                        "view": LINKS.value("view"), "train": round(100 * spec.train),
-                        "cells": values["cells"] if values["cells"] is not None else LINKS["cells"].default,
-                        "pts": encode_hand(spec.hand), "only": spec.only},
+        ctl.share(run, ctl.link_values(spec, twin_on=choice.twin_on, speed=speed_text, discrete=bool(discrete)),
                   spec.problem, spec)
-    st.session_state["trainer_spec"] = spec
+    st.session_state["trainer_spec"] = spec   # for /class: a teacher's Start takes the data of this view
     _settle((run.sig, spec.act, playing, None if playing else tr.weights_key(run)), spec.own)
-
-
-def _spec(values: dict, twin_on: bool, twin_diff: dict) -> tuple[tr.Spec, float, bool]:
-    """The run the controls ask for (with the points placed by hand), the half-width of its square, and
-    whether it is a curve fit. Takes `own` and `only` out of `values` (the share link carries the rest)."""
-    own, only = values.pop("own"), values.pop("only")
-    curve = own.X.shape[1] == 1 if own is not None else dims(values["problem"], values["dataset"]) == 1
-    limit = limit_for(own.X if own is not None and not only else np.zeros((0, 2)))
-    hand = ctl.hand_points(values["problem"], values["k"], limit, curve)
-    spec = tr.Spec(**{k: values[k] for k in ("dataset", "n", "noise", "seed", "cells", "train", "feat", "hidden",
-                                             "act", "opt", "lr", "batch", "l2", "l1", "problem", "k")},
-                   twin=False, own=own, twin_diff=twin_diff, hand=hand, only=only)
-    spec.twin = bool(twin_on) and spec.twin_differs()
-    return spec, limit, curve
+    return spec
 
 
 def _settle(view: tuple, own: tr.OwnData | None) -> None:
@@ -119,14 +97,14 @@ def _settle(view: tuple, own: tr.OwnData | None) -> None:
         st.session_state[VIEW] = view
         st.session_state[BELOW] = ctl.below_inputs(own)
     elif st.session_state.get(VIEW) != view:
-        st.rerun(scope="app")  # the sections below show what changed: the whole page reruns
+        state.rerun_page("the sections below show what changed")
 
 
 def live(spec: tr.Spec, speed: int | None, discrete: bool = False) -> None:
     """The live part: the boundary maps first, then the numbers and the curves (a fragment that
     trains a chunk on every tick while playing)."""
-    if picking.moved():  # a click placed or removed a point: the data changed, the whole page follows
-        st.rerun(scope="app")
+    if picking.moved():
+        state.rerun_page("a click placed or removed a point: the data changed")
     run: tr.Run = st.session_state[tr.RUN]
     figs = st.session_state.setdefault(tr.FIGURES, {})
     plan = lv.tick(run, speed)
@@ -215,7 +193,7 @@ def inside(spec: tr.Spec) -> None:
     net = tr.net_key(run)
     # While playing the diagram keeps the weights of the last full redraw (the maps below stay live).
     drawn_for = (run.sig, spec.act) if playing else (net, spec.act)
-    charts.show(tv.cached(figs, "network", drawn_for, lambda: tc.network_figure(
+    charts.show(tv.cached(figs, "network", drawn_for, lambda: ic.network_diagram(
         t.params, in_labels, act_label=ACTS[spec.act],
         height=min(520, 140 + 26 * max(len(in_labels), *spec.hidden))),
         shared=None if playing else ()), key="trainer_network")
@@ -278,7 +256,7 @@ def warp_view(spec: tr.Spec) -> None:
         st.markdown(tv.warp_words(spec, t.params, layer, units, H, curve))
     look = dict(span=lv.span(d)) if spec.head == "linear" else dict(k=spec.k if spec.head == "softmax" else 2)
     with chart:
-        charts.show(tc.warp_figure(H, Ptr, d.ytr, Pte, d.yte, x_title=f"unit {units[0]} of layer {layer}",
+        charts.show(ic.warp_figure(H, Ptr, d.ytr, Pte, d.yte, x_title=f"unit {units[0]} of layer {layer}",
                                    y_title=f"unit {units[1]} of layer {layer}", **look), key="trainer_warp")
         lines_were = "the input line" if curve else f"a {tv.WARP_LINES} × {tv.WARP_LINES} grid of lines over the square"
         st.caption(f"Indigo: {lines_were}, after layer {layer}. Squares: the points after the same layers "
@@ -329,7 +307,7 @@ def one_point(spec: tr.Spec) -> None:
     LINKS.show_note("pt")
     left, right = st.columns([2, 3], gap="medium")
     with left:
-        charts.show(tc.follow_pick_figure(d, i, spec.problem), key="trainer_follow_pick",
+        charts.show(ic.follow_pick_figure(d, i, spec.problem), key="trainer_follow_pick",
                     on_click=_follow_clicked)
         st.caption(f"Point {i}" + (" (the worst fit now)" if choice == WORST else "")
                    + ": click another training point to follow it.")
@@ -364,7 +342,7 @@ def mistakes(spec: tr.Spec) -> None:
             guess = t.predict(F).argmax(axis=1) if k > 2 else t.predict(F) > 0.5
             C = confusion(y, guess, k)                                         # (k, k)
             st.markdown(f"**{name}**: {fmt.count(np.trace(C))} of {fmt.count(C.sum())} right")
-            st.dataframe(tc.confusion_table(C), width="content")
+            st.dataframe(ic.confusion_table(C), width="content")
     st.caption("Each row is the points of one class; the columns say what the network took them for. "
                "The diagonal is what it gets right.")
 
@@ -409,6 +387,6 @@ if __name__ == "__main__":
     if held:
         st.session_state[tr.PLAYING] = False
     ctl.buttons(held)
-    st.fragment(top)()
+    spec = st.fragment(top)()   # a whole-page run draws the top, then the sections for its spec
     st.session_state[FULL] = False
-    below(st.session_state["trainer_spec"])  # None: "only my points" with none placed yet
+    below(spec)

@@ -34,7 +34,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from sqlalchemy import create_engine, delete, event, func, select
@@ -42,14 +42,21 @@ from sqlalchemy.exc import DataError, DBAPIError, IntegrityError, ProgrammingErr
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import Session, sessionmaker
 
+from store.base import (
+    CODE_ALPHABET,
+    CODE_LENGTH,
+    KEEP_LINKS,
+    LINK_SEEDS,
+    StoreError,
+    _aware,
+    _hash,
+    _now,
+    normal_code,
+)
 from store.lessons import LessonStore
 from store.models import Class, Seat, ShortLink, Submission
 
-# No 0/O, 1/I/L: a code read off a projector is typed right.
-CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-CODE_LENGTH = 6
 NICK_MAX = 24
-LINK_SEEDS = 100_000               # a link's seed is below this: the hidden points' seed never is one
 MAX_SEATS = 200                    # students in one class
 LOCK_WAIT = 30                     # seconds a SQLite write waits for another's lock: then the store is away
 JOINS_PER_MINUTE = 60              # new seats in one class in a minute: two classes of 30 joining at once
@@ -57,13 +64,8 @@ MIN_GAP = timedelta(seconds=3)     # between two submissions of one student
 KEEP = timedelta(days=14)          # a class older than this is deleted with everything in it
 ACTIVE = timedelta(seconds=60)      # a student seen within this is "active"
 PLAYING = timedelta(seconds=10)     # ... and one whose Play ticked within this is "playing"
-KEEP_LINKS = timedelta(days=365)  # a short link lasts a school year from when it was first made
 LINK_PATH_MAX, LINK_QUERY_MAX = 32, 16_000   # characters: a page's URL path, and its query
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
-
-
-class StoreError(ValueError):
-    """A refusal a student or teacher can act on, in one line."""
 
 
 class StoreDown(StoreError):
@@ -136,19 +138,6 @@ def _owner_only(path: str | None) -> None:
             os.chmod(name, 0o600)
 
 
-def _hash(secret: str) -> str:
-    return hashlib.sha256(secret.encode()).hexdigest()
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
-def _aware(t: datetime | None) -> datetime | None:
-    """SQLite hands back naive datetimes (it stores no zone): they were written in UTC."""
-    return t.replace(tzinfo=UTC) if t is not None and t.tzinfo is None else t
-
-
 def check_nickname(name: str) -> str:
     """A nickname as kept: trimmed, 1 to NICK_MAX characters, printable. StoreError if not."""
     name = " ".join(str(name).split())
@@ -215,11 +204,6 @@ def _prototypes() -> dict[str, str]:
         if proto != ch:
             out[ch] = proto
     return out
-
-
-def normal_code(code: str) -> str:
-    """A join code as typed (any case, spaces) in its stored form."""
-    return "".join(str(code).split()).upper()
 
 
 @dataclass(frozen=True)

@@ -27,8 +27,8 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-import store as _store  # partly built while store/__init__ imports this: its names are read at call time
 from lib import lessons as lib
+from store import base as _store  # the store's shared basics (store/__init__ builds on this room)
 from store.models import Answer, Class, ClassLesson, SavedLesson, Seat
 
 MODES = ("paced", "free")   # paced: students stay on the teacher's step; free: any step opened so far

@@ -6,4 +6,7 @@ says why): every page imports ui, so the fix is in place whichever URL a student
 
 from engine import pagesdir
 
-pagesdir.leave()
+if pagesdir.leave():
+    from ui.state import rerun_page
+
+    rerun_page("left Streamlit's old pages/ mode: app.py's navigation runs the same page")

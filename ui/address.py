@@ -8,7 +8,7 @@ import contextlib
 import functools
 import ipaddress
 import socket
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlencode, urlsplit, urlunsplit
 
 import streamlit as st
 
@@ -61,3 +61,12 @@ def base() -> tuple[str, bool]:
         return "", False
     parts = urlsplit(url)
     return reachable(urlunsplit((parts.scheme, parts.netloc, "", "", "")))
+
+
+def page_link(params: list[tuple[str, str]], where: str = "") -> str:
+    """This page's address, one students can reach, with `params` as its query: the one share-link
+    builder (the trainer's link, the class link box, a short link's root). `where`: the address under
+    AppTest, which has none."""
+    url = page_url()
+    base = reachable(url.split("?")[0])[0] if url else where
+    return base + ("?" + urlencode(params) if params else "")

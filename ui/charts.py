@@ -78,22 +78,6 @@ def line_figure(x, series: Mapping[str, Iterable[float]], *, title: str | None =
     return fig
 
 
-def heatmap_figure(z, x, y, *, title: str | None = None, colorscale=DIVERGING,
-                   zmid: float | None = 0.0, zmin: float | None = None,
-                   zmax: float | None = None, colorbar_title: str | None = None,
-                   x_title: str = "x₁", y_title: str = "x₂", height: int = 360) -> go.Figure:
-    """A value over the plane: z has shape (len(y), len(x))."""
-    fig = figure(title=title, x_title=x_title, y_title=y_title, height=height)
-    fig.add_trace(go.Heatmap(
-        z=np.asarray(z, dtype=np.float32), x=np.asarray(x, dtype=float),
-        y=np.asarray(y, dtype=float), colorscale=colorscale, zmid=zmid, zmin=zmin, zmax=zmax,
-        colorbar=dict(title=dict(text=colorbar_title), thickness=12),
-        hovertemplate="x₁ = %{x:.2f}<br>x₂ = %{y:.2f}<br>value = %{z:.3g}<extra></extra>",
-    ))
-    fig.update_yaxes(scaleanchor="x", scaleratio=1)
-    return fig
-
-
 def matrix_figure(M, *, row_labels=None, col_labels=None, title: str | None = None,
                   height: int | None = None, fmt: str = ".2f") -> go.Figure:
     """A small matrix as coloured cells with its numbers written in (rows top to bottom)."""
@@ -180,9 +164,9 @@ def _call_site_key() -> str:
     """A key for an unnamed chart: the file and line that drew it, and its turn there in this run."""
     frame = sys._getframe(2)
     base = f"chart-{Path(frame.f_code.co_filename).stem}-{frame.f_lineno}"
-    # The keys this run has used (a private attribute of the run's context; if it moves, the
-    # first unnamed chart per line keeps its key and a second one would clash: tests/app/test_engine.py).
-    used = getattr(getattr(private.ctx(), "shared", None), "widget_user_keys_this_run", None) or set()
+    # The keys this run has used (engine/private.py; if Streamlit moves them, the first unnamed chart
+    # per line keeps its key and a second one would clash: tests/app/test_engine.py).
+    used = private.keys_used_this_run()
     i = 0
     while f"{base}-{i}" in used:
         i += 1

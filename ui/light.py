@@ -3,7 +3,7 @@
 Building a plotly figure validates every property and deep-copies every array: tens of milliseconds
 for the trainer's maps, on every tick of a live run. Assigning new arrays to a figure kept from the
 last tick costs a tenth of that. So a live figure is built once per shape and then only gets new
-numbers (ui/trainer_charts.py's live_* keep them), and this module makes that cheap:
+numbers (pages/trainer/charts.py's live_* keep them), and this module makes that cheap:
 
 - `Light`: a figure kept as the dict it was written as (`light_figure`), never built into plotly
   objects unless something reads a plotly attribute of it; `set_trace` gives it new numbers;
@@ -13,9 +13,9 @@ numbers (ui/trainer_charts.py's live_* keep them), and this module makes that ch
 - the numbers' forms on the wire: `f32` (float32), `u8` (a shading as bytes 0..LIVE_TOP, EDGE for a
   boundary cell) and LIVE_TEMPLATE (no template of its own: 3.7 KB less a redraw).
 
-What the figures show (colours, points, axes) is ui/trainer_charts.py's. Plotly's private names (typed
-arrays, go.Figure(_validate=False)) are used only through ui/plotly_private.py, pinned and tested
-against plotly's public output there.
+What the figures show (colours, points, axes) is the builders' (pages/trainer/, ui/boundary.py).
+Plotly's private names (typed arrays, go.Figure(_validate=False), a figure's own dicts) are used only
+through ui/plotly_private.py, pinned and tested against plotly's public output there.
 """
 
 from __future__ import annotations
@@ -29,7 +29,13 @@ import plotly.io as pio
 from plotly.basedatatypes import BasePlotlyType
 
 from ui.frozen import frozen
-from ui.plotly_private import NO_VALIDATION, is_homogeneous_array, to_typed_array_spec
+from ui.plotly_private import (
+    NO_VALIDATION,
+    has_frames,
+    is_homogeneous_array,
+    own_dicts,
+    to_typed_array_spec,
+)
 
 # A live figure's plotly template: none of its own. st.plotly_chart sends the default template
 # (Streamlit's: per trace type colour scales and placeholder colours its page swaps for the theme's)
@@ -110,9 +116,10 @@ class _Sent(go.Figure):
     figure stays a go.Figure in every other way."""
 
     def to_dict(self) -> dict:
-        if self._frame_objs:
+        if has_frames(self):
             return super().to_dict()
-        return {"data": _ready(self._data), "layout": _ready(self._layout)}
+        data, layout = own_dicts(self)
+        return {"data": _ready(data), "layout": _ready(layout)}
 
 
 def sent_quickly(fig: go.Figure) -> go.Figure:
@@ -206,7 +213,8 @@ class Light(go.Figure):
         if sent is None:
             written = self.__dict__.get("_written")
             if written is None:
-                return {"data": _ready(self._data), "layout": _ready(self._layout)}
+                data, layout = own_dicts(self)
+                return {"data": _ready(data), "layout": _ready(layout)}
             layout = dict(written["layout"])
             template = layout.pop("template", None)
             sent = {"data": _ready(written["data"]), "layout": _ready(layout)}

@@ -33,6 +33,8 @@ How each kind travels in the URL:
 
 State that is not a widget's (last good values, notes) is kept per page (`page_id()`), so two
 lessons may use the same short key (`w1`, `bend`) without seeing each other's values.
+
+Every whole-page rerun is asked for here, `rerun_page(reason)`: one search finds them all.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 import streamlit as st
@@ -93,11 +95,7 @@ class Link:
                 self._check_number(number)
             return value
         if self.kind in ("slider", "number"):
-            try:
-                v = float(raw)
-            except ValueError:
-                raise ValueError("not a number") from None
-            self._check_number(v)
+            v = parse_number(raw, self.lo, self.hi)
             return int(v) if isinstance(self.default, int) and v == int(v) else v
         if self.kind == "toggle":
             t = raw.strip().lower()
@@ -112,16 +110,7 @@ class Link:
         return raw
 
     def _check_number(self, v: float) -> None:
-        """A number a slider or a number box can hold: finite, inside the bounds, and no larger than the
-        browser counts exactly (a 400-digit `?vocab=` is not a vocabulary, and JavaScript's numbers
-        stop being whole numbers past 2**53)."""
-        if not math.isfinite(v):
-            raise ValueError("not a finite number")
-        if (self.lo is not None and v < self.lo) or (self.hi is not None and v > self.hi):
-            raise ValueError(f"outside {fmt.num(self.lo)} to {fmt.num(self.hi)}" if self.hi is not None
-                             else f"below {fmt.num(self.lo)}")
-        if abs(v) > LARGEST:
-            raise ValueError("too large a number")
+        check_number(v, self.lo, self.hi)
 
     def to_text(self, value: Any) -> str:
         if self.fmt is not None:
@@ -154,6 +143,35 @@ class Link:
         """Bound by this module rather than by Streamlit (see the module's docstring)."""
         named = self.kind in ("select", "radio", "pills", "multi") and bool(self.names)
         return self.kind in ("matrix", "tabs") or named or self.hand
+
+
+def parse_number(raw: str, lo: float | None = None, hi: float | None = None) -> float:
+    """A number typed or carried by a link: finite and within [lo, hi] (a bound None: open), else a
+    ValueError whose reason a student can act on. The one number parser behind every link value."""
+    try:
+        v = float(raw)
+    except ValueError:
+        raise ValueError("not a number") from None
+    except OverflowError:   # a whole number past a float's range
+        raise ValueError("too large a number") from None
+    check_number(v, lo, hi)
+    return v
+
+
+def check_number(v: float, lo: float | None = None, hi: float | None = None) -> None:
+    """A number a slider or a number box can hold: finite, inside the bounds, and no larger than the
+    browser counts exactly (a 400-digit `?vocab=` is not a vocabulary, and JavaScript's numbers stop
+    being whole numbers past 2**53)."""
+    if not math.isfinite(v):
+        raise ValueError("not a finite number")
+    if (lo is not None and v < lo) or (hi is not None and v > hi):
+        if hi is None:
+            raise ValueError(f"below {fmt.num(lo, 6)}")
+        if lo is None:
+            raise ValueError(f"above {fmt.num(hi, 6)}")
+        raise ValueError(f"outside {fmt.num(lo, 6)} to {fmt.num(hi, 6)}")
+    if abs(v) > LARGEST:
+        raise ValueError("too large a number")
 
 
 def slider(key, lo, hi, default, step, label, help, **kw) -> Link:
@@ -235,6 +253,13 @@ def parse_matrix(raw: str, shape: tuple[int, ...]) -> np.ndarray:
 
 
 # --- per-page store -------------------------------------------------------------------------------
+def rerun_page(reason: str) -> NoReturn:
+    """Run the whole page again now, from app.py down (a fragment's run included): the one way the app
+    asks for it. `reason` says why, for the reader of the call (the whole page shows what changed)."""
+    del reason
+    st.rerun(scope="app")
+
+
 def page_id() -> str:
     """The running page's id (its script hash)."""
     from engine import private
@@ -283,7 +308,7 @@ class Links:
                 raise ValueError(f"link key {link.key!r} declared twice")
             self.links[link.key] = link
         # The page that declared it (app.py's box for the class reads it): the calling file, or `page` for a
-        # table declared once in a module (ui/trainer_links.py) rather than by the page on every run.
+        # table declared once in a module (pages/trainer/links.py) rather than by the page on every run.
         self.file = str(Path(page).resolve()) if page is not None else _caller_file()
         _DECLARED[self.file] = self
         self._varies = False   # some key's choices vary by session (vary()): look them up first
@@ -673,30 +698,6 @@ class Links:
         return value
 
     # -- the README's table ---------------------------------------------------------------------
-    def readme(self) -> str:
-        """The page's link table for the README: Key | Meaning | Values (default)."""
-        lines = ["| Key | Meaning | Values (default) |", "|---|---|---|"]
-        seen: set[str] = set()
-        for link in self:
-            if link.group and link.group in seen:
-                continue
-            seen.add(link.group)
-            keys = link.group or f"`{link.key}`"
-            lines.append(f"| {keys} | {link.meaning or link.label} | {link.values or _values(link)} |")
-        return "\n".join(lines)
-
-
-def _values(link: Link) -> str:
-    d = link.default
-    if link.kind in ("slider", "number"):
-        return f"{fmt.num(link.lo)} to {fmt.num(link.hi)} ({fmt.num(d)})"
-    if link.kind == "toggle":
-        return f"`true`/`false` (`{str(d).lower()}`)"
-    if link.kind == "multi":
-        return ", ".join(f"`{c}`" for c in link.choices) + " (" + ", ".join(f"`{c}`" for c in d) + ")"
-    if link.choices:
-        return ", ".join(f"`{link.to_text(c)}`" for c in link.choices) + f" (`{link.to_text(d)}`)"
-    return f"`{link.to_text(d)}`"
 
 
 def _same(raws: list[str], value: Any) -> bool:
@@ -740,70 +741,6 @@ def _caller_file() -> str:
 def declared(path) -> Links | None:
     """The Links a page file declared on its last run in this process (None: it declares none)."""
     return _DECLARED.get(str(Path(path).resolve()))
-
-
-def class_link_box(links: Links) -> None:
-    """'A link for the class': tick the controls students should not see, copy the link (`hide=`).
-
-    Drawn in the sidebar by app.py for every page that declares its link keys."""
-    from urllib.parse import urlencode
-
-    from ui import address
-
-    keys = links.hideable()
-    if not keys:
-        return
-    # Lazy, like the code expanders (ui/source.py): closed, it draws nothing for the browser to re-render on
-    # every move of every student; opening it reruns the page once.
-    box = st.sidebar.expander("A link for the class", icon=":material/visibility_off:", key=LINK_BOX,
-                              on_change="rerun")
-    if not box.open:
-        return
-    with box:
-        now = sorted(links.hidden())
-        chosen = st.multiselect("Hide these controls", keys, default=[k for k in now if k in keys],
-                                format_func=lambda k: links[k].label, key="_class_link_hide",
-                                help="Students who open the link do not see these controls; their values "
-                                     "(as now on this page) still apply.")
-        params = [(k, v) for k in st.query_params if k != HIDE and k not in PERSONAL
-                  for v in st.query_params.get_all(k)]
-        if chosen:
-            params.append((HIDE, ",".join(chosen) if len(chosen) < len(keys) else "all"))
-        base = address.reachable(address.page_url().split("?")[0])[0] if address.page_url() else ""
-        st.code(base + ("?" + urlencode(params) if params else ""), language=None, wrap_lines=True)
-        _short_link(links, base, params)
-
-
-LINK_BOX = "_class_link_box"   # the expander's key: whether it is open
-
-# Never in a link a page offers to copy: a student's seat and a teacher's key are theirs alone (a friend
-# given a seat could submit as its student), and a class code without its seat only says "open the class
-# link again" to whoever opens it.
-PRIVATE = frozenset({"seat", "key"})
-PERSONAL = PRIVATE | {"class"}
-SHORT = "s"   # the home page's key for a short link: /?s=CODE
-
-
-def _short_link(links: Links, base: str, params: list[tuple[str, str]]) -> None:
-    """'Short link for a slide': the link above kept in the class store under a six-letter code, opened
-    as /?s=CODE (pages/home.py follows it). Stored only when asked for; the same link, the same code."""
-    from urllib.parse import urlencode
-
-    path = Path(links.file).stem
-    query = urlencode(params)
-    made: dict = st.session_state.setdefault("_short_links", {})
-    if st.button("Short link for a slide", icon=":material/link:", key="_short_link", width="stretch",
-                 help="A link a room can type off a slide, e.g. /?s=K7M2QX: it opens this view, with the "
-                      "controls ticked above hidden. Kept on this server for a year."):
-        try:
-            from ui.classroom import store
-
-            made[(path, query)] = store().shorten(path, query)
-        except Exception as exc:   # the store is down or refused: say so, keep the long link
-            st.caption(f":orange[:material/error: No short link: {shown(str(exc) or type(exc).__name__)}]")
-    if code := made.get((path, query)):
-        root = base[: -len(path)] if path and base.endswith(path) else base
-        st.code(f"{root}?{SHORT}={code}", language=None, wrap_lines=True)
 
 
 def page_links(path: str) -> Links | None:

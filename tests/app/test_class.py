@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
+import classroom as cr
 from lib.challenge import evaluate
+from pages.trainer import run as tr
 from tests.app.conftest import decode, figures, open_page
-from ui import classroom as cr
-from ui import trainer as tr
 
 PROBLEM = {"problem": "classify", "dataset": "checkerboard", "k": 3, "n": 400, "noise": 0.0, "cells": 2,
            "seed": 3, "feat": ["x1", "x2"]}

@@ -117,3 +117,7 @@ def test_plotlys_private_helpers_write_what_plotly_writes():
     fig = {"data": [{"type": "scatter", "x": [1, 2], "y": [3, 4]}], "layout": {"title": {"text": "t"}}}
     fast = go.Figure(fig, **pp.NO_VALIDATION)
     assert fast.to_plotly_json()["data"] == go.Figure(fig).to_plotly_json()["data"], "_validate=False"
+    data, layout = pp.own_dicts(fast)
+    assert {"data": data, "layout": layout} == fast.to_plotly_json(), "_data, _layout"
+    framed = go.Figure({**fig, "frames": [{"data": fig["data"]}]})
+    assert not pp.has_frames(fast) and pp.has_frames(framed), "_frame_objs"

@@ -252,12 +252,12 @@ def test_one_precision_per_share_and_the_blocks_visibly_add_up():
 @pytest.mark.parametrize("cfg", [PRESETS["gpt2"], PRESETS["llama-3-8b"], replace(PRESETS["gpt2"], n_layer=6),
                                  replace(PRESETS["qwen2.5-0.5b"], tie_embeddings=False, qkv_bias=False)])
 def test_the_unvalidated_figures_validate_and_the_custom_row_is_presets_table_s(cfg):
-    """ui.params builds its figures without plotly's validation and the custom row from the page's
-    totals: here plotly validates every figure dict, and lib's presets_table gives the same row."""
+    """pages/gpt2_params/views.py builds its figures without plotly's validation and the custom row from
+    the page's totals: here plotly validates every figure dict, and lib's presets_table gives the same row."""
     import plotly.graph_objects as go
 
     from lib.transformer import presets_table
-    from ui import params
+    from pages.gpt2_params import views as params
 
     go.Figure(params.treemap_spec(cfg))  # raises on a typo in a property name
     go.Figure(params.presets_spec(cfg))
@@ -295,7 +295,7 @@ def test_each_wide_table_is_two_views_that_together_show_every_column():
     """At 1366 px one view of the parameter table (11 columns) or the models table (16) scrolled sideways:
     each is drawn as two narrower views of the same data, and no column is left out of both."""
     from lib.transformer import PRESETS
-    from ui import params
+    from pages.gpt2_params import views as params
 
     at = open_page("gpt2-params")
     frames = list(at.dataframe)

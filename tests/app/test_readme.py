@@ -1,6 +1,6 @@
-"""The README's link tables are the pages' own declarations (ui.readme makes them)."""
+"""The README's link tables are the pages' own declarations (tools/readme.py makes them)."""
 
-from ui import readme
+from tools import readme
 
 
 def test_readme_tables_match_the_pages_declarations():
@@ -8,7 +8,7 @@ def test_readme_tables_match_the_pages_declarations():
     made = readme.tables()
     assert made, "no page declares its link keys"
     assert readme.missing(text, made) == []
-    assert readme.render(text, made) == text, "run: python -m ui.readme"
+    assert readme.render(text, made) == text, "run: python -m tools.readme"
 
 
 def test_every_lesson_declares_its_link_keys():

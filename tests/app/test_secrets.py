@@ -3,8 +3,8 @@ copy, and a teacher's link whose key does not match says so (issue 32, item 3)."
 
 from __future__ import annotations
 
+import classroom as cr
 from tests.app.conftest import open_page
-from ui import classroom as cr
 
 PROBLEM = {"problem": "classify", "dataset": "checkerboard", "k": 3, "n": 400, "noise": 0.0, "cells": 2,
            "seed": 3, "feat": ["x1", "x2"]}

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from classroom.links import LINK_BOX
 from ui import state
 
 PAGE = str(Path(__file__).parent / "fixtures" / "state_page.py")
@@ -102,7 +103,9 @@ def test_declarations_refuse_a_key_twice_and_read_without_running():
         state.Links(state.toggle("a", True, "A", "a"), state.toggle("a", False, "A", "a"))
     links = state.page_links(PAGE)
     assert [link.key for link in links] == ["n", "act", "mode", "on", "show", "hidden", "w", "big", "hide"]
-    table = links.readme()
+    from tools.readme import table as readme_table
+
+    table = readme_table(links)
     assert "| `n` | Count | 1 to 10 (3) |" in table
     assert "| `act` | Bend | `relu`, `gelu`, `gelu_tanh` (`relu`) |" in table
 
@@ -134,12 +137,13 @@ def test_a_link_can_hide_controls_and_their_values_still_apply():
 def _box_page():
     import streamlit as st
 
+    from classroom.links import link_box
     from ui import state
 
     links = state.Links(state.slider("lr", 0.0, 1.0, 0.5, 0.1, "Rate", "A rate."),
                         state.toggle("relu", True, "ReLU", "The bend."))
     st.write(links.widget("lr"), links.widget("relu"))
-    state.class_link_box(links)
+    link_box(links)
 
 
 def test_the_box_for_the_class_builds_the_hiding_link():
@@ -150,7 +154,7 @@ def test_the_box_for_the_class_builds_the_hiding_link():
     at.query_params["hide"] = "relu"
     at.run()
     assert not [m for m in at.multiselect if m.key == "_class_link_hide"]   # closed: nothing drawn
-    at.session_state[state.LINK_BOX] = True                                   # the teacher opens it
+    at.session_state[LINK_BOX] = True                                   # the teacher opens it
     at.run()
     box = at.multiselect(key="_class_link_hide")
     assert box.value == ["relu"] and not any(t.label == "ReLU" for t in at.toggle)
@@ -179,12 +183,12 @@ def test_no_link_the_class_box_offers_holds_a_seat_a_key_or_a_class():
 def test_a_short_link_for_a_slide_opens_the_same_view():
     """'Short link for a slide' keeps the box's link (hide list included, never a seat) in the class store
     under six letters; /?s=CODE on the home page opens that view, and a code it does not hold says so."""
+    from classroom import store
     from tests.app.conftest import open_page
-    from ui.classroom import store
 
     at = AppTest.from_function(_box_page)
     at.query_params.update({"lr": "0.2", "seat": "secret-token"})
-    at.session_state[state.LINK_BOX] = True
+    at.session_state[LINK_BOX] = True
     at.run()
     at.multiselect(key="_class_link_hide").set_value(["lr"]).run()
     assert not [c for c in at.code if "?s=" in c.value]           # nothing stored until asked

@@ -378,7 +378,9 @@ def test_every_declared_key_round_trips_through_its_link_text():
             assert all(np.array_equal(a, b) for a, b in zip(back, value, strict=True))
         else:
             assert state._equal(back, value), link.key
-    assert "| `bands` |" in links.readme() and "| `w1`, `b1`, `w2`, `b2` |" in links.readme()
+    from tools.readme import table
+
+    assert "| `bands` |" in table(links) and "| `w1`, `b1`, `w2`, `b2` |" in table(links)
 
 
 def test_the_ramps_are_named_by_their_rate_step_and_their_bands_rate():

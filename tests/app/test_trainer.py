@@ -19,10 +19,10 @@ from lib.maps import RES
 from lib.points import template_csv
 from lib.regions import grid
 from lib.train import MAX_LINK_PARAMS, TrainConfig, Trainer
+from pages.trainer import links as tl
+from pages.trainer import run as tr
 from tests.app.conftest import chart_elements, decode, figures, open_page, spec_text
 from ui import fmt, state
-from ui import trainer as tr
-from ui import trainer_links as tl
 
 PAGE = Path(__file__).resolve().parents[2] / "pages" / "trainer.py"
 NETWORKS = {p: u.network for p, u in tl.PROBLEM_UI.items()}   # each problem's first network
@@ -329,7 +329,7 @@ def test_hidden_parser():
 
 
 def test_dots_path_draws_one_polygon_per_point():
-    from ui.trainer_charts import dots_path
+    from pages.trainer.charts import dots_path
 
     pts = np.array([[0.0, 0.0], [1.0, -1.0]])
     path = dots_path(pts, 0.1, sides=6)
@@ -347,7 +347,7 @@ def test_the_live_shading_travels_without_escaped_slashes():
     """plotly.io.to_json writes "/" as six characters; bytes 0xFF encode as "////" in base64."""
     import plotly.io as pio
 
-    from ui import trainer_charts as tc
+    from pages.trainer import charts as tc
     from ui.light import EDGE, LIVE_TOP
 
     xs = np.linspace(-1, 1, 100)
@@ -368,7 +368,7 @@ def test_the_live_shading_travels_without_escaped_slashes():
 
 
 def test_the_boundary_traces_are_the_shading_then_the_line():
-    from ui import trainer_charts as tc
+    from pages.trainer import charts as tc
 
     xs = np.linspace(-1, 1, 100)
     X = np.array([[0.1, 0.2], [-0.3, 0.4], [0.5, -0.5]])
@@ -386,7 +386,8 @@ def test_every_trainer_figure_builds_with_validation_on():
 
     from lib.maps import fold_lines, plane_inputs, unit_maps
     from lib.regions import region_ids
-    from ui import trainer_charts as tc
+    from pages.trainer import charts as tc
+    from pages.trainer import inside_charts as ic
 
     X = np.array([[0.1, 0.2], [-0.3, 0.4], [0.5, -0.5]])
     data = tr.Data(X[:2], np.array([0, 1]), X[2:], np.array([1]), None, None, 1.0)
@@ -398,11 +399,11 @@ def test_every_trainer_figure_builds_with_validation_on():
     built = [
         tc.boundary_figure(xs, xs, np.zeros((20, 20)), data, line=(np.array([-1, 1]), np.array([0, 0]))),
         tc.boundary_figure(xs, xs, np.zeros((20, 20)), data, live=False, title="t"),
-        tc.regions_figure(xs, ys, ids.reshape(20, 20), limit=1.0, folds=[f for f in folds if f is not None],
+        ic.regions_figure(xs, ys, ids.reshape(20, 20), limit=1.0, folds=[f for f in folds if f is not None],
                           data=data),
-        tc.network_figure(t.params, ["x₁", "x₂"], act_label="ReLU"),
-        tc.unit_maps_figure(xs, ys, H, titles=list("abcd"), limit=1.0, folds=folds),
-        tc.unit_maps_figure(xs, ys, H, titles=list("abcd"), limit=1.0, live=True),
+        ic.network_diagram(t.params, ["x₁", "x₂"], act_label="ReLU"),
+        ic.unit_maps_figure(xs, ys, H, titles=list("abcd"), limit=1.0, folds=folds),
+        ic.unit_maps_figure(xs, ys, H, titles=list("abcd"), limit=1.0, live=True),
     ]
     for fig in built:
         go.Figure(fig.to_dict())   # validated: raises on an unknown property or a bad value
@@ -415,7 +416,7 @@ def test_light_figures_send_what_plotly_sends_and_take_new_numbers():
     send must still be plotly's own to_dict of the same figure, before and after a live update."""
     import plotly.graph_objects as go
 
-    from ui import trainer_charts as tc
+    from pages.trainer import charts as tc
     from ui.light import u8
 
     xs = np.linspace(-1, 1, 20)
@@ -448,14 +449,14 @@ def test_a_confusion_table_is_the_arrow_table_streamlit_makes_from_the_frame():
     import pandas as pd
     from streamlit.dataframe_util import convert_arrow_table_to_arrow_bytes, convert_pandas_df_to_arrow_bytes
 
+    from pages.trainer import inside_charts as ic
     from ui import colors
-    from ui import trainer_charts as tc
 
     for k in (2, 3, 5):
         C = np.random.default_rng(k).integers(0, 300, (k, k))
         frame = pd.DataFrame(C, index=[f"true class {c} ({colors.CLASS_NAMES[c]})" for c in range(k)],
                              columns=[f"taken for class {c}" for c in range(k)])
-        made = tc.confusion_table(C)
+        made = ic.confusion_table(C)
         assert convert_arrow_table_to_arrow_bytes(made) == convert_pandas_df_to_arrow_bytes(frame)
 
 
@@ -487,7 +488,9 @@ def test_links_declare_every_house_key_once_with_help_and_a_readme_row():
         assert keys.count(key) == 1, key
     for link in links:
         assert link.help and link.label, link.key
-    table = links.readme()
+    from tools.readme import table as readme_table
+
+    table = readme_table(links)
     assert table.count("\n") == len(keys) + 1  # header, rule, one row per key
     assert "| `batch` |" in table and "| `lr` |" in table
 
@@ -692,7 +695,7 @@ def test_values_on_the_plane_use_the_signed_scale_and_the_twin_follows():
     assert len(figs) >= 2                          # the network and its twin (and the bend section's)
     units = NETWORKS["regress"][0][0]
     assert [f["layout"]["title"]["text"] for f in figs[:2]] == [f"Hidden {units} · ReLU", "No hidden layer"]
-    from ui import trainer_charts as tc
+    from pages.trainer import charts as tc
     assert figs[0]["data"][0]["colorscale"] == [list(c) for c in tc.VALUE_SHADING] or \
         [tuple(c) for c in figs[0]["data"][0]["colorscale"]] == [tuple(c) for c in tc.VALUE_SHADING]
     z = decode(figs[0]["data"][0]["z"]).astype(float)
@@ -774,7 +777,7 @@ def test_a_weights_file_is_checked_and_bad_ones_say_why_in_one_line():
     spec = tr.Spec(dataset="checkerboard", n=400, noise=0.0, seed=0, cells=2, train=0.8, feat=("x1", "x2"),
                    hidden=(8,), act="relu", opt="adam", lr=0.03, batch=0, l2=0.0, twin=False)
     good = _spec_trainer(hidden=(4, 4), epochs=5)
-    d, cfg = tr.check_file(_file(good), spec)
+    d, cfg = tl.check_file(_file(good), spec)
     assert cfg.hidden == (4, 4) and d["epoch"] == 5
     broken = good.to_dict()
     broken["layers"][1]["W"][0][0] = "x"
@@ -793,17 +796,17 @@ def test_a_weights_file_is_checked_and_bad_ones_say_why_in_one_line():
     }
     for data, why in cases.items():
         with pytest.raises(ValueError, match=why):
-            tr.check_file(data, spec)
+            tl.check_file(data, spec)
     three = tr.Spec(**{**spec.__dict__, "problem": "classes", "k": 4})
     with pytest.raises(ValueError, match="set Classes to 3"):
-        tr.check_file(_file(classes), three)
+        tl.check_file(_file(classes), three)
 
 
 def test_a_loaded_file_sets_the_page_and_training_continues_from_its_weights():
     at = open_page("trainer", {"twin": "false"})
     assert at.get("file_uploader")                                      # beside the download
     src = _spec_trainer(hidden=(4, 4), epochs=30, act="tanh", lr=0.01, l2=0.001)
-    d, cfg = tr.check_file(_file(src), tr.Spec(
+    d, cfg = tl.check_file(_file(src), tr.Spec(
         dataset="checkerboard", n=400, noise=0.0, seed=0, cells=2, train=0.8, feat=("x1", "x2"),
         hidden=(8,), act="relu", opt="adam", lr=0.03, batch=0, l2=0.0, twin=False))
     at.session_state[tr.IMPORT] = {"name": "net.json", "d": d, "cfg": cfg, "set": False}
@@ -962,7 +965,7 @@ def test_overlapping_training_points_draw_no_stripes():
     squares keep their coloured outline (that is what makes them hollow)."""
     import numpy as np
 
-    from ui import trainer_charts as tc
+    from pages.trainer import charts as tc
 
     X = np.array([[0.0, 0.0], [0.03, 0.01], [1.0, 1.0]])   # two of them overlap
     shapes = tc.points_shapes(X, np.array([0, 0, 1]), X, np.array([0, 0, 1]), limit=3.0)
@@ -977,17 +980,17 @@ def test_a_tick_that_finds_play_stopped_while_the_page_shows_pause_asks_for_the_
     redraws the button (1 pause in about 10 in tests/e2e/test_trainer.py): the next tick asks for it."""
     from types import SimpleNamespace
 
-    from ui import trainer_live as lv
+    from pages.trainer import live as lv
 
     class Rerun(Exception):
         pass
 
-    def rerun(scope):
-        assert scope == "app"
-        raise Rerun
+    def rerun(reason):
+        raise Rerun(reason)
 
     state = {tr.PLAYING: False, tr.SHOWN_PLAYING: True}
-    monkeypatch.setattr(lv, "st", SimpleNamespace(session_state=state, rerun=rerun))
+    monkeypatch.setattr(lv, "st", SimpleNamespace(session_state=state))
+    monkeypatch.setattr(lv.state, "rerun_page", rerun)
     monkeypatch.setattr(lv.cr, "here", lambda ch, playing: None)
     with pytest.raises(Rerun):
         lv.tick(run=None, speed=5)
@@ -996,7 +999,7 @@ def test_a_tick_that_finds_play_stopped_while_the_page_shows_pause_asks_for_the_
 
 
 def test_the_shared_link_table_is_never_changed_by_a_session():
-    """ui/trainer_links.LINKS is declared once per process: what one student's page varies (the datasets of
+    """pages/trainer/links.LINKS is declared once per process: what one student's page varies (the datasets of
     their problem, a number typed into their link, their network's layers) stays in their session."""
     declared = dict(tl.LINKS.links)
     classes = open_page("trainer", {"problem": "classes", "speed": "25", "tlr": "0.05", "view": "warp"})

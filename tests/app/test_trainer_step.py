@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from lib.mlp import follow, point_losses
+from pages.trainer import run as tr
 from tests.app.conftest import open_page
 from ui import fmt
-from ui import trainer as tr
 
 
 def _texts(at) -> str:

@@ -7,8 +7,8 @@ import contextlib
 import re
 from urllib.parse import urlsplit
 
+import classroom as cr
 from tests.e2e.conftest import assert_clean, main_text, screenshot, wait_ready
-from ui import classroom as cr
 
 PROBLEM = {"problem": "classify", "dataset": "checkerboard", "k": 3, "n": 400, "noise": 0.0, "cells": 2,
            "seed": 3, "feat": ["x1", "x2"]}

@@ -19,6 +19,22 @@ from ui import charts, colors, fmt
 TEXT, SMALL = 14, 13  # px: axis titles and legends; tick labels
 
 
+def heatmap_figure(z, x, y, *, title: str | None = None, colorscale=charts.DIVERGING,
+                   zmid: float | None = 0.0, zmin: float | None = None,
+                   zmax: float | None = None, colorbar_title: str | None = None,
+                   x_title: str = "x₁", y_title: str = "x₂", height: int = 360) -> go.Figure:
+    """A value over the plane: z has shape (len(y), len(x))."""
+    fig = charts.figure(title=title, x_title=x_title, y_title=y_title, height=height)
+    fig.add_trace(go.Heatmap(
+        z=np.asarray(z, dtype=np.float32), x=np.asarray(x, dtype=float),
+        y=np.asarray(y, dtype=float), colorscale=colorscale, zmid=zmid, zmin=zmin, zmax=zmax,
+        colorbar=dict(title=dict(text=colorbar_title), thickness=12),
+        hovertemplate="x₁ = %{x:.2f}<br>x₂ = %{y:.2f}<br>value = %{z:.3g}<extra></extra>",
+    ))
+    fig.update_yaxes(scaleanchor="x", scaleratio=1)
+    return fig
+
+
 def ramp_color(k: int) -> str:
     return colors.category(k)
 
@@ -186,7 +202,7 @@ def plane_figure(axis, values, *, title: str, segments=(), points=None, contour:
     axis (m,); values (m, m), row i at x2 = axis[i]; segments: (2, 2) arrays of end points.
     """
     lim = zlim if zlim is not None else float(np.max(np.abs(values))) or 1.0
-    fig = charts.heatmap_figure(values, axis, axis, title=title, zmin=-lim, zmax=lim,
+    fig = heatmap_figure(values, axis, axis, title=title, zmin=-lim, zmax=lim,
                                 colorbar_title=colorbar_title, height=height)
     fig.update_traces(showscale=showscale, colorbar=dict(tickfont=dict(size=SMALL)),
                       hovertemplate="x₁ = %{x:.2f}<br>x₂ = %{y:.2f}<br>value = %{z:.2f}<extra></extra>")

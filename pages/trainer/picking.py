@@ -78,7 +78,7 @@ def traces(data, xlim: float, ylim: tuple[float, float] | None, adding: str | No
 
 
 def plane(cache: dict, key: str, base: go.Figure, data, adding: str | None) -> go.Figure:
-    """The live boundary `base` (ui.trainer_charts.live_boundary) with your points and, while adding,
+    """The live boundary `base` (pages/trainer/charts.live_boundary) with your points and, while adding,
     the picking grid: a copy built again only when `base` is rebuilt or the points or the mode change;
     on other ticks only its shading follows base's."""
     mx, my = hand_xy(data)

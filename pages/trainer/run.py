@@ -16,10 +16,10 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from lib import train as engine
 from lib.datasets import PROBLEMS, make_problem, split
 from lib.features import expand
 from lib.maps import limit_for
+from lib.train import TrainConfig, Trainer
 
 # --- session keys ---------------------------------------------------------------------------------
 PLAYING = "trainer_playing"   # bool: the live fragment trains on every tick
@@ -28,7 +28,7 @@ RUN = "trainer_run"           # Run: the student's trainer and its twin
 OWN = "trainer_own"           # OwnData or None: points from the student's CSV
 WEIGHTS_SEEN = "trainer_weights_seen"  # the `w` link text already applied (or refused)
 FIGURES = "trainer_figures"   # the live figures of this session, updated in place (see ui.trainer_charts)
-CHALLENGE = "trainer_challenge"   # the class challenge the page is in (ui.classroom), set by each full run
+CHALLENGE = "trainer_challenge"   # the class challenge the page is in (classroom/), set by each full run
 
 # While playing, engine.fairshare sets each tick's training budget and the pace of the ticks (the page
 # passes its plan to `advance`); BUDGET is the budget without it (Step, tests). At 20,000 epochs a
@@ -71,9 +71,9 @@ def built_in(name: str, n: int, noise: float, seed: int, cells: int | None, prob
     return make_problem(problem, name, n, noise=noise, seed=seed, k=k, cells=cells)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Spec:
-    """Everything the page's controls say, after parsing."""
+    """Everything the page's controls say, after parsing (pages/trainer/controls.choose makes it)."""
 
     dataset: str
     n: int
@@ -131,8 +131,8 @@ class Spec:
                 "l1": self.l1}
 
     def config(self, hidden: tuple[int, ...] | None = None):
-        return engine.TrainConfig(hidden=self.hidden if hidden is None else hidden, seed=self.seed,
-                                  head=self.head, classes=self.classes, **self.hparams())
+        return TrainConfig(hidden=self.hidden if hidden is None else hidden, seed=self.seed,
+                           head=self.head, classes=self.classes, **self.hparams())
 
 
 @dataclass
@@ -178,16 +178,16 @@ def data_for(spec: Spec) -> Data:
 class Run:
     sig: tuple
     data: Data
-    trainer: engine.Trainer
-    twin: engine.Trainer | None = None
+    trainer: Trainer
+    twin: Trainer | None = None
     hparams: dict = field(default_factory=dict)
     loaded: str = ""   # one line when the weights came from a link
     twin_cfg: dict = field(default_factory=dict)   # the twin's resolved configuration (Spec.twin_config)
     hand: tuple = ()   # the hand points its data holds (Spec.hand)
 
 
-def _new_trainer(spec: Spec, data: Data, hidden=None) -> engine.Trainer:
-    return engine.Trainer(spec.config(hidden), data.Ftr, data.ytr, data.Fte, data.yte)
+def _new_trainer(spec: Spec, data: Data, hidden=None) -> Trainer:
+    return Trainer(spec.config(hidden), data.Ftr, data.ytr, data.Fte, data.yte)
 
 
 def get_run(spec: Spec) -> Run:
@@ -263,7 +263,7 @@ def weights_key(run: Run) -> tuple:
     return run.sig, run.trainer.epoch, run.trainer.flat.tobytes()
 
 
-def net_key(run: Run, trainer: engine.Trainer | None = None) -> tuple:
+def net_key(run: Run, trainer: Trainer | None = None) -> tuple:
     """What a picture of the network alone depends on (not of its points): its layers, inputs, square and
     weights now. The same after a move of n, noise, training share or cells (the seed's starting weights
     do not depend on the points), so such a move rebuilds none of the pictures drawn from it."""
@@ -280,7 +280,7 @@ def memo(store: dict, key: str, want, build):
     return entry[1]
 
 
-def finite_history(t: engine.Trainer) -> pd.DataFrame:
+def finite_history(t: Trainer) -> pd.DataFrame:
     """The trainer's history as a frame (its `keys`: epoch, train_loss, test_loss and train_acc,
     test_acc, or train_r2, test_r2, train_mae, test_mae for values).
 
@@ -312,34 +312,12 @@ IMPORT_SLOT = "trainer_import_slot"   # the weights uploader's key suffix: a new
 FILE_KEYS = ("hidden", "act", "opt", "lr", "batch", "l1", "l2")   # the file's settings the page's links take
 
 
-def check_file(data: bytes, spec: Spec):
-    """A weights file checked against the page (lib.train.check_export: every field bounded, shapes, finite
-    numbers, size cap, the problem type; here also the number of classes and the layers this page builds).
-    Returns (the dict, its TrainConfig); ValueError with one line, nothing loaded, whatever the file holds."""
-    from ui.trainer_links import format_hidden, parse_hidden
-
-    try:
-        d, cfg = engine._read_export(data, head=spec.head, n_in=len(spec.feat))
-    except ValueError:
-        raise
-    except Exception as err:   # nothing a file holds gets past this as anything but one line
-        raise ValueError(f"the file could not be read ({type(err).__name__})") from None
-    if spec.head == "softmax" and cfg.classes != spec.k:
-        raise ValueError(f"the file's network sorts {cfg.classes} classes, the page {spec.k}: set Classes to "
-                         f"{cfg.classes} first")
-    try:
-        parse_hidden(format_hidden(cfg.hidden))
-    except ValueError as err:
-        raise ValueError(f"the file's hidden layers do not fit this page: {err}") from None
-    return d, cfg
-
-
 def load_file(run: Run, spec: Spec, name: str, d: dict, cfg) -> str:
     """Continue the run from a checked file's weights (the page's settings already follow it).
 
     Returns one line for the page: where the weights came from and what still differs from the file.
     """
-    t = engine.Trainer.from_dict(d, run.data.Ftr, run.data.ytr, run.data.Fte, run.data.yte, head=spec.head)
+    t = Trainer.from_dict(d, run.data.Ftr, run.data.ytr, run.data.Fte, run.data.yte, head=spec.head)
     differs = []
     now = spec.hparams()
     for key in FILE_KEYS[1:]:
@@ -357,7 +335,7 @@ def load_file(run: Run, spec: Spec, name: str, d: dict, cfg) -> str:
         run.twin_cfg = spec.twin_config()
         run.twin = t.twin(**run.twin_cfg)
         catch_up(run)
-    from ui.classroom import plain
+    from classroom import plain
 
     run.loaded = (f"Weights loaded from {plain(name[:80])} at epoch {t.epoch:,}: training continues from "
                   "them."

@@ -1,26 +1,28 @@
 """The live trainer's controls: the data, the network, the twin's differences, the buttons that train, and
-the share box (its link and the files in and out). Each draws its boxes and returns what they hold;
-pages/trainer.py lays them out and builds the run from them.
+the share box (its link and the files in and out). `choose` draws the data's, the network's and the
+twin's boxes into the page's columns and returns the run they ask for as one frozen tr.Spec.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, replace
 
 import numpy as np
 import streamlit as st
 
+from classroom import plain as as_text  # what a student typed (a file name), shown as text
 from engine import fairshare
 from lib.datasets import CLASSES_DEFAULT, PROBLEMS, dims
 from lib.features import FEATURES
-from lib.points import MAX_BYTES, MAX_POINTS, columns_for, decode_hand, points_csv, template_csv
+from lib.maps import limit_for
+from lib.points import MAX_BYTES, MAX_POINTS, columns_for, decode_hand, encode_hand, points_csv, template_csv
 from lib.train import MAX_LINK_PARAMS
-from ui import address, fmt
-from ui import trainer as tr
-from ui.classroom import plain as as_text  # what a student typed (a file name), shown as text
-from ui.trainer_links import (
+from pages.trainer import run as tr
+from pages.trainer.links import (
     LINKS,
     PROBLEM_UI,
+    check_file,
     classes_of,
     parse_units,
     problem_now,
@@ -28,6 +30,7 @@ from ui.trainer_links import (
     slider,
     twin_number_with_link,
 )
+from ui import address, fmt, state
 
 LAST_PROBLEM = "trainer_last_problem"
 
@@ -76,7 +79,7 @@ def _lock(problem: dict) -> None:
     for key in dropped:
         del st.query_params[key]
     if dropped:
-        st.rerun(scope="app")
+        state.rerun_page("link keys the problem does not have were dropped")
     for key, value in problem.items():
         if value is None or key not in LINKS.links:
             continue
@@ -170,7 +173,7 @@ def own_points(own: tr.OwnData | None, problem: str = "classify", k: int = CLASS
             else:
                 if own is None or own.digest != parsed.digest:
                     st.session_state[tr.OWN] = parsed
-                    st.rerun(scope="app")
+                    state.rerun_page("the student's own points replace the dataset")
         if own is not None:
             st.button("Back to the built-in datasets", on_click=_forget_own, icon=":material/undo:",
                       help="Forget the uploaded points.")
@@ -302,14 +305,14 @@ def import_weights(spec: tr.Spec) -> None:
     if up is None:
         return
     try:
-        d, cfg = tr.check_file(up.getvalue(), spec)
+        d, cfg = check_file(up.getvalue(), spec)
     except ValueError as err:   # the file's name and what it holds are the student's text: never Markdown
         st.error(f"Could not load {as_text(up.name[:80])}: {as_text(str(err)[:300])}. Nothing was loaded; "
                  "the network is as it was.", icon=":material/error:")
         return
     st.session_state[tr.IMPORT] = {"name": up.name, "d": d, "cfg": cfg, "set": False}
     st.session_state[tr.IMPORT_SLOT] = slot + 1
-    st.rerun(scope="app")
+    state.rerun_page("a weights file is waiting to be loaded")
 
 
 def follow_file() -> None:
@@ -383,3 +386,44 @@ def below_inputs(own: tr.OwnData | None) -> tuple:
     keys = ("k", "n", "noise", "train", "seed", "feat", "hidden", "act", "pts", "only")
     return (own.digest if own else None, problem, dataset,
             LINKS.value("cells") if dataset == "checkerboard" else None, *(LINKS.value(k) for k in keys))
+
+
+# --- the one hand-off: what the controls say, as one frozen run spec -----------------------------------------
+@dataclass(frozen=True)
+class Choice:
+    """What the controls say: the run (one frozen spec, passed down the page) and how to draw its plane."""
+
+    spec: tr.Spec     # the run asked for, points placed by hand included
+    limit: float      # the half-width of its square
+    curve: bool       # a curve fit (one input), not a plane
+    twin_on: bool     # the twin's switch (spec.twin also needs a difference to train one)
+
+
+def choose(own: tr.OwnData | None, locked: dict | None, data_col, net_col, twin_col) -> Choice:
+    """Draw the data's, the network's and the twin's controls into their columns; what they say. Nothing
+    reads the controls back from the session: the page passes the spec down."""
+    with data_col:
+        data = data_controls(own, locked)
+    with net_col:
+        net = network_controls()
+    with twin_col:
+        twin_on = bool(LINKS.widget("twin"))
+        twin_diff = twin_controls() if twin_on else {"hidden": ()}
+    own, only = data.pop("own"), data.pop("only")
+    curve = own.X.shape[1] == 1 if own is not None else dims(data["problem"], data["dataset"]) == 1
+    limit = limit_for(own.X if own is not None and not only else np.zeros((0, 2)))
+    hand = hand_points(data["problem"], data["k"], limit, curve)
+    spec = tr.Spec(**data, **net, twin=False, own=own, twin_diff=twin_diff, hand=hand, only=only)
+    return Choice(replace(spec, twin=twin_on and spec.twin_differs()), limit, curve, twin_on)
+
+
+def link_values(spec: tr.Spec, *, twin_on: bool, speed: str, discrete: bool) -> dict:
+    """Every setting the share link writes: the spec's, the twin's differences and the views'."""
+    mine = ("dataset", "n", "noise", "seed", "feat", "problem", "k", "hidden", "act", "opt", "lr", "batch",
+            "l1", "l2", "only")
+    return {**{key: getattr(spec, key) for key in mine},
+            **{("thidden" if key == "hidden" else f"t{key}"): v for key, v in spec.twin_diff.items()},
+            "speed": speed, "twin": twin_on, "discrete": discrete, "bend": LINKS.value("bend"),
+            "wlayer": LINKS.value("wlayer"), "wunits": units_now(), "view": LINKS.value("view"),
+            "train": round(100 * spec.train), "pts": encode_hand(spec.hand),
+            "cells": spec.cells if spec.cells is not None else LINKS["cells"].default}

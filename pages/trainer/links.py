@@ -1,18 +1,16 @@
 """The live trainer's links: every setting a link carries, its parser and its words, and what each
 problem type brings with it (PROBLEM_UI: its first dataset and network, its first words, its captions).
 
-pages/trainer.py draws these; ui/trainer_controls.py and the sections read them. A parser raises
+pages/trainer.py draws these; pages/trainer/controls.py and the sections read them. A parser raises
 ValueError with a reason a student can read; ui.state shows it next to the box and keeps the last good
 value.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
-from urllib.parse import urlencode
 
 import numpy as np
 
@@ -22,9 +20,9 @@ from lib.datasets import CLASSES_DEFAULT, CLASSES_MAX, CLASSES_MIN, DEFAULT_CELL
 from lib.features import FEATURES
 from lib.optim import OPTIMIZERS
 from lib.points import HAND_LINK_CHARS, HAND_MAX, MAX_POINTS
-from lib.train import MAX_LINK_PARAMS
+from lib.train import MAX_LINK_PARAMS, read_export
+from pages.trainer import run as tr
 from ui import address, fmt, state
-from ui import trainer as tr
 
 ACTS = {k: a.label for k, a in ACTIVATIONS.items()}
 VIEWS = {"bend": "Bend", "inside": "Inside", "step": "One step", "warp": "Warp",
@@ -97,15 +95,7 @@ def _speed_text(raw: str) -> str:
 
 
 def _number_in(lo: float, hi: float):
-    def parse(raw: str) -> float:
-        try:
-            v = float(raw)
-        except ValueError:
-            raise ValueError("not a number") from None
-        if not (math.isfinite(v) and lo <= v <= hi):
-            raise ValueError(f"use a number from {fmt.num(lo, 6)} to {fmt.num(hi)}")
-        return v
-    return parse
+    return lambda raw: state.parse_number(raw, lo, hi)
 
 
 def plain(v) -> str:
@@ -399,13 +389,6 @@ def twin_number_with_link(key: str) -> None:
     LINKS.vary(key, choices=(SAME, *numbers), names={**link.names, value: plain(value)})
 
 
-def page_base() -> str:
-    """The page's address without its query, one students can reach (ui.address: a loopback address
-    becomes the machine's network address); '/trainer' under AppTest."""
-    url = address.page_url()
-    return address.reachable(url.split("?")[0])[0] if url else "/trainer"
-
-
 def share_link(run: tr.Run, values: dict) -> str | None:
     """This page's link with every setting that differs from its default and, for a small network,
     its weights (`w=`)."""
@@ -424,7 +407,7 @@ def share_link(run: tr.Run, values: dict) -> str | None:
         else:
             params.append((key, link.to_text(value)))
     params.append(("w", code))
-    return f"{page_base()}?{urlencode(params)}"
+    return address.page_link(params, "/trainer")
 
 
 def twin_title(spec: tr.Spec) -> str:
@@ -442,3 +425,22 @@ def twin_title(spec: tr.Spec) -> str:
             words.append(say(cfg[key]))
     return "Twin: " + ", ".join(words) if words else "Twin"
 
+
+def check_file(data: bytes, spec: tr.Spec):
+    """A weights file a student loads, checked against the page (lib.train.read_export: every field bounded, shapes, finite
+    numbers, size cap, the problem type; here also the number of classes and the layers this page builds).
+    Returns (the dict, its TrainConfig); ValueError with one line, nothing loaded, whatever the file holds."""
+    try:
+        d, cfg = read_export(data, head=spec.head, n_in=len(spec.feat))
+    except ValueError:
+        raise
+    except Exception as err:   # nothing a file holds gets past this as anything but one line
+        raise ValueError(f"the file could not be read ({type(err).__name__})") from None
+    if spec.head == "softmax" and cfg.classes != spec.k:
+        raise ValueError(f"the file's network sorts {cfg.classes} classes, the page {spec.k}: set Classes to "
+                         f"{cfg.classes} first")
+    try:
+        parse_hidden(format_hidden(cfg.hidden))
+    except ValueError as err:
+        raise ValueError(f"the file's hidden layers do not fit this page: {err}") from None
+    return d, cfg

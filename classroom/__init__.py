@@ -23,6 +23,7 @@ import streamlit as st
 
 from lib.challenge import PROBLEM_KEYS, evaluate, read_submission, settings
 from store import ClassInfo, Counts, NoClass, Row, Store, StoreDown, StoreError, normal_code
+from ui import state
 
 KEYS = "class_keys"          # session: {code: teacher's key}, never in a link after the first load
 JOINED = "class_joined"      # session: {code: seat} of the classes this session joined (ui/history.put)
@@ -80,7 +81,7 @@ class away(contextlib.ContextDecorator):   # lower case: used as a decorator and
 
 def _look_again() -> None:
     if store().ping():
-        st.rerun(scope="app")
+        state.rerun_page("the class store answers again")
 
 
 # --- floods: join presses and join codes ------------------------------------------------------------
@@ -446,7 +447,7 @@ def watch(ch: Challenge, was_paused: bool) -> None:
     if seen is not None:
         st.session_state[PAUSE_SEEN] = (-1e9, *seen[1:])   # a fresh look at the store, the last value kept
     if paused(ch) != was_paused or (st.session_state.get(DRAWN_AWAY) and st.session_state[PAUSE_SEEN][2]):
-        st.rerun(scope="app")
+        state.rerun_page("the teacher paused or resumed the class, or the store answered again")
 
 
 def here(ch: Challenge | None, playing: bool) -> None:
@@ -621,15 +622,14 @@ def _map_figure(shade, limit: float, problem: dict, title: str, height: int, X=N
     """A student's boundary as the trainer draws it, with points (X, y) as the test points' hollow marks."""
     import numpy as np
 
-    from ui import trainer_charts as tc
-    from ui.trainer import Data
+    from ui import boundary as tc
 
     res = shade.shape[0]
     xs = np.linspace(-limit, limit, res)
     empty = np.zeros((0, 2))
     X = empty if X is None else X
     y = np.zeros(0) if y is None else y
-    data = Data(empty, np.zeros(0), X, y, empty, X, limit)
+    data = tc.Points(empty, np.zeros(0), X, y, limit)
     look = {}
     if problem["problem"] == "classes":
         look = dict(scale=tc.shading_for("classes", int(problem.get("k", 3))), k=int(problem.get("k", 3)))
@@ -650,7 +650,7 @@ def gallery_grid(cards: tuple[tuple[int, str], ...], problem_json: str):
     import numpy as np
     from plotly.subplots import make_subplots
 
-    from ui import trainer_charts as tc
+    from ui import boundary as tc
     from ui.frozen import frozen
 
     problem = json.loads(problem_json)

@@ -1,6 +1,6 @@
 """The pieces of the sections under the live trainer (pages/trainer.py's tabs): the bend's two pictures and
 the single layer its network collapses to, the unit maps and the linear regions, the warped plane's layer
-and units, and the figure cache the sections share. Each reads the session's run (ui.trainer) and draws
+and units, and the figure cache the sections share. Each reads the session's run (pages/trainer/run.py) and draws
 from the weights as they stand.
 """
 
@@ -14,12 +14,13 @@ from lib.maps import UNIT_RES, unit_maps
 from lib.mlp import collapse_params, step_sizes
 from lib.regions import region_ids
 from lib.warp import on_axes
+from pages.trainer import charts as tc
+from pages.trainer import inside_charts as ic
+from pages.trainer import run as tr
+from pages.trainer.links import ACTS, LINKS, OPT_NAMES, parse_units
+from pages.trainer.live import curve_chart, is_curve, look, plane
 from ui import charts, fmt, state, tex
-from ui import trainer as tr
-from ui import trainer_charts as tc
 from ui.light import sendable
-from ui.trainer_links import ACTS, LINKS, OPT_NAMES, parse_units
-from ui.trainer_live import curve_chart, is_curve, look, plane
 
 WARP_LINES, WARP_SAMPLES = 13, 60   # the grid over the square: lines each way, points along each
 
@@ -55,7 +56,7 @@ def cached(figs: dict, key: str, want, build, shared: tuple | None = None):
 
     A figure sent a second time unchanged is frozen (ui.frozen: st.plotly_chart then skips plotly's deep
     copy of it); nothing changes these figures once built. The first send is not: most are sent once.
-    shared : when `want` holds the weights themselves (ui.trainer.weights_key), what else the picture
+    shared : when `want` holds the weights themselves (run.weights_key), what else the picture
         depends on (the points placed by hand): the figure then comes from a cache the sessions share,
         so a class on one link builds each epoch-0 picture once.
     """
@@ -84,7 +85,7 @@ def unit_maps_figure(spec: tr.Spec, t, d: tr.Data, li: int, units: int, xs, ys, 
     for j in range(units):
         name = f"h{j + 1}" if len(spec.hidden) == 1 else f"h{li + 1}.{j + 1}"
         titles.append(f"{name} · out {fmt.signed(W_out[j, 0])}" if W_out is not None else name)
-    return tc.unit_maps_figure(xs, ys, H, titles=titles, limit=d.limit,
+    return ic.unit_maps_figure(xs, ys, H, titles=titles, limit=d.limit,
                                folds=folds[:units] if li == 0 and folds else None,
                                cols=4 if units <= 8 else 6, live=live)
 
@@ -172,7 +173,7 @@ def regions(spec: tr.Spec, run: tr.Run, figs: dict, xs, ys, F, folds) -> None:
     ids, count = tr.memo(figs, "region_ids", (net, spec.act), lambda: region_ids(t.params, F, spec.act))
     r1, r2 = st.columns([3, 2])
     with r1:
-        charts.show(tc.live_regions(figs, "regions", xs, ys, ids.reshape(len(ys), len(xs)), limit=d.limit,
+        charts.show(ic.live_regions(figs, "regions", xs, ys, ids.reshape(len(ys), len(xs)), limit=d.limit,
                                     folds=[s for s in folds if s is not None] if folds else [],
                                     data=d if spec.head != "linear" else None, sig=(run.sig, run.hand)),
                     key="trainer_regions")
@@ -201,7 +202,7 @@ def followed_point(spec: tr.Spec, d: tr.Data, i: int, got: dict, act: str, head:
         st.markdown(f"**Hidden layer {k + 1}**: each unit's sum, {bend}, its output, and δ = ∂loss/∂sum"
                     + (f" ({off} unit{'s' if off != 1 else ''} at a flat part of the bend pass no gradient "
                        "back: nothing before them learns from this point through them)" if off else ""))
-        st.dataframe(tc.follow_table(z, h, delta, passes), hide_index=True, width="stretch")
+        st.dataframe(ic.follow_table(z, h, delta, passes), hide_index=True, width="stretch")
     if head == "softmax":
         said = "P(each class) = " + ", ".join(fmt.num(float(v)) for v in got["p"])
     else:

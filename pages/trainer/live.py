@@ -1,6 +1,6 @@
 """The trainer's live part, piece by piece: a tick's training, the maps (the network's and its twin's), the
 numbers, the loss curves and the words under them. pages/trainer.py's `live` fragment lays them out and
-runs on every tick while playing, so each piece keeps what it built (ui.trainer_charts' live figures, the
+runs on every tick while playing, so each piece keeps what it built (pages/trainer/charts.py's live figures, the
 maps by weights) and redoes only what changed.
 """
 
@@ -9,13 +9,14 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
+import classroom as cr
 from engine import fairshare
 from lib.maps import RES, boundary_cells, curve_fit, labels_of, prediction_map, shading, value_span
-from ui import charts, fmt, picking
-from ui import classroom as cr
-from ui import trainer as tr
-from ui import trainer_charts as tc
-from ui.trainer_links import ACTS, CURVE_CAPTION, LINKS, PROBLEM_UI, format_hidden, twin_title
+from pages.trainer import charts as tc
+from pages.trainer import picking
+from pages.trainer import run as tr
+from pages.trainer.links import ACTS, CURVE_CAPTION, LINKS, PROBLEM_UI, format_hidden, twin_title
+from ui import charts, fmt, state
 
 H_MAP, H_CURVES = 450, 400   # live chart heights (px): a map about 380 px square at 1366 px, 340 on a phone
 CURVE_RES = 240              # points along a curve fit's axis
@@ -37,7 +38,7 @@ def tick(run: tr.Run, speed: int | None):
             # callback inside a tick and the whole-page rerun that click asked for never came (1 click in
             # about 20 while playing, Streamlit 1.67). Ask for it again (on every such tick until it comes:
             # the whole-page run draws Play and clears the flag).
-            st.rerun(scope="app")
+            state.rerun_page("Pause was pressed during a tick: draw Play")
         return None
     plan = fairshare.start(share_key, speed)   # waits for this session's turn
     tr.advance(run, speed, budget=plan.budget)
@@ -49,7 +50,7 @@ def tick(run: tr.Run, speed: int | None):
 def stop_playing(share_key: str) -> None:
     st.session_state[tr.PLAYING] = False
     fairshare.leave(share_key)
-    st.rerun(scope="app")
+    state.rerun_page("Play stopped: the button turns back into Play")
 
 
 def is_curve(run: tr.Run) -> bool:

@@ -1,0 +1,72 @@
+"""The class's links: 'A link for the class' (a teacher hides controls for the room) and its short form
+for a slide (/?s=CODE, kept in the class store; pages/home.py follows it).
+
+app.py draws the box in the sidebar of every page that declares its link keys (ui.state.Links).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import urlencode
+
+import streamlit as st
+
+from classroom import store
+from ui import address
+from ui.state import HIDE, Links, shown
+
+
+def link_box(links: Links) -> None:
+    """'A link for the class': tick the controls students should not see, copy the link (`hide=`).
+
+    Drawn in the sidebar by app.py for every page that declares its link keys."""
+    keys = links.hideable()
+    if not keys:
+        return
+    # Lazy, like the code expanders (ui/source.py): closed, it draws nothing for the browser to re-render on
+    # every move of every student; opening it reruns the page once.
+    box = st.sidebar.expander("A link for the class", icon=":material/visibility_off:", key=LINK_BOX,
+                              on_change="rerun")
+    if not box.open:
+        return
+    with box:
+        now = sorted(links.hidden())
+        chosen = st.multiselect("Hide these controls", keys, default=[k for k in now if k in keys],
+                                format_func=lambda k: links[k].label, key="_class_link_hide",
+                                help="Students who open the link do not see these controls; their values "
+                                     "(as now on this page) still apply.")
+        params = [(k, v) for k in st.query_params if k != HIDE and k not in PERSONAL
+                  for v in st.query_params.get_all(k)]
+        if chosen:
+            params.append((HIDE, ",".join(chosen) if len(chosen) < len(keys) else "all"))
+        base = address.page_link([])
+        st.code(address.page_link(params), language=None, wrap_lines=True)
+        _short_link(links, base, params)
+
+
+LINK_BOX = "_class_link_box"   # the expander's key: whether it is open
+
+# Never in a link a page offers to copy: a student's seat and a teacher's key are theirs alone (a friend
+# given a seat could submit as its student), and a class code without its seat only says "open the class
+# link again" to whoever opens it.
+PRIVATE = frozenset({"seat", "key"})
+PERSONAL = PRIVATE | {"class"}
+SHORT = "s"   # the home page's key for a short link: /?s=CODE
+
+
+def _short_link(links: Links, base: str, params: list[tuple[str, str]]) -> None:
+    """'Short link for a slide': the link above kept in the class store under a six-letter code, opened
+    as /?s=CODE (pages/home.py follows it). Stored only when asked for; the same link, the same code."""
+    path = Path(links.file).stem
+    query = urlencode(params)
+    made: dict = st.session_state.setdefault("_short_links", {})
+    if st.button("Short link for a slide", icon=":material/link:", key="_short_link", width="stretch",
+                 help="A link a room can type off a slide, e.g. /?s=K7M2QX: it opens this view, with the "
+                      "controls ticked above hidden. Kept on this server for a year."):
+        try:
+            made[(path, query)] = store().shorten(path, query)
+        except Exception as exc:   # the store is down or refused: say so, keep the long link
+            st.caption(f":orange[:material/error: No short link: {shown(str(exc) or type(exc).__name__)}]")
+    if code := made.get((path, query)):
+        root = base[: -len(path)] if path and base.endswith(path) else base
+        st.code(f"{root}?{SHORT}={code}", language=None, wrap_lines=True)

@@ -1,0 +1,1 @@
+"""/gpt2-params's pieces: what only pages/gpt2-params.py uses."""

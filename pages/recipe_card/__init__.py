@@ -1,0 +1,1 @@
+"""/recipe-card's pieces: what only pages/recipe-card.py uses."""

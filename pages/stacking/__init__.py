@@ -1,0 +1,1 @@
+"""/stacking's pieces: what only pages/stacking.py uses."""

@@ -1,0 +1,1 @@
+"""/tax-bands's pieces: what only pages/tax-bands.py uses."""

@@ -1,0 +1,1 @@
+"""/trainer's pieces: what only pages/trainer.py uses."""

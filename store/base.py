@@ -1,0 +1,36 @@
+"""What every room of the store shares: the codes' alphabet, how long links are kept, the one-line refusal,
+and the clock. store/__init__.py (classes, seats, submissions, short links) and store/lessons.py (lessons
+and answers) both build on it; store re-exports each name, so callers import them from `store`."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import UTC, datetime, timedelta
+
+# No 0/O, 1/I/L: a code read off a projector is typed right.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+LINK_SEEDS = 100_000               # a link's seed is below this: the hidden points' seed never is one
+KEEP_LINKS = timedelta(days=365)  # a short link lasts a school year from when it was first made
+
+
+class StoreError(ValueError):
+    """A refusal a student or teacher can act on, in one line."""
+
+
+def _hash(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _aware(t: datetime | None) -> datetime | None:
+    """SQLite hands back naive datetimes (it stores no zone): they were written in UTC."""
+    return t.replace(tzinfo=UTC) if t is not None and t.tzinfo is None else t
+
+
+def normal_code(code: str) -> str:
+    """A join code as typed (any case, spaces) in its stored form."""
+    return "".join(str(code).split()).upper()

@@ -1,0 +1,26 @@
+"""Every README link, typed into a real browser: it lands on its lesson (the URL keeps its path, the
+tab and the navigation name the lesson), with no 'Page not found' and no exception."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.conftest import assert_clean, wait_ready
+from tests.readme_links import lesson_of, readme_links
+
+
+@pytest.mark.parametrize("link", readme_links())
+def test_a_readme_link_lands_on_its_lesson(browser, server, link):
+    lesson = lesson_of(link)
+    assert lesson is not None, link
+    ctx = browser.new_context(viewport={"width": 1366, "height": 900})
+    page = ctx.new_page()
+    page.goto(server.url + link)
+    wait_ready(page)
+    assert_clean(page)
+    path = page.url.split("://", 1)[1].split("/", 1)[1].split("?")[0].strip("/")
+    assert path == lesson.url_path, page.url
+    active = page.locator("[data-testid='stSidebarNav'] a[aria-current='page']")
+    title = lesson.title if lesson.url_path else "Home"   # app.py calls the home page "Home"
+    assert title in (active.inner_text() if active.count() else page.title()), page.url
+    ctx.close()
