@@ -412,6 +412,9 @@ async def classroom(url: str, args, meter: Meter | None) -> dict:
         tasks.append(asyncio.create_task(killer(meter.roots, args.duration / 2, kill)))
     if args.pause_at:
         tasks.append(asyncio.create_task(pauser(args, args.pause_at * args.duration, kill)))
+    if getattr(args, "hostile", False):
+        tasks.append(asyncio.create_task(asyncio.to_thread(flood, args.db_url, args.code, args.duration / 2,
+                                                           kill)))
     await asyncio.gather(*tasks, asyncio.sleep(args.duration))
     t1 = time.perf_counter()
     end = meter.read() if meter else None
@@ -516,7 +519,28 @@ def class_figures(args, submitters, viewers, marks, window, stats_file, lines0, 
         **pause_figures(submitters, kill.get("paused_at")),
         "viewers": len(viewers), "teacher_view": bool(args.teachers),
         "board_refreshes": sum(st.stats.ticks_done - marks[id(st)][4] for st in viewers),
+        "hostile": bool(getattr(args, "hostile", False)),
+        "flood_seats": kill.get("flood_seats"), "flood_refused": kill.get("flood_refused"),
+        "seats": len(db_seats(args)),
+        "errors_drawn": {"students": sum(len(st.stats.exceptions) for st in submitters),
+                         "viewers": sum(len(st.stats.exceptions) for st in viewers)},
+        "first_errors": [e for st in [*submitters, *viewers] for e in st.stats.exceptions][:3],
     }
+
+
+def db_seats(args) -> list:
+    import store as store_module
+
+    db = store_module.Store(args.db_url)
+    try:
+        from sqlalchemy import select
+
+        from store.models import Class, Seat
+        with db.engine.connect() as conn:
+            return conn.execute(select(Seat.id).join(Class, Class.id == Seat.class_id)
+                                .where(Class.code == args.code)).all()
+    finally:
+        db.engine.dispose()
 
 
 def report(r: dict) -> str:
@@ -560,6 +584,13 @@ def report(r: dict) -> str:
             lines.append(f"  replica pid {r['killed_pid']} killed with SIGKILL halfway; "
                          f"{r['reopened']} students reopened their link and carried on "
                          f"(back in p95 {ms(r['reopen_p95_s'])})")
+    if r.get("hostile"):
+        errors = r["errors_drawn"]
+        bad = sum(errors.values())
+        lines.append(f"  hostile: two unreadable rows planted; a join flood got {r['flood_seats']} seats, "
+                     f"{r['flood_refused']} refused ({r['seats']} seats in the class); errors drawn: "
+                     f"{errors['students']} on students' trainers, {errors['viewers']} on /class"
+                     + (f"  <-- FAILED: {r['first_errors']}" if bad else ""))
     if r.get("pause_students"):
         lines.append(f"  pause: {r['pause_seen']} of {r['pause_students']} students saw the banner, "
                      f"{r['pause_within_3s']} within 3 s; p50 {ms(r['pause_p50_s'])} · p95 "
@@ -615,6 +646,10 @@ def parse(argv=None, description: str = __doc__.split("\n\n")[0]) -> argparse.Na
                          "counted")
     ap.add_argument("--kill-replica", action="store_true",
                     help="with --replicas: SIGKILL one replica halfway; its students reopen their links")
+    ap.add_argument("--hostile", action="store_true",
+                    help="with --submit-every: two rows no page could make are planted in the store (an "
+                         "epoch of 2^63, malformed JSON, scores that are not numbers) and one client floods "
+                         "the class with joins; every tab's drawn errors are counted")
     ap.add_argument("--json", action="store_true", help="print the result as one JSON line as well")
     args = ap.parse_args(argv)
     if not 0 <= args.students + args.players <= MAX_STUDENTS:
@@ -629,6 +664,8 @@ def parse(argv=None, description: str = __doc__.split("\n\n")[0]) -> argparse.Na
         ap.error("--submitters, --viewers, --teachers and --pause-at need a class: --submit-every S")
     if args.submit_every and (args.url or args.submit_every < 5):
         ap.error("--submit-every makes its own class on a server started here, every 5 s or more")
+    if args.hostile and not args.submit_every:
+        ap.error("--hostile needs a class: --submit-every S")
     if args.kill_replica and args.replicas < 2:
         ap.error("--kill-replica needs --replicas 2 or more")
     if args.replicas > 1 and args.submit_every and not (args.db or "").startswith("postgresql"):
@@ -664,9 +701,59 @@ def make_class(args) -> tuple[str, ...]:
             seat = st.join(args.code, f"on the board {i + 1}")
             st.submit(args.code, seat, spec={"hidden": [8], "epoch": 20 + i}, weights=net, n_params=n,
                       public=pub, private=priv)
+    if args.hostile:
+        plant(st, args.code)
     st.engine.dispose()
     assert timedelta(seconds=args.submit_every) >= store_module.MIN_GAP
     return ("--db", args.db_url)   # a killed replica is restarted by deploy/serve, as in a class
+
+
+def plant(st, code: str) -> None:
+    """Two submissions no page could make, written past every check (as an older version, a hand-edited
+    database or a bug might have): the board, the gallery, the snapshots and the teacher's Manage must
+    still draw for everyone. The first ranks top: an epoch of 2^63 in a network that otherwise scores."""
+    from datetime import UTC, datetime
+
+    from sqlalchemy import insert, select
+
+    from bench.submit import networks
+    from store.models import Class, Seat, Submission
+
+    net = networks(1)[0]
+    rows = [dict(spec=json.dumps({"hidden": [8], "act": "relu", "opt": "adam", "lr": 0.03, "epoch": 2**63}),
+                 weights=json.dumps({**net, "epoch": 2**63}), n_params=2**31 - 1, public=1.0, private=1.0),
+            dict(spec="{not json", weights="[]", n_params=-1,
+                 public=float("nan") if st.url.startswith("postgresql") else 1e308, private=float("-inf"))]
+    for i, row in enumerate(rows):
+        st.join(code, f"mallory {i + 1}")
+        with st.engine.begin() as conn:   # bound parameters, as every query of the store
+            cid = conn.scalar(select(Class.id).where(Class.code == code))
+            sid = conn.scalar(select(Seat.id).where(Seat.class_id == cid,
+                                                    Seat.nickname == f"mallory {i + 1}"))
+            conn.execute(insert(Submission).values(class_id=cid, seat_id=sid, created_at=datetime.now(UTC),
+                                                   **row))
+
+
+def flood(db_url: str, code: str, seconds: float, out: dict) -> None:
+    """One client joining the class as fast as the store answers, for `seconds` (bounded: at most 2,000
+    tries): how many seats it got and how many joins were refused."""
+    import store as store_module
+
+    db = store_module.Store(db_url)
+    made = refused = 0
+    until = time.perf_counter() + seconds
+    try:
+        for i in range(2000):
+            if time.perf_counter() >= until:
+                break
+            try:
+                db.join(code, f"flood {i}")
+                made += 1
+            except store_module.StoreError:
+                refused += 1
+    finally:
+        db.engine.dispose()
+    out.update(flood_seats=made, flood_refused=refused)
 
 
 def run(args: argparse.Namespace) -> dict:

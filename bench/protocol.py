@@ -88,6 +88,7 @@ class Stats:
     submits_sent: int = 0       # class challenge: trainings pressed before a Submit
     submits_answered: int = 0   # Submits whose run finished
     submit_latencies: list[float] = field(default_factory=list)   # seconds from Submit to its answer
+    exceptions: list[str] = field(default_factory=list)   # errors the page drew (uncaught, or st.exception)
 
 
 def _check_local(url: str) -> None:
@@ -336,6 +337,8 @@ class Student:
             self.widgets[w.key or wid] = w
         if which == "markdown" and log is not None and not log.fragment:
             self.texts.append(el.markdown.body)
+        if which == "exception":   # what a browser shows as "This app has encountered an error"
+            self.stats.exceptions.append(f"{el.exception.type}: {el.exception.message}"[:300])
         paused = which == "alert" and "your teacher paused the class" in el.alert.body
         if paused and self.stats.paused_at is None:
             self.stats.paused_at = time.perf_counter()   # /trainer in a class: the pause banner arrived
