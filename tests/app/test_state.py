@@ -170,7 +170,7 @@ def test_no_link_the_class_box_offers_holds_a_seat_a_key_or_a_class():
     class that goes with a seat."""
     at = AppTest.from_function(_box_page)
     at.query_params.update({"lr": "0.2", "seat": "secret-token", "key": "teacher-key", "class": "ABCDEF"})
-    at.session_state[state.LINK_BOX] = True
+    at.session_state[LINK_BOX] = True
     at.run()
     at.button(key="_short_link").click().run()
     offered = [c.value for c in at.code]
