@@ -1008,3 +1008,11 @@ def test_the_shared_link_table_is_never_changed_by_a_session():
     assert classes.selectbox(key="dataset").options != regress.selectbox(key="dataset").options
     assert "25" in classes.select_slider(key="speed").options
     assert "25" not in regress.select_slider(key="speed").options
+
+
+def test_the_link_table_is_declared_for_the_page_file():
+    """app.py finds a page's links by its file (state.declared) to draw 'A link for the class': the table
+    declared in pages/trainer/links.py must name pages/trainer.py."""
+    from pages.trainer import links
+
+    assert state.declared(PAGE) is links.LINKS
