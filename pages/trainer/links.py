@@ -358,7 +358,7 @@ LINKS = state.Links(
                values="a link that does not fit the network is ignored with a note"),
     # Declared once per process and shared by every session: what varies by session (the datasets of the
     # problem chosen, a number typed into a link) goes through LINKS.vary, never into this table.
-    page=Path(__file__).resolve().parents[1] / "pages" / "trainer.py",
+    page=Path(__file__).resolve().parents[1] / "trainer.py",
 )
 
 

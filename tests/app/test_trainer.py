@@ -1034,3 +1034,11 @@ def test_a_weights_file_past_any_bound_is_one_line_under_the_uploader_and_the_ne
         assert len(lines) == 1 and "\n" not in lines[0] and "Nothing was loaded" in lines[0], (name, lines)
         np.testing.assert_array_equal(at.session_state[tr.RUN].trainer.flat, before)
     assert "!\\[\\]\\(x\\)\\.json" in lines[0]                 # the name as typed, escaped
+
+
+def test_the_link_table_is_declared_for_the_page_file():
+    """app.py finds a page's links by its file (state.declared) to draw 'A link for the class': the table
+    declared in pages/trainer/links.py must name pages/trainer.py."""
+    from pages.trainer import links
+
+    assert state.declared(PAGE) is links.LINKS
