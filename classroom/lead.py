@@ -73,8 +73,9 @@ def lead(code: str, ls) -> None:
         _move(code, key, ls.step + 1)
     c[2].link_button("Open this step on the projector", view, icon=":material/open_in_new:",
                      help="The step's view in a new tab, as the students see it after Reveal.")
-    free = c[3].toggle("Free: students move between opened steps", value=ls.mode == "free", key="lesson_free",
-                       help="Off (paced): every student stays on your step. On: any step opened so far.")
+    free = c[3].toggle("Free mode", value=ls.mode == "free", key="lesson_free",
+                       help="Off (paced): every student stays on your step. On: students move between "
+                            "the steps opened so far.")
     if free != (ls.mode == "free"):
         cr.store().set_mode(code, key, "free" if free else "paced")
         cr.changed(code)
@@ -144,8 +145,12 @@ def distribution_figure(q: lib.Question, dist: lib.Distribution):
     elif dist.counts:
         e = dist.edges
         mids = [(a + b) / 2 for a, b in itertools.pairwise(e)]
-        fig.add_bar(x=mids, y=list(dist.counts), width=[b - a for a, b in itertools.pairwise(e)],
-                    marker_color=colors.BLUE, name="answers", hovertemplate="%{x:.3g}: %{y}<extra></extra>")
+        spans = [f"{a:.3g} to {b:.3g}" for a, b in itertools.pairwise(e)]
+        fig.add_bar(x=mids, y=list(dist.counts), width=[0.96 * (b - a) for a, b in itertools.pairwise(e)],
+                    marker_color=colors.BLUE, name="answers", text=list(dist.counts), textposition="outside",
+                    customdata=spans, hovertemplate="%{customdata}: %{y}<extra></extra>")
+        pad = 0.6 * (e[-1] - e[0]) / max(1, len(dist.counts))   # the answer's line clear of the frame
+        fig.update_xaxes(range=[e[0] - pad, e[-1] + pad], title_text="answers (each bar: a range of numbers)")
         if dist.right is not None:
             fig.add_vline(x=float(dist.right), line=dict(color=colors.GREEN, width=3),
                           annotation_text=cr.for_plotly(f"the answer {right}"), annotation_position="top")

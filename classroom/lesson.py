@@ -10,8 +10,6 @@ page's live content.
 
 from __future__ import annotations
 
-import contextlib
-
 import streamlit as st
 
 import classroom as cr
@@ -73,14 +71,24 @@ def _who() -> tuple[str, str] | None:
     return st.session_state.get(FOLLOWING)
 
 
-def _forget_views(path: str) -> None:
-    """The page's controls take the step's link values afresh (same page, new step): their widget state
-    and last good values go."""
+def _set_views(path: str, step: lib.Step) -> None:
+    """The page's controls take the step's link values (same page, new step): Streamlit seeds a bound
+    widget from the link only on a page change, so each control's value is set here, the default for a key
+    the step's link leaves out."""
     links = state.page_links(page_file(path))
-    for key in links or ():
-        with contextlib.suppress(Exception):
-            links.forget(key)
-        st.session_state.pop(key, None)
+    values = step_query(step)
+    for link in links or ():
+        if link.key in (state.HIDE, state.ROOM) or link.kind == "tabs":
+            continue
+        raw = values.get(link.key)
+        raws = [] if raw is None else raw if isinstance(raw, list) else [raw]
+        try:
+            value = (tuple(link.from_text(r) for r in raws) if link.kind == "multi"
+                     else link.from_text(raws[-1])) if raws else link.default
+            links.forget(link.key)
+            links.set(link.key, value)
+        except Exception:   # a value this page cannot take: its control starts afresh
+            st.session_state.pop(link.key, None)
 
 
 def _go(code: str, seat: str, want: int, ls, path_now: str) -> None:
@@ -88,7 +96,7 @@ def _go(code: str, seat: str, want: int, ls, path_now: str) -> None:
     step = ls.steps[want]
     path = _path(step)
     if path == path_now:
-        _forget_views(path)
+        _set_views(path, step)
     st.session_state[SEEN] = (code, want)
     st.switch_page(page_file(path), query_params={**step_query(step), "class": code, "seat": seat})
 

@@ -71,6 +71,7 @@ def test_a_teacher_leads_three_students_through_a_step_and_reveals(open_page):
                               ".map(t => t.textContent)")
     assert any("3 answers" in t and f"the answer: {right}" in t for t in titles), titles
     assert_clean(teacher)
+    teacher.mouse.move(0, 0)                              # no tooltip over the projector's shot
     shutil.copy(screenshot(teacher, "lesson-reveal"), DOCS / "lesson-reveal.png")
 
     ada = students[0]
@@ -78,6 +79,6 @@ def test_a_teacher_leads_three_students_through_a_step_and_reveals(open_page):
     wait_ready(ada)
     text = main_text(ada)
     assert f"Your answer {right}" in text and f"the answer {right} ✓" in text, text[:300]
-    assert "Predict first" not in text
+    assert "Predict first" not in text and "1.0 × 1.5" in text   # the step's view: w₁₁ = 1.5 on the card
     assert_clean(ada)
     shutil.copy(screenshot(ada, "lesson-phone"), DOCS / "lesson-phone.png")
