@@ -131,6 +131,11 @@ def follow(path_now: str) -> bool:
         from ui import history
 
         history.put(seat=seat)   # just joined: into this entry only
+    step = ls.steps[want]
+    if step.path == "trainer" and not step.challenge:   # /trainer as the step's view: no Submit, its data
+        st.session_state[cr.LESSON_VIEW] = code
+    else:
+        st.session_state.pop(cr.LESSON_VIEW, None)
     banner(ls, want, mine)
     st.fragment(watch, run_every=cr.WATCH_EVERY)(code, ls.version)
     return not _question(code, seat, ls, want, mine)

@@ -333,8 +333,9 @@ def room(code: str) -> None:
                     "joins with a nickname, trains on the live trainer and presses **Submit**.")
         if info is not None:   # a student's link: join, then the class's board, live as on the projector
             join(code)
-            st.subheader(f"The board of class {code}")
-            st.fragment(cr.away()(board), run_every=3)(code, compact=True)
+            if cr.store().lesson_state(code) is None:   # a lesson class has no board: its steps are the pages
+                st.subheader(f"The board of class {code}")
+                st.fragment(cr.away()(board), run_every=3)(code, compact=True)
             with st.expander("Start a challenge of your own (for a teacher)", icon=":material/flag:"):
                 start()
         else:

@@ -146,3 +146,14 @@ def test_the_teacher_downloads_the_answers_and_ends_the_lesson():
 def test_answers_read_as_words():
     steps = lead.ready()["recipe-card"].steps
     assert cl.shown_answer(steps[4].question, 0) == "Yes" and cl.shown_answer(steps[1].question, 2.5) == "2.5"
+
+
+def test_a_trainer_step_is_a_view_and_the_challenge_step_is_the_class_challenge(switches):
+    code, key = cr.store().start_lesson(lead.ready()["checkerboard"], paths=lead.paths())
+    seat = cr.store().join(code, "Di")
+    at = _student(code, seat, path="trainer")
+    assert at.session_state[cr.LESSON_VIEW] == code                # cr.challenge() leaves this page alone
+    cr.store().goto(code, key, 4)                                   # "Challenge: the best test accuracy"
+    at.run()
+    assert switches[-1] == ("trainer", {"class": code, "seat": seat})
+    assert cr.LESSON_VIEW not in at.session_state                   # /trainer is the class's challenge
