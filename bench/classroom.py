@@ -47,6 +47,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench import lesson as lesson_bench  # noqa: E402
 from bench.protocol import Student  # noqa: E402
 
 MAX_STUDENTS = 400
@@ -616,6 +617,8 @@ def parse(argv=None, description: str = __doc__.split("\n\n")[0]) -> argparse.Na
     ap.add_argument("--kill-replica", action="store_true",
                     help="with --replicas: SIGKILL one replica halfway; its students reopen their links")
     ap.add_argument("--json", action="store_true", help="print the result as one JSON line as well")
+    ap.add_argument("--lesson", action="store_true",
+                    help="the students follow a lesson (bench/lesson.py): Next to every page on the step")
     args = ap.parse_args(argv)
     if not 0 <= args.students + args.players <= MAX_STUDENTS:
         ap.error(f"at most {MAX_STUDENTS} simulated students")
@@ -684,14 +687,15 @@ def run(args: argparse.Namespace) -> dict:
         else:
             (ROOT / "artifacts").mkdir(exist_ok=True)
             log = open(ROOT / "artifacts" / "classroom-server.log", "w")  # noqa: SIM115
-            serve = make_class(args) if args.submit_every else ()
+            serve = lesson_bench.make_lesson(args) if args.lesson else make_class(args) if args.submit_every \
+                else ()
             proc, url = start_server(args.replicas, args.set, log, serve)
             pids = [proc.pid]
             if args.cpu_quota:
                 quota = CpuQuota(args.cpu_quota)
                 quota.apply(streamlit_pids(pids))
         meter = Meter(pids) if pids else None
-        result = asyncio.run(classroom(url, args, meter))
+        result = asyncio.run(lesson_bench.follow(url, args) if args.lesson else classroom(url, args, meter))
         result["cpu_quota"] = args.cpu_quota
     finally:
         if proc is not None:
@@ -706,7 +710,7 @@ def run(args: argparse.Namespace) -> dict:
 def main(argv=None) -> int:
     args = parse(argv)
     result = run(args)
-    print(report(result))
+    print(lesson_bench.report(result) if args.lesson else report(result))
     if args.json:
         print(json.dumps(result))
     return 0
