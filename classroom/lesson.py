@@ -137,7 +137,7 @@ def follow(path_now: str) -> bool:
     else:
         st.session_state.pop(cr.LESSON_VIEW, None)
     banner(ls, want, mine)
-    st.fragment(watch, run_every=cr.WATCH_EVERY)(code, ls.version)
+    st.fragment(watch, run_every=cr.WATCH_EVERY)(code, ls.version, ls.paused)
     return not _question(code, seat, ls, want, mine)
 
 
@@ -149,13 +149,13 @@ def _want(ls) -> int:
     return ls.step
 
 
-def watch(code: str, version: int) -> None:
-    """Every WATCH_EVERY s: one small read; the teacher moved (or paused) -> the whole page follows."""
+def watch(code: str, version: int, paused: bool = False) -> None:
+    """Every WATCH_EVERY s: one small read; the teacher moved, paused or resumed -> the whole page follows."""
     try:
         now = cr.store().lesson_version(code)
     except StoreDown:
         return
-    if now is None or now[0] != version:
+    if now is None or now != (version, paused):
         state.rerun_page("the teacher moved the lesson: this page follows")
 
 

@@ -157,3 +157,18 @@ def test_a_trainer_step_is_a_view_and_the_challenge_step_is_the_class_challenge(
     at.run()
     assert switches[-1] == ("trainer", {"class": code, "seat": seat})
     assert cr.LESSON_VIEW not in at.session_state                   # /trainer is the class's challenge
+
+
+def test_the_watch_follows_a_move_and_a_pause(monkeypatch):
+    code, key = cr.store().start_lesson(lead.ready()["recipe-card"], paths=lead.paths())
+    ls = cr.store().lesson_state(code)
+    asked = []
+    monkeypatch.setattr(cl.state, "rerun_page", asked.append)
+    cl.watch(code, ls.version, ls.paused)
+    assert asked == []                                               # nothing moved: nothing rerun
+    cr.store().set_flag(code, key, "paused", True)
+    cl.watch(code, ls.version, ls.paused)
+    assert len(asked) == 1                                           # the pause reaches the page
+    cr.store().goto(code, key, 1)
+    cl.watch(code, ls.version, True)
+    assert len(asked) == 2                                           # and so does Next
