@@ -6,6 +6,7 @@ from pathlib import Path
 import streamlit as st
 
 import engine
+from classroom import lesson as class_lesson
 from classroom.links import link_box
 from engine import heap
 from engine.fairshare import busy_note
@@ -39,7 +40,8 @@ if note := busy_note():  # past capacity answers come later, never not at all: s
 room.sidebar()   # every page: large text for the room, and its controls folded away
 room.style()
 link_notes = st.container()   # the page's notes on its link as a whole (an unknown key in `hide=`)
-page.run()
+if class_lesson.follow(page.url_path):   # a student in a lesson class: the step, its question first
+    page.run()
 lesson = next((item for item in LESSONS if item.url_path == page.url_path), HOME)
 if links := state.declared(ROOT / lesson.file):   # the page's link keys: a link for the class can hide them
     with link_notes:

@@ -47,6 +47,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench import lesson as lesson_bench  # noqa: E402
 from bench.protocol import Student  # noqa: E402
 
 MAX_STUDENTS = 400
@@ -651,6 +652,8 @@ def parse(argv=None, description: str = __doc__.split("\n\n")[0]) -> argparse.Na
                          "epoch of 2^63, malformed JSON, scores that are not numbers) and one client floods "
                          "the class with joins; every tab's drawn errors are counted")
     ap.add_argument("--json", action="store_true", help="print the result as one JSON line as well")
+    ap.add_argument("--lesson", action="store_true",
+                    help="the students follow a lesson (bench/lesson.py): Next to every page on the step")
     args = ap.parse_args(argv)
     if not 0 <= args.students + args.players <= MAX_STUDENTS:
         ap.error(f"at most {MAX_STUDENTS} simulated students")
@@ -771,14 +774,15 @@ def run(args: argparse.Namespace) -> dict:
         else:
             (ROOT / "artifacts").mkdir(exist_ok=True)
             log = open(ROOT / "artifacts" / "classroom-server.log", "w")  # noqa: SIM115
-            serve = make_class(args) if args.submit_every else ()
+            serve = lesson_bench.make_lesson(args) if args.lesson else make_class(args) if args.submit_every \
+                else ()
             proc, url = start_server(args.replicas, args.set, log, serve)
             pids = [proc.pid]
             if args.cpu_quota:
                 quota = CpuQuota(args.cpu_quota)
                 quota.apply(streamlit_pids(pids))
         meter = Meter(pids) if pids else None
-        result = asyncio.run(classroom(url, args, meter))
+        result = asyncio.run(lesson_bench.follow(url, args) if args.lesson else classroom(url, args, meter))
         result["cpu_quota"] = args.cpu_quota
     finally:
         if proc is not None:
@@ -793,7 +797,7 @@ def run(args: argparse.Namespace) -> dict:
 def main(argv=None) -> int:
     args = parse(argv)
     result = run(args)
-    print(report(result))
+    print(lesson_bench.report(result) if args.lesson else report(result))
     if args.json:
         print(json.dumps(result))
     return 0

@@ -37,6 +37,7 @@ PAUSE_SEEN = "class_pause_seen"  # session: (when, paused, whether that look rea
 AWAY = ("The class store cannot be reached just now; this page shows the class again by itself when it "
         "is back.")
 LOOK_AGAIN = 5.0             # seconds between two looks at a store that is away
+LESSON_VIEW = "class_lesson_view"  # session: the lesson class whose trainer step is a view, not a challenge
 
 
 def store_url() -> str | None:
@@ -390,6 +391,8 @@ def challenge() -> Challenge | None:
 
         history.put(seat=seat)   # just joined: into this entry only, never one pushed on /class
     if not code and not seat:
+        return None
+    if code and normal_code(code) == st.session_state.get(LESSON_VIEW):   # a lesson's view, not its challenge
         return None
     if not code or not seat:
         st.warning("This link is missing its class or its seat: open the class link again to join. Training "

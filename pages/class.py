@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 import streamlit as st
 
 import classroom as cr
+from classroom import lead, lesson
 from lib.challenge import evaluate, score_of
 from lib.datasets import PROBLEMS
 from store import StoreDown, StoreError, normal_code
@@ -81,6 +82,7 @@ def join(code: str = "") -> None:
                 st.error(cr.plain(str(err)), icon=":material/error:")
                 return
             st.session_state.setdefault(cr.JOINED, {})[normal_code(typed)] = token   # the seat: not pushed
+            lesson.land(typed, token)   # a lesson class: to the teacher's step
             st.switch_page("pages/trainer.py", query_params={"class": normal_code(typed)})
 
 
@@ -103,9 +105,14 @@ def teacher(code: str) -> None:
         st.html(f'<div style="font-size:clamp(48px,9vw,120px);font-weight:700;letter-spacing:0.12em;'
                 f'line-height:1.1">{code}</div>')   # our own code: six letters of CODE_ALPHABET
         st.markdown(f"Students open **{cr.plain(student)}** (or scan the code) and pick a nickname.")
-        st.caption(cr.describe_problem(info.problem) + ".")
+        ls = cr.store().lesson_state(code)
+        if ls is None:
+            st.caption(cr.describe_problem(info.problem) + ".")
     with right:
         st.image(cr.qr_png(student), width=220, caption="The student link")
+    if ls is not None:   # a lesson class: the teacher leads it (classroom/lead.py)
+        lead.lead(code, ls)
+        return
     c = st.columns(3)
     hide = c[0].toggle("Hide nicknames", value=info.hide_names, key="class_hide",
                        help="Number the students on the board instead of naming them.")
@@ -326,8 +333,9 @@ def room(code: str) -> None:
                     "joins with a nickname, trains on the live trainer and presses **Submit**.")
         if info is not None:   # a student's link: join, then the class's board, live as on the projector
             join(code)
-            st.subheader(f"The board of class {code}")
-            st.fragment(cr.away()(board), run_every=3)(code, compact=True)
+            if cr.store().lesson_state(code) is None:   # a lesson class has no board: its steps are the pages
+                st.subheader(f"The board of class {code}")
+                st.fragment(cr.away()(board), run_every=3)(code, compact=True)
             with st.expander("Start a challenge of your own (for a teacher)", icon=":material/flag:"):
                 start()
         else:
@@ -336,6 +344,7 @@ def room(code: str) -> None:
                 join("")
             with b:
                 start()
+                lead.start_box()
 
 
 if __name__ == "__main__":

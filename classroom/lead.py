@@ -1,0 +1,221 @@
+"""A lesson as a class activity (issue 33), as the teacher leads it on /class: pick a ready lesson and
+Start the lesson (the same join code, QR and teacher's key as a challenge); then Back and Next, paced or
+free, Reveal, the room's answers as one chart (never who answered what unless the teacher shows names),
+the record, the downloads, and the end. The student's side is classroom/lesson.py.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import streamlit as st
+
+import classroom as cr
+from classroom.lesson import shown_answer
+from lib import lessons as lib
+from store import StoreError
+from ui import colors, state
+from ui.nav import LESSONS
+
+
+@st.cache_resource(show_spinner=False)
+def ready() -> dict[str, lib.Lesson]:
+    """The ready lessons (lib.lessons.READY), built once per process (their answers are computed)."""
+    return {name: make() for name, make in lib.READY.items()}
+
+
+def paths() -> set[str]:
+    return {item.url_path for item in LESSONS}
+
+
+def start_box() -> None:
+    """'Lead a lesson': one of the ready lessons, then Start the lesson (a class of its own)."""
+    with st.container(border=True):
+        st.markdown("**Lead a lesson** (for the teacher)")
+        st.caption("The class follows you from view to view, predicts before it sees, and sees its own "
+                   "answers.")
+        with st.form("lesson_start", border=False):
+            titles = {name: lesson.title for name, lesson in ready().items()}
+            pick = st.selectbox("Lesson", list(titles), format_func=titles.get, key="lesson_start_pick",
+                                help="A ready lesson: its right answers are computed from each step's view.")
+            go = st.form_submit_button("Start the lesson", type="primary", icon=":material/school:")
+        if go:
+            code, key = cr.store().start_lesson(ready()[pick], paths=paths())
+            st.session_state.setdefault(cr.KEYS, {})[code] = key
+            st.session_state["class_new_key"] = (code, key)
+            st.query_params["code"] = code
+            state.rerun_page("the new lesson class's code and key")
+
+
+REVEAL = "The room's answers, the right one, and the view open on every screen; answers close."
+REOPEN = "Reopen the question: answers can change again."
+
+
+def lead(code: str, ls) -> None:
+    """The teacher's lesson view, under the code and QR: the step, its link, Back / Next, paced or free,
+    Reveal; the room's answers (live); the record; Manage."""
+    key = cr.key_for(code)
+    step = ls.steps[ls.step]
+    st.subheader(f"{ls.title}")
+    st.markdown(f"**Step {ls.step + 1} of {len(ls.steps)}: {cr.plain(step.title)}**")
+    if step.note:
+        st.caption(cr.plain(step.note))
+    path = "trainer" if step.challenge else step.path
+    view = f"{cr.base_url()}/{path}" + (f"?{step.query}" if step.query else "")
+    c = st.columns([1, 1, 2, 2])
+    if c[0].button("Back", key="lesson_back", icon=":material/arrow_back:", disabled=ls.step == 0,
+                   help="The class goes back one step with you."):
+        _move(code, key, ls.step - 1)
+    if c[1].button("Next", key="lesson_next", type="primary", icon=":material/arrow_forward:",
+                   disabled=ls.step >= len(ls.steps) - 1,
+                   help="Every student's screen goes to the next step."):
+        _move(code, key, ls.step + 1)
+    c[2].link_button("Open this step on the projector", view, icon=":material/open_in_new:",
+                     help="The step's view in a new tab, as the students see it after Reveal.")
+    free = c[3].toggle("Free mode", value=ls.mode == "free", key="lesson_free",
+                       help="Off (paced): every student stays on your step. On: students move between "
+                            "the steps opened so far.")
+    if free != (ls.mode == "free"):
+        cr.store().set_mode(code, key, "free" if free else "paced")
+        cr.changed(code)
+    q = step.question
+    if q is not None:
+        st.markdown(f"**The question:** {cr.plain(q.text)}")
+        revealed = ls.step in ls.revealed
+        if st.button("Hide the answers again" if revealed else "Reveal", key="lesson_reveal",
+                     type="secondary" if revealed else "primary", icon=":material/visibility:",
+                     help=REOPEN if revealed else REVEAL):
+            cr.store().reveal(code, key, ls.step, not revealed)
+            cr.changed(code)
+            state.rerun_page("the answers revealed or hidden")
+        names = st.toggle("Show names", value=ls.show_names, key="lesson_names",
+                          help="Under the chart, who answered what (off: nobody's answer is named).")
+        if names != ls.show_names:
+            cr.store().set_show_names(code, key, names)
+        st.fragment(answers_part, run_every=3)(code, ls.step, names)
+    record(code, key)
+    manage(code, key, ls)
+
+
+def _move(code: str, key: str, step: int) -> None:
+    cr.store().goto(code, key, step)
+    cr.changed(code)
+    state.rerun_page("the lesson moved: the teacher's view follows")
+
+
+@cr.away()
+@cr.guarded("The room's answers")
+def answers_part(code: str, step: int, names: bool) -> None:
+    """While the question is open: how many answered (never who); after Reveal, the distribution."""
+    dist = cr.store().step_distribution(code, step)
+    if dist is None:
+        n, joined = cr.store().answer_count(code, step), cr.store().counts(code).joined
+        st.metric("Answered", f"{n} of {joined}", help="Students who sent an answer to this step.")
+        st.caption(f"{n} of {joined} students answered. The answers show when you press Reveal.")
+        return
+    ls = cr.store().lesson_state(code)
+    q = ls.steps[step].question
+    from ui import charts
+
+    charts.show(distribution_figure(q, dist), key=f"lesson_dist_{step}")
+    words = f"{dist.n} answer{'s' if dist.n != 1 else ''}."
+    if q.answer is not None:
+        words += f" The right answer: {shown_answer(q, q.answer)}."
+    st.markdown(cr.plain(words))
+    if names:
+        rows = cr.store().answers(code, cr.key_for(code), step)
+        st.dataframe([{"student": cr.name_text(n), "answer": shown_answer(q, v)} for n, v in rows],
+                     hide_index=True, width="stretch")
+
+
+def distribution_figure(q: lib.Question, dist: lib.Distribution):
+    """Bars per choice (the right one in the answer colour), or a histogram of numbers with the right
+    answer marked; the right answer named in the title."""
+    from ui import charts
+
+    right = None if dist.right is None else shown_answer(q, dist.right)
+    title = f"{dist.n} answers" + (f" · the answer: {right}" if right is not None else "")
+    fig = charts.figure(title=cr.for_plotly(title), y_title="students", height=340)
+    if dist.kind == "choice":
+        cols = [colors.GREEN if i == dist.right else colors.OFF for i in range(len(dist.counts))]
+        labels = [cr.for_plotly(t + (" ✓" if i == dist.right else "")) for i, t in enumerate(dist.labels)]
+        fig.add_bar(x=labels, y=list(dist.counts), marker_color=cols, text=list(dist.counts),
+                    textposition="outside", name="answers", hovertemplate="%{x}: %{y}<extra></extra>")
+    elif dist.counts:
+        e = dist.edges
+        mids = [(a + b) / 2 for a, b in itertools.pairwise(e)]
+        spans = [f"{a:.3g} to {b:.3g}" for a, b in itertools.pairwise(e)]
+        fig.add_bar(x=mids, y=list(dist.counts), width=[0.96 * (b - a) for a, b in itertools.pairwise(e)],
+                    marker_color=colors.BLUE, name="answers", text=list(dist.counts), textposition="outside",
+                    customdata=spans, hovertemplate="%{customdata}: %{y}<extra></extra>")
+        pad = 0.6 * (e[-1] - e[0]) / max(1, len(dist.counts))   # the answer's line clear of the frame
+        fig.update_xaxes(range=[e[0] - pad, e[-1] + pad], title_text="answers (each bar: a range of numbers)")
+        if dist.right is not None:
+            fig.add_vline(x=float(dist.right), line=dict(color=colors.GREEN, width=3),
+                          annotation_text=cr.for_plotly(f"the answer {right}"), annotation_position="top")
+    fig.update_yaxes(rangemode="tozero", dtick=1 if max(dist.counts or (0,)) <= 10 else None)
+    fig.update_layout(showlegend=False)
+    return fig
+
+
+@cr.away()
+@cr.guarded("The record")
+def record(code: str, key: str) -> None:
+    """Every question step: how many answered, the share right, the numbers' middle and spread."""
+    with st.expander("The record of this lesson", icon=":material/table:"):
+        rows = []
+        for r in cr.store().record(code, key):
+            sp = r.spread or {}
+            rows.append({"step": r.step + 1, "title": r.title, "answered": r.answered,
+                         "right (%)": None if r.share_right is None else round(100 * r.share_right, 1),
+                         "median": None if not sp else round(sp["median"], 4),
+                         "spread (IQR)": None if not sp else round(sp["iqr"], 4)})
+        st.dataframe(rows, hide_index=True, width="stretch")
+
+
+def export_csv(code: str, key: str) -> str:
+    import pandas as pd
+
+    cols = ("nickname", "step", "title", "answer", "right", "time")
+    rows = cr.store().export_answers(code, key)
+    table = pd.DataFrame([{k: cr.cell(r.get(k)) for k in cols} for r in rows], columns=list(cols))
+    return table.to_csv(index=False)
+
+
+def export_json(code: str, key: str) -> str:
+    return json.dumps({"code": code, "answers": cr.store().export_answers(code, key)}, sort_keys=True)
+
+
+def manage(code: str, key: str, ls) -> None:
+    """Downloads (built when pressed), delete answers, pause, end."""
+    with st.expander("Manage the lesson", icon=":material/settings:"):
+        c = st.columns(2)
+        c[0].download_button("Download the answers (CSV)", lambda: export_csv(code, key),
+                             file_name=f"lesson-{code}.csv", mime="text/csv", icon=":material/table:",
+                             on_click="ignore", key="lesson_csv", help="One row per student and step.")
+        c[1].download_button("Download the answers (JSON)", lambda: export_json(code, key),
+                             file_name=f"lesson-{code}.json", mime="application/json", key="lesson_json",
+                             icon=":material/download:", on_click="ignore", help="Every answer, as data.")
+        pause = st.toggle("Pause the class", value=ls.paused, key="lesson_pause",
+                          help="Eyes up: every student's screen says so and answers wait until you resume.")
+        if pause != ls.paused:
+            cr.store().set_flag(code, key, "paused", pause)
+            cr.changed(code)
+            state.rerun_page("the class paused or resumed")
+        if st.button("Delete this step's answers", key="lesson_delete", icon=":material/delete:",
+                     help="The class answers this step afresh."):
+            n = cr.store().delete_answers(code, key, ls.step)
+            st.caption(f"{n} answers deleted.")
+        sure = st.checkbox("I am sure: end this lesson, delete its students and every answer",
+                           key="lesson_end_sure", help="End deletes the class: tick this first.")
+        if st.button("End the lesson", key="lesson_end", disabled=not sure, icon=":material/delete_forever:",
+                     help="Everything of this class is deleted."):
+            try:
+                cr.store().end(code, key)
+            except StoreError as err:
+                st.error(cr.plain(str(err)))
+                return
+            cr.changed(code)
+            st.query_params.clear()
+            state.rerun_page("the lesson ended: back to the way in")

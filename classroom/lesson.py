@@ -1,0 +1,221 @@
+"""A lesson as a class activity (issue 33), as a student's page sees it: the class follows the teacher
+from view to view, answers a step's question before it sees the view, and sees its own answer beside the
+truth on Reveal. The teacher's side is classroom/lead.py.
+
+app.py calls `follow(page)` before it runs a page: when the link (`class`, `seat`) or this session names a
+lesson class, the page gets a banner, a watch that moves it with the teacher (store.lesson_version, one
+small read every WATCH_EVERY s), and, while the step's question is open, the question in place of the
+page's live content.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+import classroom as cr
+from lib import lessons as lib
+from store import StoreDown, StoreError, normal_code
+from ui import state
+
+FOLLOWING = "lesson_following"   # session: (code, seat) of the lesson class this session follows
+SEEN = "lesson_seen"             # session: (code, step) this page was last sent to
+PICK = "lesson_pick"             # session: the step a student chose in free mode
+
+
+def page_file(path: str) -> str:
+    return f"pages/{path}.py"
+
+
+def step_query(step: lib.Step) -> dict[str, str | list[str]]:
+    return lib.parse_query(step.query)
+
+
+def shown_answer(q: lib.Question, v) -> str:
+    """An answer as words: a choice's phrase, or the number with its unit."""
+    if v is None:
+        return "none"
+    if q.kind == "choice":
+        return q.choices[int(v)] if 0 <= int(v) < len(q.choices) else "?"
+    text = f"{float(v):,.4f}".rstrip("0").rstrip(".")
+    return f"{q.unit}{text}" if q.unit == "£" else (f"{text} {q.unit}" if q.unit else text)
+
+
+# --- joining ---------------------------------------------------------------------------------------------
+def land(code: str, seat: str) -> None:
+    """Just joined (pages/class.py's join): a lesson class's student goes to the teacher's step; a
+    challenge's to /trainer (nothing happens here). The seat stays in the session, off /class."""
+    code = normal_code(code)
+    try:
+        ls = cr.store().lesson_state(code)
+    except StoreDown:
+        return
+    if ls is None:
+        return
+    st.session_state[FOLLOWING] = (code, seat)
+    step = ls.steps[ls.step]
+    path = "trainer" if step.challenge else step.path
+    st.session_state[SEEN] = (code, ls.step)
+    st.switch_page(page_file(path), query_params={**step_query(step), "class": code})
+
+
+def _who() -> tuple[str, str] | None:
+    """(code, seat) this page follows: the link's, else (a page opened from the menu, no class in its
+    link) the session's; None for a page not in a lesson class."""
+    code, seat = st.query_params.get("class"), st.query_params.get("seat")
+    if code and not seat:
+        seat = st.session_state.get(cr.JOINED, {}).get(normal_code(code))
+    if code and seat:
+        return normal_code(code), seat
+    if code or st.query_params.get("code"):
+        return None
+    return st.session_state.get(FOLLOWING)
+
+
+def _set_views(path: str, step: lib.Step) -> None:
+    """The page's controls take the step's link values (same page, new step): Streamlit seeds a bound
+    widget from the link only on a page change, so each control's value is set here, the default for a key
+    the step's link leaves out."""
+    links = state.page_links(page_file(path))
+    values = step_query(step)
+    for link in links or ():
+        if link.key in (state.HIDE, state.ROOM) or link.kind == "tabs":
+            continue
+        raw = values.get(link.key)
+        raws = [] if raw is None else raw if isinstance(raw, list) else [raw]
+        try:
+            value = (tuple(link.from_text(r) for r in raws) if link.kind == "multi"
+                     else link.from_text(raws[-1])) if raws else link.default
+            links.forget(link.key)
+            links.set(link.key, value)
+        except Exception:   # a value this page cannot take: its control starts afresh
+            st.session_state.pop(link.key, None)
+
+
+def _go(code: str, seat: str, want: int, ls, path_now: str) -> None:
+    """Switch this student's page to step `want` (its view, with class and seat)."""
+    step = ls.steps[want]
+    path = _path(step)
+    if path == path_now:
+        _set_views(path, step)
+    st.session_state[SEEN] = (code, want)
+    st.switch_page(page_file(path), query_params={**step_query(step), "class": code, "seat": seat})
+
+
+def _path(step: lib.Step) -> str:
+    return "trainer" if step.challenge else step.path
+
+
+def follow(path_now: str) -> bool:
+    """Before a page runs (app.py): in a lesson class, the banner, the watch, and the step's question.
+    True: run the page; False: its live content waits for Reveal (the question stands in its place)."""
+    who = _who()
+    if who is None:
+        return True
+    code, seat = who
+    try:
+        ls = cr.store().lesson_state(code)
+        sat = ls is not None and cr.store().seat(code, seat) is not None
+        mine = cr.store().my_answers(code, seat) if sat else {}
+    except StoreDown:
+        st.warning(cr.AWAY, icon=":material/cloud_off:")
+        return True
+    if ls is None or not sat:
+        if st.session_state.get(FOLLOWING, (None,))[0] == code:
+            st.session_state.pop(FOLLOWING, None)
+        return True
+    st.session_state[FOLLOWING] = (code, seat)
+    want = _want(ls)
+    if _path(ls.steps[want]) != path_now or st.session_state.get(SEEN) != (code, want):
+        _go(code, seat, want, ls, path_now)   # off the lesson's step, or the step changed: follow it
+    if "seat" not in st.query_params:
+        from ui import history
+
+        history.put(seat=seat)   # just joined: into this entry only
+    step = ls.steps[want]
+    if step.path == "trainer" and not step.challenge:   # /trainer as the step's view: no Submit, its data
+        st.session_state[cr.LESSON_VIEW] = code
+    else:
+        st.session_state.pop(cr.LESSON_VIEW, None)
+    banner(ls, want, mine)
+    st.fragment(watch, run_every=cr.WATCH_EVERY)(code, ls.version, ls.paused)
+    return not _question(code, seat, ls, want, mine)
+
+
+def _want(ls) -> int:
+    """The step this student is on: the teacher's (paced), or the one chosen in free mode."""
+    chosen = st.session_state.get(PICK)
+    if ls.mode == "free" and isinstance(chosen, int) and ls.open_to_students(chosen):
+        return chosen
+    return ls.step
+
+
+def watch(code: str, version: int, paused: bool = False) -> None:
+    """Every WATCH_EVERY s: one small read; the teacher moved, paused or resumed -> the whole page follows."""
+    try:
+        now = cr.store().lesson_version(code)
+    except StoreDown:
+        return
+    if now is None or now != (version, paused):
+        state.rerun_page("the teacher moved the lesson: this page follows")
+
+
+def banner(ls, i: int, mine: dict) -> None:
+    step = ls.steps[i]
+    lead = "your teacher leads" if ls.mode == "paced" else "free: move between the steps opened so far"
+    line = f"**{cr.plain(ls.title)}** · step {i + 1} of {len(ls.steps)}: {cr.plain(step.title)} · {lead}"
+    q = step.question
+    if q is not None and i in ls.revealed:
+        v = mine.get(i)
+        if v is None:
+            line += " · you did not answer"
+        else:
+            right = lib.is_right(q, v)
+            mark = "" if right is None else (" ✓" if right else " ✗")
+            line += f" · Your answer {cr.plain(shown_answer(q, v))}"
+            line += "" if q.poll else f" · the answer {cr.plain(shown_answer(q, q.answer))}{mark}"
+    if ls.paused:
+        st.warning("**Eyes up: your teacher paused the class.**", icon=":material/visibility:")
+    st.info(line, icon=":material/school:")
+    if ls.mode == "free" and ls.opened > 0:
+        st.selectbox("Step", list(range(ls.opened + 1)), index=min(i, ls.opened), key="lesson_step_choice",
+                     format_func=lambda k: f"{k + 1}. {ls.steps[k].title}", on_change=_picked,
+                     help="Free mode: open any step your teacher has opened so far.")
+
+
+def _picked() -> None:
+    st.session_state[PICK] = st.session_state.get("lesson_step_choice")   # kept across pages (not a widget)
+
+
+def _question(code: str, seat: str, ls, here: int, mine: dict) -> bool:
+    """While the step's question takes answers: the question and Send my answer, in place of the page's
+    live content (True: the page waits)."""
+    if not ls.taking_answers(here):
+        return False
+    q = ls.steps[here].question
+    with st.container(border=True):
+        st.markdown(f"**Predict first.** {cr.plain(q.text)}")
+        with st.form(f"lesson_answer_{here}", border=False):
+            was = mine.get(here)
+            if q.kind == "choice":
+                value = st.radio("Your answer", list(range(len(q.choices))),
+                                 format_func=q.choices.__getitem__,
+                                 index=None if was is None else int(was), key=f"lesson_choice_{here}",
+                                 help="Choose one; you can change it until your teacher reveals.")
+            else:
+                value = st.number_input(f"Your answer{f' ({q.unit})' if q.unit else ''}", value=was,
+                                        format="%.2f", key=f"lesson_number_{here}",
+                                        help="A number; you can change it until your teacher reveals.")
+            go = st.form_submit_button("Send my answer", type="primary", icon=":material/send:")
+        if go:
+            try:
+                kept = cr.store().answer(code, seat, here, value)   # committed before it returns
+                mine[here] = kept
+            except StoreDown as err:
+                st.error(f"Not sent: {err}", icon=":material/cloud_off:")
+            except StoreError as err:
+                st.error(f"Not sent: {cr.plain(str(err))}", icon=":material/error:")
+        if (v := mine.get(here)) is not None:
+            st.success(f"Your answer: {cr.plain(shown_answer(q, v))} — you can change it until your teacher "
+                       "reveals.", icon=":material/check_circle:")
+    st.caption(":material/visibility_off: The view opens after your teacher presses Reveal.")
+    return True

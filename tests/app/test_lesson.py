@@ -1,0 +1,174 @@
+"""A lesson as a class activity under AppTest (issue 33): the teacher starts the recipe-card lesson on
+/class, a student joins and follows Next, the question hides the view until Reveal, Send my answer keeps
+the answer, Reveal shows the room's answers with the right one, the student sees theirs beside the truth,
+a paced student cannot leave, the CSV downloads, the lesson ends.
+
+The student's pages run through tests/app/fixtures/lesson_page.py: AppTest runs app.py only on its first
+run, so the hook app.py calls (classroom.lesson.follow) is called there, with st.switch_page recorded."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+import classroom as cr
+from classroom import lead
+from classroom import lesson as cl
+from tests.app.conftest import figures, open_page
+
+PAGE = str(Path(__file__).parent / "fixtures" / "lesson_page.py")
+
+
+def _text(at) -> str:
+    parts = [at.markdown, at.caption, at.error, at.warning, at.success, at.info]
+    return " ".join(el.value for part in parts for el in part)
+
+
+@pytest.fixture
+def switches(monkeypatch):
+    """st.switch_page recorded: the page's URL path and link become the fixture page's, then it reruns."""
+    went = []
+
+    def switch(page, query_params=None):
+        path = Path(str(page)).stem
+        went.append((path, dict(query_params or {})))
+        st.session_state["lesson_test_path"] = path
+        st.query_params.from_dict(query_params or {})
+        st.rerun()
+
+    monkeypatch.setattr(st, "switch_page", switch)
+    return went
+
+
+def _student(code: str, seat: str, path: str = "recipe-card") -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.query_params["class"], at.query_params["seat"] = code, seat
+    at.session_state["lesson_test_path"] = path
+    return at.run()
+
+
+def _teacher() -> tuple[AppTest, str, str]:
+    at = open_page("class")
+    at.selectbox(key="lesson_start_pick").set_value("recipe-card")
+    next(b for b in at.button if b.label == "Start the lesson").click().run()
+    assert not at.exception
+    code = at.query_params["code"]
+    code = code[0] if isinstance(code, list) else code
+    key = next(c.value for c in at.code if "key=" in c.value).split("key=")[1]
+    return at, code, key
+
+
+def test_the_teacher_leads_and_the_student_predicts_then_sees(switches):
+    teacher, code, _ = _teacher()
+    ls = cr.store().lesson_state(code)
+    assert ls.title == lead.ready()["recipe-card"].title and ls.step == 0
+    assert "Step 1 of 5" in _text(teacher) and teacher.button(key="lesson_back").disabled
+    seat = cr.store().join(code, "Ada *b*")
+    ada = _student(code, seat)
+    assert not ada.exception and "THE PAGE /recipe-card" in _text(ada)
+    assert "step 1 of 5" in _text(ada) and "your teacher leads" in _text(ada)
+
+    teacher.button(key="lesson_next").click().run()               # Next: the class moves
+    assert cr.store().lesson_state(code).step == 1 and "Step 2 of 5" in _text(teacher)
+    assert "0 of 1 students answered" in _text(teacher)
+    ada.run()                                                      # the watch's rerun: the page follows
+    step = cr.store().lesson_state(code).steps[1]
+    assert switches[-1][0] == "recipe-card" and switches[-1][1]["w11"] == "1.5"
+    assert switches[-1][1]["class"] == code and switches[-1][1]["seat"] == seat
+    assert "step 2 of 5" in _text(ada)
+    assert "THE PAGE" not in _text(ada) and "opens after your teacher presses Reveal" in _text(ada)
+    q = step.question
+    ada.number_input(key="lesson_number_1").set_value(q.answer)
+    next(b for b in ada.button if b.label == "Send my answer").click().run()
+    assert cr.store().my_answers(code, seat) == {1: q.answer}     # kept before the acknowledgement
+    assert "Your answer: 3" in _text(ada) and "until your teacher reveals" in _text(ada)
+    bo = _student(code, cr.store().join(code, "Bo"))
+    bo.number_input(key="lesson_number_1").set_value(9.0)
+    next(b for b in bo.button if b.label == "Send my answer").click().run()
+
+    teacher.run()
+    assert "2 of 2 students answered" in _text(teacher) and "Ada" not in _text(teacher)   # never who
+    teacher.button(key="lesson_reveal").click().run()
+    assert not teacher.exception
+    fig = next(f for f in figures(teacher) if "the answer" in f["layout"]["title"]["text"])
+    assert "2 answers" in fig["layout"]["title"]["text"]
+    assert any(s.get("x0") == q.answer for s in fig["layout"].get("shapes", []))   # the right answer marked
+    assert "The right answer\\: 3" in _text(teacher) and "Ada" not in _text(teacher)   # no names yet
+    teacher.toggle(key="lesson_names").set_value(True).run()
+    named = [d.value for d in teacher.dataframe if "student" in d.value.columns]
+    assert named and sorted(named[0]["student"]) == ["Ada *b*", "Bo"]   # as typed, in a table
+
+    ada.run()
+    assert "THE PAGE /recipe-card" in _text(ada)                  # the view opens after Reveal
+    assert "Your answer 3" in _text(ada) and "the answer 3" in _text(ada) and "✓" in _text(ada)
+    bo.run()
+    assert "Your answer 9" in _text(bo) and "✗" in _text(bo)
+
+
+def test_a_paced_student_is_brought_back_and_free_mode_lets_them_choose(switches):
+    code, key = cr.store().start_lesson(lead.ready()["recipe-card"], paths=lead.paths())
+    seat = cr.store().join(code, "Cy")
+    at = _student(code, seat, path="activations")                 # a page off the lesson
+    assert switches[-1][0] == "recipe-card" and "THE PAGE /recipe-card" in _text(at)
+    at.session_state["lesson_test_path"] = "home"                  # the student opens another page
+    at.run()
+    assert switches[-1][0] == "recipe-card" and "THE PAGE /recipe-card" in _text(at)
+    cr.store().goto(code, key, 2)
+    cr.store().set_mode(code, key, "free")
+    at.run()
+    assert "step 3 of 5" in _text(at)
+    at.selectbox(key="lesson_step_choice").set_value(0).run()
+    at.run()
+    assert "step 1 of 5" in _text(at) and switches[-1][1].get("w11") in (None, "0.5")
+
+
+def test_the_teacher_downloads_the_answers_and_ends_the_lesson():
+    teacher, code, key = _teacher()
+    cr.store().goto(code, key, 1)
+    seat = cr.store().join(code, "=cmd()")
+    cr.store().answer(code, seat, 1, 2.5)
+    csv = pd.read_csv(io.StringIO(lead.export_csv(code, key)))
+    assert list(csv["nickname"]) == ["'=cmd()"] and list(csv["answer"]) == [2.5] and list(csv["step"]) == [2]
+    assert '"answers"' in lead.export_json(code, key)
+    teacher.run()
+    assert teacher.button(key="lesson_end").disabled
+    teacher.checkbox(key="lesson_end_sure").check().run()
+    teacher.button(key="lesson_end").click().run()
+    assert not teacher.exception and cr.store().lesson_state(code) is None
+    assert "Lead a lesson" in _text(teacher)                        # back to the way in
+
+
+def test_answers_read_as_words():
+    steps = lead.ready()["recipe-card"].steps
+    assert cl.shown_answer(steps[4].question, 0) == "Yes" and cl.shown_answer(steps[1].question, 2.5) == "2.5"
+
+
+def test_a_trainer_step_is_a_view_and_the_challenge_step_is_the_class_challenge(switches):
+    code, key = cr.store().start_lesson(lead.ready()["checkerboard"], paths=lead.paths())
+    seat = cr.store().join(code, "Di")
+    at = _student(code, seat, path="trainer")
+    assert at.session_state[cr.LESSON_VIEW] == code                # cr.challenge() leaves this page alone
+    cr.store().goto(code, key, 4)                                   # "Challenge: the best test accuracy"
+    at.run()
+    assert switches[-1] == ("trainer", {"class": code, "seat": seat})
+    assert cr.LESSON_VIEW not in at.session_state                   # /trainer is the class's challenge
+
+
+def test_the_watch_follows_a_move_and_a_pause(monkeypatch):
+    code, key = cr.store().start_lesson(lead.ready()["recipe-card"], paths=lead.paths())
+    ls = cr.store().lesson_state(code)
+    asked = []
+    monkeypatch.setattr(cl.state, "rerun_page", asked.append)
+    cl.watch(code, ls.version, ls.paused)
+    assert asked == []                                               # nothing moved: nothing rerun
+    cr.store().set_flag(code, key, "paused", True)
+    cl.watch(code, ls.version, ls.paused)
+    assert len(asked) == 1                                           # the pause reaches the page
+    cr.store().goto(code, key, 1)
+    cl.watch(code, ls.version, True)
+    assert len(asked) == 2                                           # and so does Next
