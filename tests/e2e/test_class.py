@@ -193,9 +193,9 @@ def test_two_students_reach_the_board_within_3_s_reveal_reranks_and_a_reload_kee
 
 def test_a_bad_row_and_a_markdown_nickname_leave_the_teachers_page_whole(browser, server):
     """Issue 32 in Chromium: a class holding a submission with epoch 2**63 from a student called
-    `![](//evil.invalid/p)`. The teacher's /class draws (board, chart, Manage), the name shows as typed in
-    the Remove list and the browser never asks that host for anything; the bad row is removed; the JSON
-    download is built when pressed and holds the class."""
+    `![](//evil.invalid/p)`. The teacher's /class draws (board, chart, Manage), the bad row says it could not
+    be read, the browser never asks that host for anything, and the JSON download is built when pressed and
+    holds the class."""
     import json
     from pathlib import Path
 
@@ -220,30 +220,20 @@ def test_a_bad_row_and_a_markdown_nickname_leave_the_teachers_page_whole(browser
     teacher = ctx.new_page()
     teacher.on("request", lambda r: asked.append(r.url))           # from the first load on
     teacher.goto(f"{server.url}/class?code={code}&key={key}")
-    wait_ready(teacher)
+    teacher.wait_for_url(lambda url: "key=" not in url, timeout=30_000)   # the key left (ui/history.py) ...
+    wait_ready(teacher)                                                 # ... and the run that follows is done
     teacher.locator("[data-testid='stDataFrame']").wait_for(timeout=15_000)
     assert_clean(teacher)
     assert "could not be drawn" not in main_text(teacher)
     teacher.get_by_text("Manage the class").click()
-    who = teacher.locator(".st-key-class_remove_who input")
-    who.click()
-    who.press_sequentially("evil")                               # as a teacher finds a name in a long list
-    option = teacher.get_by_role("option", name=evil, exact=True)
-    option.wait_for(timeout=10_000)                              # the name as typed, an option of text
-    option.click()
     wait_ready(teacher)
     screenshot(teacher, "class-bad-row")
     with teacher.expect_download(timeout=30_000) as got:
         _button(teacher, "Download every submission (JSON)").click()
     whole = json.loads(Path(got.value.path()).read_text())
     assert whole["code"] == code and len(whole["submissions"]) == 2
-    _button(teacher, f"Remove {evil} and their submissions").click()
-    teacher.wait_for_function(
-        "() => [...document.querySelectorAll(\"[data-testid='stMetric']\")].some(m => "
-        "m.innerText.includes('Submissions') && m.innerText.trim().endsWith('1'))", timeout=15_000)
-    wait_ready(teacher)
     assert_clean(teacher)
-    assert [r.nickname for r in store.leaderboard(code)] == ["Ada"]
+    # Removing the bad row from the Remove list: tests/app/test_class.py (the select's options, the click).
     assert not [u for u in asked if "evil.invalid" in u]
     assert teacher.locator("img[src*='evil.invalid']").count() == 0
     ctx.close()
