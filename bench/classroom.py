@@ -762,10 +762,6 @@ def flood(db_url: str, code: str, seconds: float, out: dict) -> None:
 def run(args: argparse.Namespace) -> dict:
     """One class against the server these options name or start (stopped again by its pid)."""
 
-    def _sigterm(signum, frame):  # stop the servers started here, as Ctrl-C does
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, _sigterm)
     proc, log, quota = None, None, None
     try:
         if args.url:
@@ -794,8 +790,13 @@ def run(args: argparse.Namespace) -> dict:
     return result
 
 
+def _sigterm(signum, frame):  # stop the servers started here, as Ctrl-C does
+    raise KeyboardInterrupt
+
+
 def main(argv=None) -> int:
     args = parse(argv)
+    signal.signal(signal.SIGTERM, _sigterm)   # here, not in run(): tests call run() from a worker thread
     result = run(args)
     print(lesson_bench.report(result) if args.lesson else report(result))
     if args.json:
