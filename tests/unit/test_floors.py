@@ -11,7 +11,8 @@ and no import circle anywhere; inside the class room its modules stand in one or
 session.py lowest, lead.py highest) and a module imports only those below it. Every import counts, at the
 top of a file or inside a function: a lazy import is still an arrow a reader has to follow. A broken rule
 fails with the arrow that breaks it (`ui/state.py -> classroom/__init__.py: ui/ never imports a lesson or
-the class room`). docs/ARCHITECTURE.md draws the same floors; a folder or file it names must exist.
+the class room`). docs/ARCHITECTURE.md draws the same floors; a folder or file it names must exist. And the
+house's sizes: no file of a lesson or of the class room over 450 lines, no function there over 60.
 """
 
 from __future__ import annotations
@@ -247,3 +248,35 @@ def test_the_architecture_map_names_only_what_exists():
     assert missing_in("the trainer's pieces live in `pages/trainer/` and `ui/trainer_links.py`") == [
         "ui/trainer_links.py"]
 
+
+# --- sizes ------------------------------------------------------------------------------------------------
+SIZED = ("pages", "classroom")   # the lessons and the class room
+MOST_LINES, MOST_FUNCTION_LINES = 450, 60
+
+
+def too_long(path: Path) -> list[str]:
+    """What in one file is over the house's sizes: the file (over MOST_LINES lines), each function (over
+    MOST_FUNCTION_LINES, from its `def` to its last line; a method or a nested function counts alone)."""
+    src = path.read_text()
+    name = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else path.name
+    out = [f"{name}: {n} lines (at most {MOST_LINES})" for n in [len(src.splitlines())] if n > MOST_LINES]
+    for node in ast.walk(ast.parse(src, str(path))):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and \
+                (n := node.end_lineno - node.lineno + 1) > MOST_FUNCTION_LINES:
+            out.append(f"{name}:{node.lineno} {node.name}(): {n} lines (at most {MOST_FUNCTION_LINES})")
+    return out
+
+
+def test_no_file_or_function_of_a_lesson_or_the_class_room_is_too_long():
+    files = sorted(p for r in SIZED for p in (ROOT / r).rglob("*.py"))
+    assert len(files) > 30 and ROOT / "classroom" / "board.py" in files
+    assert [line for f in files for line in too_long(f)] == []
+
+
+def test_a_planted_long_file_and_function_are_named(tmp_path):
+    short = tmp_path / "short.py"
+    short.write_text("def f():\n" + "    x = 1\n" * 59 + "\n" * 390)             # 60 lines of f, 450 in all
+    assert too_long(short) == []
+    long = tmp_path / "long.py"
+    long.write_text("class C:\n    def m(self):\n" + "        x = 1\n" * 60 + "\n" * 390)
+    assert too_long(long) == ["long.py: 452 lines (at most 450)", "long.py:2 m(): 61 lines (at most 60)"]
