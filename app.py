@@ -12,7 +12,7 @@ from engine import heap
 from engine.fairshare import busy_note
 from engine.replica import restart_note
 from ui import inplace, room, state
-from ui.nav import HOME, LESSONS
+from ui.nav import HOME, LESSONS, menu
 
 ROOT = Path(__file__).resolve().parent
 
@@ -31,7 +31,8 @@ for lesson in LESSONS:
     sections.setdefault(lesson.section, []).append(
         st.Page(lesson.file, title=lesson.title, icon=lesson.icon, url_path=lesson.url_path)
     )
-page = st.navigation(sections)
+page = st.navigation(sections, position="hidden")
+menu(sections)   # the same pages, as plain links (ui/nav.py says why)
 inplace.new_page(page.url_path)  # its charts are mounted afresh: none is held from the last page
 if note := restart_note(st.context.headers, st.session_state):  # its replica stopped (deploy/serve)
     st.caption(note)

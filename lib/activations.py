@@ -180,8 +180,9 @@ ACTIVATIONS: dict[str, Activation] = {
         ),
         Activation(
             "gelu", "GELU (exact, erf)", _gelu, _gelu_grad,
-            r"\operatorname{GELU}(x) = x\,\Phi(x) = \tfrac{x}{2}\left(1 + "
-            r"\operatorname{erf}\!\left(\tfrac{x}{\sqrt{2}}\right)\right)",
+            # two lines: on one it was wider than its column in big=true (a scrolling box, issue 35)
+            r"\begin{aligned}\operatorname{GELU}(x) &= x\,\Phi(x) \\ &= \tfrac{x}{2}\left(1 + "
+            r"\operatorname{erf}\!\left(\tfrac{x}{\sqrt{2}}\right)\right)\end{aligned}",
             "GPT-2, GPT-3 and BERT: a smooth ReLU that lets a little negative "
             "signal through near zero, which trains better.",
         ),

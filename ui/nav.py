@@ -8,6 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import streamlit as st
+
+NAV_KEY = "layerlab_nav"   # the sidebar's menu: its container's class is st-key-layerlab_nav
+
 
 @dataclass(frozen=True)
 class Lesson:
@@ -58,3 +62,19 @@ def facts() -> dict[str, object]:
 
     return {"gpt2_params": count_params(PRESETS["gpt2"]),
             "bends": sum(name != "identity" for name in ACTIVATIONS)}
+
+
+def menu(sections: dict[str, list]) -> None:
+    """The sidebar's menu, one st.page_link per page under its section's name.
+
+    Streamlit's own menu (st.navigation in the sidebar) puts <div>s straight inside its <ul> and
+    <li>s outside any list, which axe-core reports as serious on every page (issue 35; Streamlit's
+    markup, not ours): app.py hides that menu and draws this one, plain links a screen reader lists.
+    """
+    with st.sidebar.container(key=NAV_KEY, gap="small"):
+        for section, pages in sections.items():
+            if section:
+                st.markdown(f"**{section}**")
+            for page in pages:
+                st.page_link(page, label=page.title, icon=page.icon, width="stretch")
+    st.sidebar.divider()   # the menu above, the page's own controls below

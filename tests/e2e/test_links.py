@@ -48,7 +48,7 @@ def test_no_history_entry_keeps_the_teachers_key(open_page, server):
     wait_ready(page)
     assert page.get_by_text("Pause the class").count() == 1, main_text(page)[:500]   # the teacher's view
     # Navigate on within the app, then go Back through everything.
-    page.locator("[data-testid='stSidebarNav'] a", has_text="Bends").first.click()
+    page.locator(".st-key-layerlab_nav a", has_text="Bends").first.click()
     page.wait_for_url("**/activations*")
     wait_ready(page)
     urls = _all_entries(page)

@@ -23,7 +23,7 @@ def test_direct_visit_on_a_fresh_server(browser, fresh_server, path):
     assert page.url.rstrip("/").endswith(path) and "pages" not in page.url
     # app.py ran: the sidebar lists the lessons by title (the old mode listed file names,
     # "app" among them) and the layout is wide.
-    nav = page.inner_text("[data-testid='stSidebarNav']")
+    nav = page.inner_text(".st-key-layerlab_nav")
     assert all(lesson.title in nav for lesson in LESSONS), nav
     assert "app" not in nav.split("\n")
     width = page.evaluate("document.querySelector('[data-testid=\"stMainBlockContainer\"]').clientWidth")
@@ -34,7 +34,7 @@ def test_direct_visit_on_a_fresh_server(browser, fresh_server, path):
 def test_every_navigation_link_opens_its_page(open_page):
     page = open_page("/")
     for lesson in LESSONS:
-        page.locator("[data-testid='stSidebarNav'] a", has_text=lesson.title).first.click()
+        page.locator(".st-key-layerlab_nav a", has_text=lesson.title).first.click()
         page.wait_for_url(f"**/{lesson.url_path}*")
         wait_ready(page)
         assert_clean(page)

@@ -1,6 +1,12 @@
-"""No chart text on chart text (issue 34): every chart's title, axis titles, tick labels and legend keep
-their own room, measured by their bounding boxes in Chromium, on every lesson at a phone's width and in
-the room view (big=true, the largest text), and on the trainer after it has trained in each mode.
+"""Every page in every view, as Chromium draws it: no serious or critical WCAG 2.2 AA violation found by
+axe-core (issue 35), and no chart text on chart text (issue 34), at a laptop's 1366 px, a phone's 420 px
+and in the room view (big=true, the largest text); and the trainer's curves after training in each mode.
+
+axe-core comes inside axe-playwright-python (nothing is downloaded) and runs the WCAG 2.0-2.2 A and AA
+rules; a finding names the rule and the first elements it failed on.
+
+Chart text: every chart's title, axis titles, tick labels and legend keep their own room, measured by
+their bounding boxes.
 
 The check (CHART_TEXT) compares, inside each plotly chart, every pair of texts of different kinds (a
 legend entry against an axis title, a title against a legend...) and tick labels of one axis against
@@ -51,17 +57,28 @@ CHART_TEXT = r"""() => {
 }"""
 
 LESSONS = ["/recipe-card", "/stacking", "/activations", "/tax-bands", "/gpt2-params", "/gpt2-mlp", "/trainer"]
+WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 
 
 def _charts(page) -> int:
     return page.locator(".js-plotly-plot").count()
 
 
-@pytest.mark.parametrize("view", ["phone", "big"])
-@pytest.mark.parametrize("path", LESSONS)
-def test_no_chart_text_on_chart_text(open_page, path, view):
+def axe_findings(page) -> list[str]:
+    """The serious and critical WCAG A/AA violations axe-core finds on the page as it stands."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = Axe().run(page, options={"runOnly": {"type": "tag", "values": WCAG}}).response["violations"]
+    return [f"{v['id']} ({v['impact']}, {len(v['nodes'])}): {v['help']} at {v['nodes'][0]['target']}"
+            for v in found if v["impact"] in ("serious", "critical")]
+
+
+@pytest.mark.parametrize("view", ["laptop", "phone", "big"])
+@pytest.mark.parametrize("path", ["/", *LESSONS, "/class"])
+def test_every_view_passes_axe_and_keeps_chart_text_apart(open_page, path, view):
     page = open_page(path + ("?big=true" if view == "big" else ""), "phone" if view == "phone" else "laptop")
-    assert _charts(page) > 0, f"{path} drew no chart to check"
+    assert axe_findings(page) == []
+    assert path in ("/", "/class") or _charts(page) > 0, f"{path} drew no chart to check"
     assert page.evaluate(CHART_TEXT) == []
 
 
@@ -76,6 +93,7 @@ def test_the_trainer_curves_keep_their_text_apart_after_training(open_page, quer
     wait_ready(page)
     assert _charts(page) >= 2
     assert page.evaluate(CHART_TEXT) == []
+    assert axe_findings(page) == []   # after Play's work: the metrics, curves and maps it drew
     # the log epoch axis is labelled at powers of ten only, never '1 2 5 10 2 5'
     ticks = page.evaluate("""() => Array.from(document.querySelectorAll('.js-plotly-plot')).filter(
         p => /by epoch/.test(p.textContent)).flatMap(
