@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 import streamlit as st
 
 import classroom as cr
-from classroom import lead, lesson
+from classroom import build, lead, lesson
 from lib.challenge import evaluate, score_of
 from lib.datasets import PROBLEMS
 from store import StoreDown, StoreError, normal_code
@@ -345,6 +345,7 @@ def room(code: str) -> None:
             with b:
                 start()
                 lead.start_box()
+            build.builder()
 
 
 if __name__ == "__main__":
