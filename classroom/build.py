@@ -47,6 +47,7 @@ CODE = "build_code"             # a saved lesson's code to open
 FILE = "build_file"             # the lesson file to import
 
 OWN = "built"                   # lead.start_box's name for the lesson built here
+START_PICK = "lesson_start_pick"  # lead.start_box's choice of lesson: the built one once there is one
 DEFAULT_TITLE = "My lesson"
 KINDS = {"none": "No question", "number": "A number", "choice": "A choice"}
 SHOWN_LINK = 90                 # characters of a step's link in the list
@@ -68,8 +69,8 @@ def _title() -> str:
 def lesson() -> lib.Lesson:
     """The lesson as built now; ValueError (one line) when it is not one yet (no step, no title)."""
     if not _steps():
-        raise ValueError("add a step first")
-    return lib.Lesson(_title().strip(), tuple(_steps()))
+        raise ValueError("add a step first")   # (a blank title is the default one)
+    return lib.Lesson(_title().strip() or DEFAULT_TITLE, tuple(_steps()))
 
 
 def own() -> dict[str, lib.Lesson]:
@@ -129,6 +130,8 @@ def _add() -> None:
         return
     steps.append(step)
     st.session_state[LINK] = st.session_state[LINK_TITLE] = ""
+    if len(steps) == 1:
+        st.session_state[START_PICK] = OWN   # "Lead a lesson" offers it first, chosen
     keys = ", ".join(k + "=" for k in pasted.dropped)
     left = f" (left out {keys}: nobody's to share)" if keys else ""
     _say("add", f"Added step {len(steps)}: {step.title}, {pasted.link[:SHOWN_LINK]}{left}.")
@@ -208,7 +211,8 @@ def _use(built: lib.Lesson, how: str) -> None:
     st.session_state[STEPS] = list(built.steps)
     st.session_state[TITLE] = st.session_state[TITLE_KEPT] = built.title
     st.session_state.pop(EDITING, None)
-    _say("file" if how == "Imported" else "save", f"{how} “{built.title}”: {len(built.steps)} steps.")
+    st.session_state[START_PICK] = OWN
+    _say("file" if how == "Imported" else "open", f"{how} “{built.title}”: {len(built.steps)} steps.")
 
 
 def _save() -> None:
@@ -229,7 +233,7 @@ def _open() -> None:
         if found is None:
             raise ValueError(f"no lesson is saved under the code {raw.strip()[:12]!r}")
     except ValueError as err:
-        _say("save", f"Not opened: {_why(err)} The steps here are kept.", ok=False)
+        _say("open", f"Not opened: {_why(err)} The steps here are kept.", ok=False)
         return
     _use(found, "Opened")
     st.session_state[SAVED] = (cr.store().save_lesson(found, paths=paths()), found)
@@ -313,9 +317,9 @@ def steps_part() -> None:
                 st.button("Down", key=f"build_down_{i}", on_click=_move, args=(i, 1), disabled=i == last,
                           icon=":material/arrow_downward:", help="Moves this step one later.")
                 st.button("Edit", key=f"build_edit_{i}", on_click=_edit_this, args=(i,),
-                          icon=":material/edit:", help="Its title, note and question, in the editor below.")
+                          help="Its title, note and question, in the editor below.")
                 st.button("Remove", key=f"build_remove_{i}", on_click=_remove, args=(i,),
-                          icon=":material/delete:", help="Takes this step out of the lesson.")
+                          help="Takes this step out of the lesson.")   # (no icons: four fit a phone's row)
     _said("steps")
 
 
@@ -379,12 +383,13 @@ def share_part() -> None:
         saved = st.session_state.get(SAVED)
         if saved is not None and built is not None and saved[1] == built:
             st.code(saved[0], language=None)
+        _said("save")
         with st.container(horizontal=True, vertical_alignment="bottom", gap="small"):
             st.text_input("Open a saved lesson", key=CODE, max_chars=12, placeholder="its code, e.g. K7M2QX",
                           help="The code “Save the lesson” gave; it replaces the steps here.")
             st.button("Open", key="build_open", on_click=_open, icon=":material/folder_open:",
                       help="Opens the lesson saved under this code, in place of the steps here.")
-        _said("save")
+        _said("open")
     with c[1]:
         st.download_button("Export the lesson (JSON)", (lambda: lib.dumps(built)) if built else "",
                            file_name="lesson.json", mime="application/json", key="build_export",
@@ -397,4 +402,4 @@ def share_part() -> None:
     if why:
         st.caption(cr.plain(f"To save or export: {why[:1].lower()}{why[1:]}"))
     else:
-        st.caption("To lead it: choose it under “Lead a lesson” and press **Start the lesson**.")
+        st.caption("To lead it: choose it under “Lead a lesson” above and press **Start the lesson**.")

@@ -40,7 +40,7 @@ def start_box() -> None:
             lessons = {**build.own(), **ready()}   # the lesson built on this page first, if there is one
             titles = {name: ("Yours: " if name == build.OWN else "") + one.title
                       for name, one in lessons.items()}
-            pick = st.selectbox("Lesson", list(titles), format_func=titles.get, key="lesson_start_pick",
+            pick = st.selectbox("Lesson", list(titles), format_func=titles.get, key=build.START_PICK,
                                 help="Yours (built below), or a ready one: its right answers computed from "
                                      "each step's view.")
             go = st.form_submit_button("Start the lesson", type="primary", icon=":material/school:")

@@ -86,7 +86,7 @@ def read_link(text: object, paths: Collection[str] | None = None) -> Pasted:
         raise ValueError("paste the page's address from the browser, not a file name")
     path = lessons.check_path(path.lower(), paths)
     dropped = tuple(sorted({k for k, _ in pairs if k in lessons.PRIVATE}))
-    query = urlencode([(k, v) for k, v in pairs if k not in lessons.PRIVATE])
+    query = urlencode([(k, v) for k, v in pairs if k not in lessons.PRIVATE], safe=",;:")  # hide=a,b as typed
     return Pasted(path=path, query=lessons.check_query(query), dropped=dropped)
 
 

@@ -16,14 +16,16 @@ PAGES = {"recipe-card", "stacking", "activations", "tax-bands", "gpt2-params", "
 
 
 @pytest.mark.parametrize("text,path,query", [
-    ("/recipe-card?x1=2&hide=nin,nout", "recipe-card", "x1=2&hide=nin%2Cnout"),
-    ("http://192.168.1.5:8501/recipe-card?x1=2&hide=nin%2Cnout", "recipe-card", "x1=2&hide=nin%2Cnout"),
+    ("/recipe-card?x1=2&hide=nin,nout", "recipe-card", "x1=2&hide=nin,nout"),
+    ("http://192.168.1.5:8501/recipe-card?x1=2&hide=nin%2Cnout", "recipe-card", "x1=2&hide=nin,nout"),
     ("https://lab.school.org/layerlab/tax-bands?income=50000#top", "tax-bands", "income=50000"),
     ("localhost:8501/activations?bend=identity", "activations", "bend=identity"),
     ("  recipe-card?x1=2  ", "recipe-card", "x1=2"),
     ("/trainer", "trainer", ""),
-    ("/Trainer?hidden=16,16", "trainer", "hidden=16%2C16"),
+    ("/Trainer?hidden=16,16", "trainer", "hidden=16,16"),
     ("/trainer?show=a&show=b", "trainer", "show=a&show=b"),     # a multiselect's repeated values kept
+    ("/activations?w2=1;1;-1&b1=0.5%2C1", "activations", "w2=1;1;-1&b1=0.5,1"),   # a matrix, readable
+    ("/tax-bands?bands=0:0,10000:20", "tax-bands", "bands=0:0,10000:20"),
 ])
 def test_a_page_link_becomes_its_path_and_values(text, path, query):
     p = B.read_link(text, PAGES)
