@@ -15,12 +15,14 @@ happens in a widget's callback, so the page draws the new lesson in the same run
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import streamlit as st
 
 import classroom as cr
 from lib import lesson_build as reader
 from lib import lessons as lib
+from store import normal_code
 from ui.nav import LESSONS
 
 # --- the builder's state, every key in one place ---------------------------------------------------------
@@ -227,21 +229,25 @@ def _save() -> None:
 
 
 def _open() -> None:
-    raw = str(st.session_state.get(CODE, ""))
+    code = normal_code(str(st.session_state.get(CODE, "")))
     try:
-        found = cr.store().load_lesson(raw, paths=paths())
+        if not code:
+            raise ValueError("type the code “Save the lesson” gave first")
+        found = cr.store().load_lesson(code, paths=paths())
         if found is None:
-            raise ValueError(f"no lesson is saved under the code {raw.strip()[:12]!r}")
+            raise ValueError(f"no lesson is saved under the code {code[:12]}")
     except ValueError as err:
         _say("open", f"Not opened: {_why(err)} The steps here are kept.", ok=False)
         return
     _use(found, "Opened")
-    st.session_state[SAVED] = (cr.store().save_lesson(found, paths=paths()), found)
+    st.session_state[SAVED] = (code, found)
 
 
 def _import() -> None:
     up = st.session_state.get(FILE)
-    if up is None:
+    if up is None:                          # the file taken out of the uploader: its word goes with it
+        if (st.session_state.get(SAID) or ("",))[0] == "file":
+            st.session_state.pop(SAID)
         return
     try:
         if up.size > reader.MAX_BYTES:     # never read a file past the cap into memory
@@ -370,6 +376,12 @@ def edit_part() -> None:
     _said("edit")
 
 
+def _file_name(built: lib.Lesson | None) -> str:
+    """lesson-<its title in lower-case letters and digits>.json"""
+    slug = re.sub(r"[^a-z0-9]+", "-", (built.title if built else "").lower()).strip("-")[:40].strip("-")
+    return f"lesson-{slug}.json" if slug else "lesson.json"
+
+
 def share_part() -> None:
     st.markdown("**Save, open, export, import**")
     try:
@@ -392,7 +404,7 @@ def share_part() -> None:
         _said("open")
     with c[1]:
         st.download_button("Export the lesson (JSON)", (lambda: lib.dumps(built)) if built else "",
-                           file_name="lesson.json", mime="application/json", key="build_export",
+                           file_name=_file_name(built), mime="application/json", key="build_export",
                            on_click="ignore", icon=":material/download:", disabled=built is None,
                            help="A file another teacher can import here.")
         st.file_uploader("Import a lesson file", type=["json"], key=FILE, on_change=_import,

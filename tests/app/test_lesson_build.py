@@ -196,9 +196,11 @@ def test_saved_under_a_code_and_opened_again_by_it_in_another_session():
     assert cr.store().load_lesson(code) == built
     other = _builder()
     _add(other, "/trainer", "Mine")
+    other.button(key="build_open").click().run()
+    assert "Type the code" in _errors(other)[0]
     other.text_input(key=B.CODE).input("NOPE22")
     other.button(key="build_open").click().run()
-    assert "No lesson is saved under the code" in _errors(other)[0].replace("\\", "")
+    assert "No lesson is saved under the code NOPE22" in _errors(other)[0].replace("\\", "")
     assert [s.title for s in _steps(other)] == ["Mine"]                   # kept
     other.text_input(key=B.CODE).input(code.lower())
     other.button(key="build_open").click().run()
@@ -211,6 +213,8 @@ def test_exported_then_imported_into_another_session_is_the_same_lesson(exports)
     (export,) = [d for d in at.get("download_button") if d.proto.id.endswith("build_export")]
     text = exports[export.proto.deferred_file_id]()
     built = L.Lesson("Bends and cards", tuple(_steps(at)))
+    assert export.proto.label == "Export the lesson (JSON)"
+    assert B._file_name(built) == "lesson-bends-and-cards.json"
     assert L.loads(text, lead.paths()) == built
     other = _builder()
     other.file_uploader(key=B.FILE).set_value(("lesson.json", text.encode(), "application/json")).run()
@@ -256,6 +260,8 @@ def test_a_hostile_file_is_refused_in_one_line_beside_the_uploader_and_the_steps
     assert line.startswith("Not imported") and len(line) < 260, line
     assert why.lower() in line.replace("\\", "").lower(), line
     assert [(s.query, s.title) for s in _steps(at)] == [("x1=7", "Mine")]
+    at.file_uploader(key=B.FILE).set_value(None).run()                   # the file taken out: its line goes
+    assert _errors(at) == [] and len(_steps(at)) == 1
 
 
 def test_markup_in_an_imported_lesson_is_shown_as_typed():
