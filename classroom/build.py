@@ -191,14 +191,19 @@ def _question() -> lib.Question | None:
                         answer=right if right is not None and 0 <= right < len(choices) else None)
 
 
+def _edited(step: lib.Step) -> lib.Step:
+    """The step as the editor's boxes have it now (ValueError: not a step yet)."""
+    return dataclasses.replace(step, title=st.session_state.get(STEP_TITLE, ""),
+                               note=st.session_state.get(NOTE, ""), question=_question())
+
+
 def _keep_step() -> None:
     steps = _steps()
     i = st.session_state.get(PICK)
     if i is None or not 0 <= i < len(steps):
         return
     try:
-        step = dataclasses.replace(steps[i], title=st.session_state.get(STEP_TITLE, ""),
-                                   note=st.session_state.get(NOTE, ""), question=_question())
+        step = _edited(steps[i])
     except ValueError as err:
         _say("edit", f"Not changed: {_why(err)} Step {i + 1} is as it was.", ok=False)
         return
@@ -371,8 +376,15 @@ def edit_part() -> None:
         st.selectbox("The right choice", list(range(-1, len(choices))), key=RIGHT,
                      format_func=lambda k: "none: a poll" if k < 0 else choices[k],
                      help="Yours to choose: the projector marks it on Reveal.")
+    try:
+        pending = _edited(steps[i]) != steps[i]
+    except ValueError:                       # half typed: not a question yet
+        pending = True
     st.button(f"Keep these for step {i + 1}", key="build_keep", on_click=_keep_step, icon=":material/check:",
+              type="primary" if pending else "secondary",
               help="Changes the step as above; a question that is not one yet leaves it as it was.")
+    if pending and st.session_state.get(SAID, ("",))[0] != "edit":
+        st.caption(f"Not kept yet: step {i + 1} changes when you press “Keep these”.")
     _said("edit")
 
 

@@ -144,8 +144,10 @@ def test_a_step_takes_a_number_or_a_choice_question_and_a_bad_one_leaves_it_as_i
     at.radio(key=B.KIND).set_value("number").run()
     at.text_area(key=B.TEXT).input("What is y₁?")
     at.number_input(key=B.ANSWER).set_value(3.5)
-    at.number_input(key=B.TOLERANCE).set_value(0.1)
+    at.number_input(key=B.TOLERANCE).set_value(0.1).run()
+    assert "Not kept yet" in _shown(at) and _steps(at)[0].question is None   # typed, not kept
     at.button(key="build_keep").click().run()
+    assert "Not kept yet" not in _shown(at)
     q = _steps(at)[0].question
     assert (q.kind, q.text, q.answer, q.tolerance) == ("number", "What is y₁?", 3.5, 0.1)
     assert "Step 1 kept, with a number question" in _shown(at)
