@@ -69,9 +69,9 @@ def _title() -> str:
 
 
 def lesson() -> lib.Lesson:
-    """The lesson as built now; ValueError (one line) when it is not one yet (no step, no title)."""
+    """The lesson as built now (a blank title is the default one); ValueError when it has no step yet."""
     if not _steps():
-        raise ValueError("add a step first")   # (a blank title is the default one)
+        raise ValueError("add a step first")
     return lib.Lesson(_title().strip() or DEFAULT_TITLE, tuple(_steps()))
 
 

@@ -16,6 +16,7 @@ from classroom import build as B
 from classroom import lead
 from lib import lessons as L
 from tests.app.conftest import open_page
+from tests.app.test_lesson import _student, switches  # noqa: F401 (switches: a fixture, used by name)
 
 
 def _builder(at=None):
@@ -309,3 +310,16 @@ def test_every_control_of_the_builder_says_what_it_does():
     assert len(found) >= 20
     assert all(w.proto.help.strip() and "\n" not in w.proto.help for w in found), \
         [w.key for w in found if not w.proto.help.strip()]
+
+
+@pytest.mark.usefixtures("switches")
+def test_a_student_sees_a_built_lessons_question_and_choices_as_typed():
+    """A teacher types the choices: a student's radio draws its options as Markdown, so they are escaped."""
+    q = L.Question("choice", "**Which?** <img src=x>", ("<b>a</b>", "*b*", "![](//evil.example/p)"), answer=0)
+    built = L.Lesson("<i>T</i>", (L.Step("recipe-card", "x1=2", "[s](javascript:x)", q),))
+    code, _ = cr.store().start_lesson(built, paths=lead.paths())
+    ada = _student(code, cr.store().join(code, "Ada"))
+    assert not ada.exception
+    assert ada.radio(key="lesson_choice_0").options == [cr.plain(c) for c in q.choices]
+    words = " ".join(el.value for part in (ada.markdown, ada.info) for el in part)
+    assert all(cr.plain(t) in words for t in (q.text, "<i>T</i>", "[s](javascript:x)"))
