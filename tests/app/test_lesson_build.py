@@ -50,6 +50,24 @@ def _shown(at) -> str:
     return re.sub(r"\\(.)", r"\1", words)
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request, tmp_path, monkeypatch):
+    """The class store on SQLite and on PostgreSQL (a database of the test's own): what the builder saves
+    and opens goes through the one schema on both."""
+    import subprocess
+
+    from store import Store
+    from tests.unit.test_store import _postgres_url
+
+    name = _postgres_url() if request.param == "postgresql" else None
+    store = Store(f"postgresql+psycopg:///{name}" if name else f"sqlite:///{tmp_path / 'classes.sqlite3'}")
+    monkeypatch.setattr(cr, "store", lambda: store)
+    yield store
+    store.engine.dispose()
+    if name:
+        subprocess.run(["dropdb", "--if-exists", "--force", name], capture_output=True, timeout=30)
+
+
 @pytest.fixture
 def exports(monkeypatch):
     """The download buttons' deferred data (a callable, run only when pressed): {file id: callable}."""
@@ -86,8 +104,8 @@ def test_a_step_from_a_link_keeps_its_values_and_hide_list_and_takes_the_pages_n
     assert "left out class=, seat=" in _shown(at)                     # a seat is nobody's to share
 
 
-def test_a_step_from_a_short_link():
-    code = cr.store().shorten("tax-bands", "income=50000&hide=preset")
+def test_a_step_from_a_short_link(db):
+    code = db.shorten("tax-bands", "income=50000&hide=preset")
     at = _add(_builder(), f"http://localhost:8501/?s={code.lower()}")
     _add(at, code)                                                        # the bare code off a slide
     assert _errors(at) == []
@@ -191,12 +209,12 @@ def _two_steps(at):
     return at
 
 
-def test_saved_under_a_code_and_opened_again_by_it_in_another_session():
+def test_saved_under_a_code_and_opened_again_by_it_in_another_session(db):
     at = _two_steps(_builder())
     at.button(key="build_save").click().run()
     code = next(c.value for c in at.code if len(c.value) == 6)
     built = L.Lesson("Bends and cards", tuple(_steps(at)))
-    assert cr.store().load_lesson(code) == built
+    assert db.load_lesson(code) == built
     other = _builder()
     _add(other, "/trainer", "Mine")
     other.button(key="build_open").click().run()
@@ -287,7 +305,7 @@ def test_markup_in_an_imported_lesson_is_shown_as_typed():
 
 
 # --- started as a ready lesson is -----------------------------------------------------------------------
-def test_the_built_lesson_starts_with_start_the_lesson():
+def test_the_built_lesson_starts_with_start_the_lesson(db):
     at = _two_steps(_builder())
     built = L.Lesson("Bends and cards", tuple(_steps(at)))
     pick = at.selectbox(key="lesson_start_pick")
@@ -297,7 +315,7 @@ def test_the_built_lesson_starts_with_start_the_lesson():
     assert not at.exception
     code = at.query_params["code"]
     code = code[0] if isinstance(code, list) else code
-    assert cr.store().lesson_state(code).lesson == built
+    assert db.lesson_state(code).lesson == built
     assert "Step 1 of 2: Card" in _shown(at)
 
 
