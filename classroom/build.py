@@ -55,9 +55,12 @@ KINDS = {"none": "No question", "number": "A number", "choice": "A choice"}
 SHOWN_LINK = 90                 # characters of a step's link in the list
 
 
+ROOM = "class"                  # /class: the room itself, never a step
+
+
 def paths() -> set[str]:
-    """The pages a step may open: every lesson page of the app (the home page is no view)."""
-    return {item.url_path for item in LESSONS if item.url_path}
+    """The pages a step may open: every lesson page of the app (neither the home page nor the room)."""
+    return {item.url_path for item in LESSONS if item.url_path and item.url_path != ROOM}
 
 
 def _steps() -> list[lib.Step]:
@@ -106,14 +109,15 @@ def _why(err: Exception) -> str:
 # --- the callbacks: every change to the lesson ------------------------------------------------------------
 def _read(text: str) -> reader.Pasted:
     """A pasted link as a page view; a short link looked up in the class store and read again."""
-    pasted = reader.read_link(text, paths())
+    pages = paths() | {ROOM}       # read as a page, to be told apart below
+    pasted = reader.read_link(text, pages)
     if pasted.code:
         found = cr.store().expand(pasted.code)
         if found is None:
             raise ValueError(f"no short link {pasted.code} on this server (check it: look-alike letters "
                              "such as 0, O, 1, I and L are never used)")
-        pasted = reader.read_link(f"/{found[0]}" + (f"?{found[1]}" if found[1] else ""), paths())
-    if pasted.path == "class":
+        pasted = reader.read_link(f"/{found[0]}" + (f"?{found[1]}" if found[1] else ""), pages)
+    if pasted.path == ROOM:
         raise ValueError("/class is the room itself, not a view: paste the link of a lesson's page")
     return pasted
 

@@ -261,6 +261,7 @@ HOSTILE = {
     "a title as a number": (_file(title=12), "title must be text"),
     "a question as text": (_file(steps=[{"path": "recipe-card", "question": "3.5"}]), "must be an object"),
     "an unknown page": (_file(steps=[{"path": "admin", "query": ""}]), "no page /admin in this app"),
+    "the room itself": (_file(steps=[{"path": "class", "query": ""}]), "no page /class in this app"),
     "31 steps": (_file(steps=[{"path": "recipe-card", "query": f"x1={i}"} for i in range(31)]), "1 to 30"),
     "NaN": (_question("NaN"), "only finite numbers"),
     "Infinity": (_question("-Infinity"), "only finite numbers"),
