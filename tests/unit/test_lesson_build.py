@@ -92,9 +92,12 @@ def test_nesting_is_measured_without_building_it():
     assert B.nesting(json.dumps(_file()).encode()) == 5       # {steps: [{question: {choices: [...]}}]}
     assert B.nesting(b'{"title": "[[[[[[[[[[{{{{{{", "steps": []}') == 2   # brackets inside text
     assert B.nesting(b'{"t": "a \\" [[[[[[[[[["}') == 1                     # an escaped quote
+    assert B.nesting(b'{"t": "a \\\\", "s": [[1]]}') == 3                    # an escaped backslash ends it
+    assert B.nesting(b"") == 0 and B.nesting(b'"[[[') == 0                   # an unclosed string
     t = time.perf_counter()
     assert B.nesting(b"[" * 200_000 + b"]" * 200_000) == 200_000
-    assert time.perf_counter() - t < 1.0
+    assert B.nesting(b'"' + b'\\"' * 400_000) == 0     # a regular expression took minutes on this one
+    assert time.perf_counter() - t < 3.0
 
 
 def _steps(n: int) -> list[dict]:
