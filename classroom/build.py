@@ -45,6 +45,7 @@ TOLERANCE = "build_tolerance"
 UNIT = "build_unit"
 CHOICES = "build_choices"       # a choice question's choices, one per line
 RIGHT = "build_right"           # the right choice's index (-1: a poll)
+CHALLENGE = "build_challenge"   # a /trainer step is the class's challenge (students submit to the board)
 CODE = "build_code"             # a saved lesson's code to open
 FILE = "build_file"             # the lesson file to import
 
@@ -174,6 +175,7 @@ def _fill(i: int, step: lib.Step) -> None:
     ss[UNIT] = "" if q is None else q.unit
     ss[CHOICES] = "\n".join(q.choices) if q is not None else ""
     ss[RIGHT] = int(q.answer) if q is not None and q.kind == "choice" and q.answer is not None else -1
+    ss[CHALLENGE] = step.challenge
     ss[EDITING] = (i, step)
 
 
@@ -198,7 +200,8 @@ def _question() -> lib.Question | None:
 def _edited(step: lib.Step) -> lib.Step:
     """The step as the editor's boxes have it now (ValueError: not a step yet)."""
     return dataclasses.replace(step, title=st.session_state.get(STEP_TITLE, ""),
-                               note=st.session_state.get(NOTE, ""), question=_question())
+                               note=st.session_state.get(NOTE, ""), question=_question(),
+                               challenge=step.path == "trainer" and bool(st.session_state.get(CHALLENGE)))
 
 
 def _keep_step() -> None:
@@ -305,7 +308,7 @@ def add_part() -> None:
 def _summary(step: lib.Step) -> str:
     q = step.question
     if q is None:
-        return "no question"
+        return "the class's challenge" if step.challenge else "no question"
     if q.kind == "number":
         right = "a poll" if q.answer is None else f"right: {q.answer:g}" + (
             f" ± {q.tolerance:g}" if q.tolerance else "") + (f" {q.unit}" if q.unit else "")
@@ -350,13 +353,17 @@ def edit_part() -> None:
                      help="The step to change: its boxes below fill from it.")
     if st.session_state.get(EDITING) != (i, steps[i]) or STEP_TITLE not in st.session_state:
         _fill(i, steps[i])
-    for k, v in ((TEXT, ""), (ANSWER, None), (TOLERANCE, 0.0), (UNIT, ""), (CHOICES, ""), (RIGHT, -1)):
+    for k, v in ((TEXT, ""), (ANSWER, None), (TOLERANCE, 0.0), (UNIT, ""), (CHOICES, ""), (RIGHT, -1),
+                 (CHALLENGE, False)):
         st.session_state.setdefault(k, v)   # a box not drawn last run (another kind) lost its value
     c = st.columns(2)
     c[0].text_input("Its title", key=STEP_TITLE, max_chars=lib.MAX_TITLE,
                     help="The step's name, on every screen.")
     c[1].text_input("A note for you", key=NOTE, max_chars=lib.MAX_NOTE,
                     help="Shown on your screen only, under the step's name.")
+    if steps[i].path == "trainer":
+        st.checkbox("The class's challenge: students train and submit to the board", key=CHALLENGE,
+                    help="The trainer on the class's data, with Submit; off: a view to explore.")
     kind = st.radio("A question before the view", list(KINDS), format_func=KINDS.get, key=KIND,
                     horizontal=True, help="With a question, the class predicts before the view opens.")
     if kind != "none":

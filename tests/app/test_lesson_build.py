@@ -195,6 +195,19 @@ def test_a_step_takes_a_number_or_a_choice_question_and_a_bad_one_leaves_it_as_i
     assert _steps(at)[0].question.poll                                   # empty: a poll
 
 
+def test_a_trainer_step_can_be_the_classs_challenge():
+    at = _add(_add(_builder(), "/recipe-card"), "/trainer?hidden=8", "Your best network")
+    at.selectbox(key=B.PICK).set_value(0).run()
+    assert not [c for c in at.checkbox if c.key == B.CHALLENGE]            # only a trainer step can be one
+    at.selectbox(key=B.PICK).set_value(1).run()
+    at.checkbox(key=B.CHALLENGE).check().run()
+    at.button(key="build_keep").click().run()
+    assert _steps(at)[1].challenge and "the class's challenge" in _shown(at)
+    at.checkbox(key=B.CHALLENGE).uncheck().run()
+    at.button(key="build_keep").click().run()
+    assert not _steps(at)[1].challenge
+
+
 # --- saved and opened, exported and imported ------------------------------------------------------------
 def _two_steps(at):
     at.text_input(key=B.TITLE).input("Bends and cards")
@@ -322,12 +335,14 @@ def test_the_built_lesson_starts_with_start_the_lesson(db):
 
 
 def test_every_control_of_the_builder_says_what_it_does():
-    at = _two_steps(_builder())
+    at = _add(_two_steps(_builder()), "/trainer")
+    at.selectbox(key=B.PICK).set_value(2).run()
     at.radio(key=B.KIND).set_value("number").run()
-    kinds = ("text_input", "text_area", "number_input", "radio", "selectbox", "button", "file_uploader")
+    kinds = ("text_input", "text_area", "number_input", "radio", "selectbox", "button", "file_uploader",
+             "checkbox")
     found = [w for kind in kinds for w in getattr(at, kind) if str(w.key or "").startswith("build_")]
     found += [d for d in at.get("download_button") if d.proto.id.endswith("build_export")]
-    assert len(found) >= 20
+    assert len(found) >= 25 and B.CHALLENGE in [w.key for w in found]
     assert all(w.proto.help.strip() and "\n" not in w.proto.help for w in found), \
         [w.key for w in found if not w.proto.help.strip()]
 
