@@ -22,7 +22,7 @@ import streamlit as st
 import classroom as cr
 from lib import lesson_build as reader
 from lib import lessons as lib
-from store import normal_code
+from store import CODE_LENGTH, normal_code
 from ui.nav import LESSONS
 
 # --- the builder's state, every key in one place ---------------------------------------------------------
@@ -54,8 +54,6 @@ START_PICK = "lesson_start_pick"  # lead.start_box's choice of lesson: the built
 DEFAULT_TITLE = "My lesson"
 KINDS = {"none": "No question", "number": "A number", "choice": "A choice"}
 SHOWN_LINK = 90                 # characters of a step's link in the list
-
-
 ROOM = "class"                  # /class: the room itself, never a step
 
 
@@ -217,6 +215,7 @@ def _keep_step() -> None:
     steps[i] = step
     st.session_state[EDITING] = (i, step)
     what = "no question" if step.question is None else f"a {step.question.kind} question"
+    what += ", the class's challenge" if step.challenge else ""
     _say("edit", f"Step {i + 1} kept, with {what}.")
 
 
@@ -241,13 +240,13 @@ def _save() -> None:
 
 
 def _open() -> None:
-    code = normal_code(str(st.session_state.get(CODE, "")))
+    code = normal_code(str(st.session_state.get(CODE, "")))[:CODE_LENGTH]   # as the store reads it
     try:
         if not code:
             raise ValueError("type the code “Save the lesson” gave first")
         found = cr.store().load_lesson(code, paths=paths())
         if found is None:
-            raise ValueError(f"no lesson is saved under the code {code[:12]}")
+            raise ValueError(f"no lesson is saved under the code {code}")
     except ValueError as err:
         _say("open", f"Not opened: {_why(err)} The steps here are kept.", ok=False)
         return
