@@ -72,3 +72,4 @@ def test_a_teacher_builds_a_two_step_lesson_from_links_saves_it_and_starts_it(op
     assert "Step 1 of 2: The card" in text and "Cards <b>and</b> bends" in text, text[:400]
     assert teacher.locator("[data-testid='stImage'] img").count() == 1       # the join QR, as any lesson's
     assert_clean(teacher)
+    screenshot(teacher, "lesson-build-started")
