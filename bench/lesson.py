@@ -6,7 +6,7 @@ teacher presses Next, and every student's page must be on the new step within 3 
     python bench/classroom.py --lesson --replicas 2 --students 60 --db postgresql+psycopg:///layerlab_bench
 
 Each student opens the lesson's step on /recipe-card with its class and seat and follows its watch
-timer (classroom.WATCH_EVERY); the teacher's Next is store.goto, as /class makes it. It prints, per
+timer (classroom.seats.WATCH_EVERY); the teacher's Next is store.goto, as /class makes it. It prints, per
 Next and over all of them, the time from Next to each student's page showing the new step (its banner,
 "step k of n") and how many made it within 3 s.
 """

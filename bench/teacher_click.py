@@ -119,9 +119,9 @@ def main() -> None:
 
     import numpy as np
 
-    import classroom as cr
+    from classroom import connection
 
-    store = cr.store()
+    store = connection.store()
     base = base_network(tuple(int(u) for u in args.hidden.split(",")))
     rng = np.random.default_rng(0)
     sizes = [int(n) for n in args.sizes.split(",")]

@@ -6,7 +6,7 @@ lesson built here is offered under "Lead a lesson" (classroom/lead.py's start_bo
 
 What a teacher pastes or uploads is read by lib.lesson_build (pure, strict): every refusal is one line
 beside the part that was used, and the steps already built stay. Everything typed is shown as text
-(classroom.plain), never as Markdown or HTML.
+(classroom.text.plain), never as Markdown or HTML.
 
 State: the keys below, all in st.session_state, none in the URL (a lesson is not a view). Every change
 happens in a widget's callback, so the page draws the new lesson in the same run.
@@ -19,7 +19,7 @@ import re
 
 import streamlit as st
 
-import classroom as cr
+from classroom import connection, text
 from lib import lesson_build as reader
 from lib import lessons as lib
 from store import CODE_LENGTH, normal_code
@@ -95,9 +95,9 @@ def _said(part: str) -> None:
     if not said or said[0] != part:
         return
     if said[1]:
-        st.caption(f":material/check_circle: {cr.plain(said[2])}")
+        st.caption(f":material/check_circle: {text.plain(said[2])}")
     else:
-        st.error(cr.plain(said[2]), icon=":material/error:")
+        st.error(text.plain(said[2]), icon=":material/error:")
 
 
 def _why(err: Exception) -> str:
@@ -111,7 +111,7 @@ def _read(text: str) -> reader.Pasted:
     pages = paths() | {ROOM}       # read as a page, to be told apart below
     pasted = reader.read_link(text, pages)
     if pasted.code:
-        found = cr.store().expand(pasted.code)
+        found = connection.store().expand(pasted.code)
         if found is None:
             raise ValueError(f"no short link {pasted.code} on this server (check it: look-alike letters "
                              "such as 0, O, 1, I and L are never used)")
@@ -231,7 +231,7 @@ def _use(built: lib.Lesson, how: str) -> None:
 def _save() -> None:
     try:
         built = lesson()
-        code = cr.store().save_lesson(built, paths=paths())
+        code = connection.store().save_lesson(built, paths=paths())
     except ValueError as err:       # not a lesson yet, refused, or the store away (StoreError is one)
         _say("save", f"Not saved: {_why(err)}", ok=False)
         return
@@ -244,7 +244,7 @@ def _open() -> None:
     try:
         if not code:
             raise ValueError("type the code “Save the lesson” gave first")
-        found = cr.store().load_lesson(code, paths=paths())
+        found = connection.store().load_lesson(code, paths=paths())
         if found is None:
             raise ValueError(f"no lesson is saved under the code {code}")
     except ValueError as err:
@@ -325,9 +325,9 @@ def steps_part() -> None:
     last = len(steps) - 1
     for i, step in enumerate(steps):
         with st.container(border=True, key=f"build_row_{i}"):
-            st.markdown(f"**{i + 1}\\. {cr.plain(step.title or step.path)}**")
+            st.markdown(f"**{i + 1}\\. {text.plain(step.title or step.path)}**")
             link = step.link if len(step.link) <= SHOWN_LINK else step.link[:SHOWN_LINK - 1] + "…"
-            st.caption(cr.plain(f"{link} · {_summary(step)}"))
+            st.caption(text.plain(f"{link} · {_summary(step)}"))
             with st.container(horizontal=True, gap="small"):
                 st.button("Up", key=f"build_up_{i}", on_click=_move, args=(i, -1), disabled=i == 0,
                           icon=":material/arrow_upward:", help="Moves this step one earlier.")
@@ -434,6 +434,6 @@ def share_part() -> None:
                          help="A lesson exported here (JSON, at most 1 MB); it replaces the steps here.")
         _said("file")
     if why:
-        st.caption(cr.plain(f"To save or export: {why[:1].lower()}{why[1:]}"))
+        st.caption(text.plain(f"To save or export: {why[:1].lower()}{why[1:]}"))
     else:
         st.caption("To lead it: choose it under “Lead a lesson” above and press **Start the lesson**.")

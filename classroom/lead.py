@@ -11,8 +11,7 @@ import json
 
 import streamlit as st
 
-import classroom as cr
-from classroom import build
+from classroom import board, build, connection, door, session, text
 from classroom.lesson import shown_answer
 from lib import lessons as lib
 from store import StoreError
@@ -45,8 +44,8 @@ def start_box() -> None:
                                      "each step's view.")
             go = st.form_submit_button("Start the lesson", type="primary", icon=":material/school:")
         if go:
-            code, key = cr.store().start_lesson(lessons[pick], paths=paths())
-            st.session_state.setdefault(cr.KEYS, {})[code] = key
+            code, key = connection.store().start_lesson(lessons[pick], paths=paths())
+            st.session_state.setdefault(session.KEYS, {})[code] = key
             st.session_state["class_new_key"] = (code, key)
             st.query_params["code"] = code
             state.rerun_page("the new lesson class's code and key")
@@ -59,14 +58,14 @@ REOPEN = "Reopen the question: answers can change again."
 def lead(code: str, ls) -> None:
     """The teacher's lesson view, under the code and QR: the step, its link, Back / Next, paced or free,
     Reveal; the room's answers (live); the record; Manage."""
-    key = cr.key_for(code)
+    key = door.key_for(code)
     step = ls.steps[ls.step]
-    st.subheader(cr.plain(ls.title))
-    st.markdown(f"**Step {ls.step + 1} of {len(ls.steps)}: {cr.plain(step.title)}**")
+    st.subheader(text.plain(ls.title))
+    st.markdown(f"**Step {ls.step + 1} of {len(ls.steps)}: {text.plain(step.title)}**")
     if step.note:
-        st.caption(cr.plain(step.note))
+        st.caption(text.plain(step.note))
     path = "trainer" if step.challenge else step.path
-    view = f"{cr.base_url()}/{path}" + (f"?{step.query}" if step.query else "")
+    view = f"{door.base_url()}/{path}" + (f"?{step.query}" if step.query else "")
     c = st.columns([1, 1, 2, 2])
     if c[0].button("Back", key="lesson_back", icon=":material/arrow_back:", disabled=ls.step == 0,
                    help="The class goes back one step with you."):
@@ -81,44 +80,44 @@ def lead(code: str, ls) -> None:
                        help="Off (paced): every student stays on your step. On: students move between "
                             "the steps opened so far.")
     if free != (ls.mode == "free"):
-        cr.store().set_mode(code, key, "free" if free else "paced")
-        cr.changed(code)
+        connection.store().set_mode(code, key, "free" if free else "paced")
+        board.changed(code)
     q = step.question
     if q is not None:
-        st.markdown(f"**The question:** {cr.plain(q.text)}")
+        st.markdown(f"**The question:** {text.plain(q.text)}")
         revealed = ls.step in ls.revealed
         if st.button("Hide the answers again" if revealed else "Reveal", key="lesson_reveal",
                      type="secondary" if revealed else "primary", icon=":material/visibility:",
                      help=REOPEN if revealed else REVEAL):
-            cr.store().reveal(code, key, ls.step, not revealed)
-            cr.changed(code)
+            connection.store().reveal(code, key, ls.step, not revealed)
+            board.changed(code)
             state.rerun_page("the answers revealed or hidden")
         names = st.toggle("Show names", value=ls.show_names, key="lesson_names",
                           help="Under the chart, who answered what (off: nobody's answer is named).")
         if names != ls.show_names:
-            cr.store().set_show_names(code, key, names)
+            connection.store().set_show_names(code, key, names)
         st.fragment(answers_part, run_every=3)(code, ls.step, names)
     record(code, key)
     manage(code, key, ls)
 
 
 def _move(code: str, key: str, step: int) -> None:
-    cr.store().goto(code, key, step)
-    cr.changed(code)
+    connection.store().goto(code, key, step)
+    board.changed(code)
     state.rerun_page("the lesson moved: the teacher's view follows")
 
 
-@cr.away()
-@cr.guarded("The room's answers")
+@connection.away()
+@connection.guarded("The room's answers")
 def answers_part(code: str, step: int, names: bool) -> None:
     """While the question is open: how many answered (never who); after Reveal, the distribution."""
-    dist = cr.store().step_distribution(code, step)
+    dist = connection.store().step_distribution(code, step)
     if dist is None:
-        n, joined = cr.store().answer_count(code, step), cr.store().counts(code).joined
+        n, joined = connection.store().answer_count(code, step), connection.store().counts(code).joined
         st.metric("Answered", f"{n} of {joined}", help="Students who sent an answer to this step.")
         st.caption(f"{n} of {joined} students answered. The answers show when you press Reveal.")
         return
-    ls = cr.store().lesson_state(code)
+    ls = connection.store().lesson_state(code)
     q = ls.steps[step].question
     from ui import charts
 
@@ -126,10 +125,10 @@ def answers_part(code: str, step: int, names: bool) -> None:
     words = f"{dist.n} answer{'s' if dist.n != 1 else ''}."
     if q.answer is not None:
         words += f" The right answer: {shown_answer(q, q.answer)}."
-    st.markdown(cr.plain(words))
+    st.markdown(text.plain(words))
     if names:
-        rows = cr.store().answers(code, cr.key_for(code), step)
-        st.dataframe([{"student": cr.name_text(n), "answer": shown_answer(q, v)} for n, v in rows],
+        rows = connection.store().answers(code, door.key_for(code), step)
+        st.dataframe([{"student": text.name_text(n), "answer": shown_answer(q, v)} for n, v in rows],
                      hide_index=True, width="stretch")
 
 
@@ -140,10 +139,10 @@ def distribution_figure(q: lib.Question, dist: lib.Distribution):
 
     right = None if dist.right is None else shown_answer(q, dist.right)
     title = f"{dist.n} answers" + (f" · the answer: {right}" if right is not None else "")
-    fig = charts.figure(title=cr.for_plotly(title), y_title="students", height=340)
+    fig = charts.figure(title=text.for_plotly(title), y_title="students", height=340)
     if dist.kind == "choice":
         cols = [colors.GREEN if i == dist.right else colors.OFF for i in range(len(dist.counts))]
-        labels = [cr.for_plotly(t + (" ✓" if i == dist.right else "")) for i, t in enumerate(dist.labels)]
+        labels = [text.for_plotly(t + (" ✓" if i == dist.right else "")) for i, t in enumerate(dist.labels)]
         fig.add_bar(x=labels, y=list(dist.counts), marker_color=cols, text=list(dist.counts),
                     textposition="outside", name="answers", hovertemplate="%{x}: %{y}<extra></extra>")
     elif dist.counts:
@@ -157,19 +156,19 @@ def distribution_figure(q: lib.Question, dist: lib.Distribution):
         fig.update_xaxes(range=[e[0] - pad, e[-1] + pad], title_text="answers (each bar: a range of numbers)")
         if dist.right is not None:
             fig.add_vline(x=float(dist.right), line=dict(color=colors.GREEN, width=3),
-                          annotation_text=cr.for_plotly(f"the answer {right}"), annotation_position="top")
+                          annotation_text=text.for_plotly(f"the answer {right}"), annotation_position="top")
     fig.update_yaxes(rangemode="tozero", dtick=1 if max(dist.counts or (0,)) <= 10 else None)
     fig.update_layout(showlegend=False)
     return fig
 
 
-@cr.away()
-@cr.guarded("The record")
+@connection.away()
+@connection.guarded("The record")
 def record(code: str, key: str) -> None:
     """Every question step: how many answered, the share right, the numbers' middle and spread."""
     with st.expander("The record of this lesson", icon=":material/table:"):
         rows = []
-        for r in cr.store().record(code, key):
+        for r in connection.store().record(code, key):
             sp = r.spread or {}
             rows.append({"step": r.step + 1, "title": r.title, "answered": r.answered,
                          "right (%)": None if r.share_right is None else round(100 * r.share_right, 1),
@@ -182,13 +181,13 @@ def export_csv(code: str, key: str) -> str:
     import pandas as pd
 
     cols = ("nickname", "step", "title", "answer", "right", "time")
-    rows = cr.store().export_answers(code, key)
-    table = pd.DataFrame([{k: cr.cell(r.get(k)) for k in cols} for r in rows], columns=list(cols))
+    rows = connection.store().export_answers(code, key)
+    table = pd.DataFrame([{k: text.cell(r.get(k)) for k in cols} for r in rows], columns=list(cols))
     return table.to_csv(index=False)
 
 
 def export_json(code: str, key: str) -> str:
-    return json.dumps({"code": code, "answers": cr.store().export_answers(code, key)}, sort_keys=True)
+    return json.dumps({"code": code, "answers": connection.store().export_answers(code, key)}, sort_keys=True)
 
 
 def manage(code: str, key: str, ls) -> None:
@@ -204,22 +203,22 @@ def manage(code: str, key: str, ls) -> None:
         pause = st.toggle("Pause the class", value=ls.paused, key="lesson_pause",
                           help="Eyes up: every student's screen says so and answers wait until you resume.")
         if pause != ls.paused:
-            cr.store().set_flag(code, key, "paused", pause)
-            cr.changed(code)
+            connection.store().set_flag(code, key, "paused", pause)
+            board.changed(code)
             state.rerun_page("the class paused or resumed")
         if st.button("Delete this step's answers", key="lesson_delete", icon=":material/delete:",
                      help="The class answers this step afresh."):
-            n = cr.store().delete_answers(code, key, ls.step)
+            n = connection.store().delete_answers(code, key, ls.step)
             st.caption(f"{n} answers deleted.")
         sure = st.checkbox("I am sure: end this lesson, delete its students and every answer",
                            key="lesson_end_sure", help="End deletes the class: tick this first.")
         if st.button("End the lesson", key="lesson_end", disabled=not sure, icon=":material/delete_forever:",
                      help="Everything of this class is deleted."):
             try:
-                cr.store().end(code, key)
+                connection.store().end(code, key)
             except StoreError as err:
-                st.error(cr.plain(str(err)))
+                st.error(text.plain(str(err)))
                 return
-            cr.changed(code)
+            board.changed(code)
             st.query_params.clear()
             state.rerun_page("the lesson ended: back to the way in")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-import classroom as cr
+from classroom import connection, seats, session, text
 from lib import lessons as lib
 from store import StoreDown, StoreError, normal_code
 from ui import state
@@ -46,7 +46,7 @@ def land(code: str, seat: str) -> None:
     challenge's to /trainer (nothing happens here). The seat stays in the session, off /class."""
     code = normal_code(code)
     try:
-        ls = cr.store().lesson_state(code)
+        ls = connection.store().lesson_state(code)
     except StoreDown:
         return
     if ls is None:
@@ -63,7 +63,7 @@ def _who() -> tuple[str, str] | None:
     link) the session's; None for a page not in a lesson class."""
     code, seat = st.query_params.get("class"), st.query_params.get("seat")
     if code and not seat:
-        seat = st.session_state.get(cr.JOINED, {}).get(normal_code(code))
+        seat = st.session_state.get(session.JOINED, {}).get(normal_code(code))
     if code and seat:
         return normal_code(code), seat
     if code or st.query_params.get("code"):
@@ -113,11 +113,11 @@ def follow(path_now: str) -> bool:
         return True
     code, seat = who
     try:
-        ls = cr.store().lesson_state(code)
-        sat = ls is not None and cr.store().seat(code, seat) is not None
-        mine = cr.store().my_answers(code, seat) if sat else {}
+        ls = connection.store().lesson_state(code)
+        sat = ls is not None and connection.store().seat(code, seat) is not None
+        mine = connection.store().my_answers(code, seat) if sat else {}
     except StoreDown:
-        st.warning(cr.AWAY, icon=":material/cloud_off:")
+        st.warning(text.AWAY, icon=":material/cloud_off:")
         return True
     if ls is None or not sat:
         if st.session_state.get(FOLLOWING, (None,))[0] == code:
@@ -133,11 +133,11 @@ def follow(path_now: str) -> bool:
         history.put(seat=seat)   # just joined: into this entry only
     step = ls.steps[want]
     if step.path == "trainer" and not step.challenge:   # /trainer as the step's view: no Submit, its data
-        st.session_state[cr.LESSON_VIEW] = code
+        st.session_state[session.LESSON_VIEW] = code
     else:
-        st.session_state.pop(cr.LESSON_VIEW, None)
+        st.session_state.pop(session.LESSON_VIEW, None)
     banner(ls, want, mine)
-    st.fragment(watch, run_every=cr.WATCH_EVERY)(code, ls.version, ls.paused)
+    st.fragment(watch, run_every=seats.WATCH_EVERY)(code, ls.version, ls.paused)
     return not _question(code, seat, ls, want, mine)
 
 
@@ -152,7 +152,7 @@ def _want(ls) -> int:
 def watch(code: str, version: int, paused: bool = False) -> None:
     """Every WATCH_EVERY s: one small read; the teacher moved, paused or resumed -> the whole page follows."""
     try:
-        now = cr.store().lesson_version(code)
+        now = connection.store().lesson_version(code)
     except StoreDown:
         return
     if now is None or now != (version, paused):
@@ -162,7 +162,7 @@ def watch(code: str, version: int, paused: bool = False) -> None:
 def banner(ls, i: int, mine: dict) -> None:
     step = ls.steps[i]
     lead = "your teacher leads" if ls.mode == "paced" else "free: move between the steps opened so far"
-    line = f"**{cr.plain(ls.title)}** · step {i + 1} of {len(ls.steps)}: {cr.plain(step.title)} · {lead}"
+    line = f"**{text.plain(ls.title)}** · step {i + 1} of {len(ls.steps)}: {text.plain(step.title)} · {lead}"
     q = step.question
     if q is not None and i in ls.revealed:
         v = mine.get(i)
@@ -171,8 +171,8 @@ def banner(ls, i: int, mine: dict) -> None:
         else:
             right = lib.is_right(q, v)
             mark = "" if right is None else (" ✓" if right else " ✗")
-            line += f" · Your answer {cr.plain(shown_answer(q, v))}"
-            line += "" if q.poll else f" · the answer {cr.plain(shown_answer(q, q.answer))}{mark}"
+            line += f" · Your answer {text.plain(shown_answer(q, v))}"
+            line += "" if q.poll else f" · the answer {text.plain(shown_answer(q, q.answer))}{mark}"
     if ls.paused:
         st.warning("**Eyes up: your teacher paused the class.**", icon=":material/visibility:")
     st.info(line, icon=":material/school:")
@@ -193,12 +193,12 @@ def _question(code: str, seat: str, ls, here: int, mine: dict) -> bool:
         return False
     q = ls.steps[here].question
     with st.container(border=True):
-        st.markdown(f"**Predict first.** {cr.plain(q.text)}")
+        st.markdown(f"**Predict first.** {text.plain(q.text)}")
         with st.form(f"lesson_answer_{here}", border=False):
             was = mine.get(here)
             if q.kind == "choice":
                 value = st.radio("Your answer", list(range(len(q.choices))),
-                                 format_func=lambda k: cr.plain(q.choices[k]),
+                                 format_func=lambda k: text.plain(q.choices[k]),
                                  index=None if was is None else int(was), key=f"lesson_choice_{here}",
                                  help="Choose one; you can change it until your teacher reveals.")
             else:
@@ -208,14 +208,14 @@ def _question(code: str, seat: str, ls, here: int, mine: dict) -> bool:
             go = st.form_submit_button("Send my answer", type="primary", icon=":material/send:")
         if go:
             try:
-                kept = cr.store().answer(code, seat, here, value)   # committed before it returns
+                kept = connection.store().answer(code, seat, here, value)   # committed before it returns
                 mine[here] = kept
             except StoreDown as err:
                 st.error(f"Not sent: {err}", icon=":material/cloud_off:")
             except StoreError as err:
-                st.error(f"Not sent: {cr.plain(str(err))}", icon=":material/error:")
+                st.error(f"Not sent: {text.plain(str(err))}", icon=":material/error:")
         if (v := mine.get(here)) is not None:
-            st.success(f"Your answer: {cr.plain(shown_answer(q, v))} — you can change it until your teacher "
-                       "reveals.", icon=":material/check_circle:")
+            st.success(f"Your answer: {text.plain(shown_answer(q, v))} — you can change it until your "
+                       "teacher reveals.", icon=":material/check_circle:")
     st.caption(":material/visibility_off: The view opens after your teacher presses Reveal.")
     return True

@@ -10,8 +10,8 @@ from datetime import UTC, datetime, timedelta
 
 import streamlit as st
 
-import classroom as cr
-from classroom import build, lead, lesson
+from classroom import board as class_board  # not `board`: this page's own board() draws it
+from classroom import build, connection, door, lead, lesson, pictures, seats, session, text
 from lib.challenge import evaluate, score_of
 from lib.datasets import PROBLEMS
 from store import StoreDown, StoreError, normal_code
@@ -28,18 +28,18 @@ def trainer_controls() -> dict[str, str]:
     from ui.state import page_links
 
     links = page_links("pages/trainer.py")
-    return {k: links[k].label for k in links.hideable() if k not in cr.NEVER_HIDDEN}
+    return {k: links[k].label for k in links.hideable() if k not in seats.NEVER_HIDDEN}
 
 
 def start() -> None:
     """A teacher starts a challenge: the data from their trainer view (or the checkerboard), limits."""
     spec = st.session_state.get("trainer_spec")
-    problem = cr.problem_from_spec(spec) if spec is not None and spec.own is None else TRAINER_DEFAULT
+    problem = class_board.problem_from_spec(spec) if spec is not None and spec.own is None else TRAINER_DEFAULT
     with st.container(border=True):
         st.markdown("**Start a challenge** (for the teacher)")
         source = "your trainer view" if spec is not None and spec.own is None else \
             "the trainer's first view (open /trainer first to use your own)"
-        st.caption(f"The class's data, from {source}: {cr.describe_problem(problem)}.")
+        st.caption(f"The class's data, from {source}: {class_board.describe_problem(problem)}.")
         with st.form("class_start", border=False):
             c1, c2, c3 = st.columns(3)
             max_params = c1.number_input("Most parameters (0: any)", 0, 100_000, 0, 10,
@@ -57,10 +57,10 @@ def start() -> None:
         if go:
             if hide:
                 problem = {**problem, "hide": sorted(hide)}
-            code, key = cr.store().create_class(
+            code, key = connection.store().create_class(
                 problem, max_params=int(max_params) or None, max_submissions=int(max_subs) or None,
                 closes_at=datetime.now(UTC) + timedelta(minutes=int(minutes)) if minutes else None)
-            st.session_state.setdefault(cr.KEYS, {})[code] = key
+            st.session_state.setdefault(session.KEYS, {})[code] = key
             st.session_state["class_new_key"] = (code, key)
             st.query_params["code"] = code
             state.rerun_page("the new class's board and key")
@@ -77,17 +77,17 @@ def join(code: str = "") -> None:
             go = st.form_submit_button("Join", type="primary", icon=":material/login:")
         if go:
             try:
-                token = cr.join(typed, nick)   # this page's tries counted; the class's limits the store's
+                token = door.join(typed, nick)   # this page's tries counted; the class's limits the store's
             except StoreError as err:   # may quote the nickname typed: shown as text, never as Markdown
-                st.error(cr.plain(str(err)), icon=":material/error:")
+                st.error(text.plain(str(err)), icon=":material/error:")
                 return
-            st.session_state.setdefault(cr.JOINED, {})[normal_code(typed)] = token   # the seat: not pushed
+            st.session_state.setdefault(session.JOINED, {})[normal_code(typed)] = token   # the seat: not pushed
             lesson.land(typed, token)   # a lesson class: to the teacher's step
             st.switch_page("pages/trainer.py", query_params={"class": normal_code(typed)})
 
 
 def teacher(code: str) -> None:
-    info = cr.store().get_class(code)
+    info = connection.store().get_class(code)
     from ui import address
 
     base, swapped = address.base()
@@ -104,12 +104,12 @@ def teacher(code: str) -> None:
     with left:
         st.html(f'<div style="font-size:clamp(48px,9vw,120px);font-weight:700;letter-spacing:0.12em;'
                 f'line-height:1.1">{code}</div>')   # our own code: six letters of CODE_ALPHABET
-        st.markdown(f"Students open **{cr.plain(student)}** (or scan the code) and pick a nickname.")
-        ls = cr.store().lesson_state(code)
+        st.markdown(f"Students open **{text.plain(student)}** (or scan the code) and pick a nickname.")
+        ls = connection.store().lesson_state(code)
         if ls is None:
-            st.caption(cr.describe_problem(info.problem) + ".")
+            st.caption(class_board.describe_problem(info.problem) + ".")
     with right:
-        st.image(cr.qr_png(student), width=220, caption="The student link")
+        st.image(door.qr_png(student), width=220, caption="The student link")
     if ls is not None:   # a lesson class: the teacher leads it (classroom/lead.py)
         lead.lead(code, ls)
         return
@@ -120,14 +120,14 @@ def teacher(code: str) -> None:
                          help="Show the hidden half's scores and rank by them (do this at the end).")
     pause = c[2].toggle("Pause the class", value=info.paused, key="class_pause",
                         help="Eyes up: every student's Play stops and Submit waits until you resume.")
-    key = cr.key_for(code)
+    key = door.key_for(code)
     for flag, value, was in (("hide_names", hide, info.hide_names), ("revealed", reveal, info.revealed),
                              ("paused", pause, info.paused)):
         if value != was:
-            cr.store().set_flag(code, key, flag, value)   # checked against the key on the server
-            cr.changed(code)
+            connection.store().set_flag(code, key, flag, value)   # checked against the key on the server
+            class_board.changed(code)
     # The live parts are placed first but drawn after Manage: whatever they meet in the store, the teacher's
-    # actions are on the page already (and each live part fails alone, as one line: cr.guarded).
+    # actions are on the page already (and each live part fails alone, as one line: connection.guarded).
     live, stars = st.container(), st.container()
     manage(code, info)
     with live:
@@ -141,15 +141,15 @@ def manage(code: str, info) -> None:
     Close and end read nothing of the submissions; the rest reads them through guarded parts. Nothing here
     grows with the class on a click: the downloads are built when pressed, the lists come from the board's
     shared read."""
-    key = cr.key_for(code)
+    key = door.key_for(code)
     with st.expander("Manage the class", icon=":material/settings:"):
         closed = info.closed()
         c1, c2 = st.columns(2)
         if c1.button("Reopen submissions" if closed else "Close submissions", key="class_close",
                      icon=":material/lock_open:" if closed else ":material/lock:",
                      help="Closed: nobody can join or submit; the board stays."):
-            cr.store().set_open(code, key, closed)
-            cr.changed(code)
+            connection.store().set_open(code, key, closed)
+            class_board.changed(code)
             state.rerun_page("the class opened or closed")
         with c2:
             downloads(code, key)
@@ -157,8 +157,8 @@ def manage(code: str, info) -> None:
         sure = st.checkbox("I am sure: delete this class, its students and every submission", key="class_end_sure")
         if st.button("End the class", key="class_end", disabled=not sure, icon=":material/delete_forever:",
                      help="Everything of this class is deleted. Classes older than 14 days are deleted anyway."):
-            cr.store().end(code, key)
-            cr.changed(code)
+            connection.store().end(code, key)
+            class_board.changed(code)
             st.query_params.clear()
             state.rerun_page("the class ended: back to the way in")
 
@@ -166,57 +166,57 @@ def manage(code: str, info) -> None:
 def downloads(code: str, key: str) -> None:
     """Every submission (JSON) and the scores (CSV), each built only when its button is pressed (a callable:
     a click elsewhere costs nothing however large the class) and without a rerun of the page."""
-    s = cr.store()
-    st.download_button("Download every submission (JSON)", lambda: cr.export_json(s, code, key),
+    s = connection.store()
+    st.download_button("Download every submission (JSON)", lambda: class_board.export_json(s, code, key),
                        file_name=f"class-{code}.json", mime="application/json", icon=":material/download:",
                        on_click="ignore", help="Each network with its settings, weights and both scores.")
-    st.download_button("Download the scores (CSV)", lambda: cr.export_csv(s, code, key),
+    st.download_button("Download the scores (CSV)", lambda: class_board.export_csv(s, code, key),
                        file_name=f"class-{code}.csv", mime="text/csv", icon=":material/table:",
                        on_click="ignore", help="One row per submission.")
 
 
-@cr.guarded("The list of students")
+@connection.guarded("The list of students")
 def remove(code: str, key: str, info) -> None:
     """Remove a student (and their submissions), or one of their submissions: a readable one by its score,
     an unreadable one as such. Names are shown as typed, never as Markdown: Streamlit 1.67 draws a select's
     options as text (seen in Chromium: `**b**` stays `**b**`) but a button's label as Markdown, so the
-    button's is escaped (cr.label)."""
+    button's is escaped (text.label)."""
     # Every seat, those who never submitted too: one read of nicknames (the weights and scores of a student's
     # submissions are read only once that student is chosen, below).
-    names = sorted({cr.name_text(seat.nickname) for seat in cr.store().seats(code, key)})
+    names = sorted({text.name_text(seat.nickname) for seat in connection.store().seats(code, key)})
     who = st.selectbox("Remove a student, or one of their submissions", names, index=None,
                        placeholder="Choose a student", key="class_remove_who",
                        help="For a nickname that should not be on the board, or a network that should not.")
     if who is None:
         return
-    if st.button(f"Remove {cr.label(who)} and their submissions", key="class_remove",
+    if st.button(f"Remove {text.label(who)} and their submissions", key="class_remove",
                  icon=":material/person_remove:"):
-        cr.store().remove(code, key, nickname=who)
-        cr.changed(code)
+        connection.store().remove(code, key, nickname=who)
+        class_board.changed(code)
         state.rerun_page("a student removed from the board")
-    what = cr.score_name(info)
+    what = class_board.score_name(info)
     scale, unit = (1.0, "") if what == "R²" else (100.0, " %")
     said = {}
-    for s in cr.submissions_now(code):             # read only once a student is chosen
-        if cr.name_text(s["nickname"]) != who:
+    for s in class_board.submissions_now(code):             # read only once a student is chosen
+        if text.name_text(s["nickname"]) != who:
             continue
-        g = cr.readable(s["public"], s["private"], s["n_params"], s["spec"], info)
-        said[s["id"]] = (cr.BAD if g is None else f"public {scale * g[0]:.1f}{unit}, {g[2]} parameters, "
+        g = class_board.readable(s["public"], s["private"], s["n_params"], s["spec"], info)
+        said[s["id"]] = (text.BAD if g is None else f"public {scale * g[0]:.1f}{unit}, {g[2]} parameters, "
                          f"{g[3].get('epoch', '?')} epochs")
     one = st.selectbox("One of their submissions", list(said), index=None, format_func=said.get,
                        placeholder="Choose a submission", key="class_remove_sub",
                        help="One network off the board (the student keeps their seat and their others).")
     if one is not None and st.button("Remove this submission", key="class_remove_one", icon=":material/delete:"):
-        cr.store().remove(code, key, submission=one)
-        cr.changed(code)
+        connection.store().remove(code, key, submission=one)
+        class_board.changed(code)
         state.rerun_page("a submission removed from the board")
 
 
-@cr.guarded("The board")
+@connection.guarded("The board")
 def board(code: str, compact: bool = False) -> None:
     """Joined, active and playing students, and the leaderboard (refreshed every 3 s; one read a second
-    per class, table built, is shared by every viewer: classroom.board_table)."""
-    info, counts, table = cr.board_table(code)
+    per class, table built, is shared by every viewer: classroom.board.board_table)."""
+    info, counts, table = class_board.board_table(code)
     if info is None:
         st.caption("This class has ended.")
         return
@@ -232,28 +232,28 @@ def board(code: str, compact: bool = False) -> None:
     if table is None:
         st.caption("No submissions yet: the board fills as students press Submit on /trainer.")
         return
-    what = cr.score_name(info)
+    what = class_board.score_name(info)
     fmt = "%.3f" if what == "R²" else "%.1f %%"
     st.dataframe(table, hide_index=True, width="stretch", column_config={
         f"public {what}": st.column_config.NumberColumn(format=fmt),
         f"private {what}": st.column_config.NumberColumn(format=fmt)})
 
 
-@cr.away()
+@connection.away()
 def live_view(code: str) -> None:
     """The projector's live part, refreshed every 3 s as one: the board, the class chart, the gallery."""
     board(code)
     gallery(code)
 
 
-@cr.guarded("The class chart and the gallery")
+@connection.guarded("The class chart and the gallery")
 def gallery(code: str) -> None:
     """Every student's latest best boundary, small, in rank order (each map computed once per
     submission), and the class on one chart."""
-    info, counts, rows = cr.board_now(code)
+    info, counts, rows = class_board.board_now(code)
     if info is None or not rows:
         return
-    chart, reveal = cr.class_charts(code, info, counts.submissions)
+    chart, reveal = class_board.class_charts(code, info, counts.submissions)
     charts.show(chart, key="class_chart")
     st.caption("Every submission: a colour per bend, a marker per optimiser. A bigger network is not always a "
                "better test score.")
@@ -262,9 +262,10 @@ def gallery(code: str) -> None:
         st.caption("On the dashed line a network did as well on the half nobody saw; under it, it was tuned to "
                    "the half it was shown.")
     cards = tuple((r.submission, (f"{r.rank}. " + (f"Student {i + 1}" if info.hide_names
-                                                   else cr.name_text(r.nickname)))[:28])
-                  for i, r in enumerate(rows[:32]) if cr.readable(r.public, r.private, r.n_params, r.spec, info))
-    grid = cr.gallery_grid(cards, cr.dumps(info.problem))
+                                                   else text.name_text(r.nickname)))[:28])
+                  for i, r in enumerate(rows[:32])
+                  if class_board.readable(r.public, r.private, r.n_params, r.spec, info))
+    grid = pictures.gallery_grid(cards, class_board.dumps(info.problem))
     if grid is None:
         st.caption("A curve fit has no plane to draw: the board and the chart show every fit.")
         return
@@ -272,16 +273,17 @@ def gallery(code: str) -> None:
     charts.show(grid, key="class_gallery", live=True)   # live: no mode bar
 
 
-@cr.away()
-@cr.guarded("The snapshots")
+@connection.away()
+@connection.guarded("The snapshots")
 def snapshots(code: str) -> None:
     """Snapshots: the teacher stars up to three networks; they show large, side by side, each with its
     settings, the public test points and a ring round each it gets wrong (anonymised when names are)."""
-    info, _, rows = cr.board_now(code)
+    info, _, rows = class_board.board_now(code)
     if info is None or not rows:
         return
-    names = {r.submission: f"{r.rank}. " + (f"Student {i + 1}" if info.hide_names else cr.name_text(r.nickname))
-             for i, r in enumerate(rows) if cr.readable(r.public, r.private, r.n_params, r.spec, info)}
+    names = {r.submission: f"{r.rank}. " + (f"Student {i + 1}" if info.hide_names
+                                            else text.name_text(r.nickname))
+             for i, r in enumerate(rows) if class_board.readable(r.public, r.private, r.n_params, r.spec, info)}
     kept = [s for s in st.session_state.get("class_stars", []) if s in names]   # a removed one goes
     if kept != st.session_state.get("class_stars", kept):
         st.session_state["class_stars"] = kept
@@ -292,40 +294,40 @@ def snapshots(code: str) -> None:
                                   "round each one it gets wrong. Ask: what did these do differently?")
     if not starred:
         return
-    problem_json = cr.dumps(info.problem)
+    problem_json = class_board.dumps(info.problem)
     by_id = {r.submission: r for r in rows}
     for col, sub in zip(st.columns(len(starred)), starred, strict=True):
         with col:
             try:
-                drawn, X, y, wrong = cr.snapshot_parts(sub, problem_json, code)
+                drawn, X, y, wrong = pictures.snapshot_parts(sub, problem_json, code)
             except Exception:   # removed meanwhile, no longer fits, cannot be read: say so, draw nothing
-                st.caption(f"{cr.plain(names[sub])}: this network can no longer be drawn.")
+                st.caption(f"{text.plain(names[sub])}: this network can no longer be drawn.")
                 continue
             if drawn is None:
                 st.caption("A curve fit has no plane to draw; its settings:")
             else:
-                charts.show(cr.snapshot_figure(drawn, X, y, wrong, info.problem, names[sub]),
+                charts.show(pictures.snapshot_figure(drawn, X, y, wrong, info.problem, names[sub]),
                             key=f"class_snap_{sub}", live=True)
             ringed = f"{int(wrong.sum())} of {len(wrong)} public test points wrong (ringed)" \
                 if info.problem.get("problem") != "regress" else f"{len(wrong)} public test points"
-            st.markdown(cr.settings_line(by_id[sub].spec) + f" · {ringed}")
+            st.markdown(pictures.settings_line(by_id[sub].spec) + f" · {ringed}")
 
 
 def room(code: str) -> None:
     """The teacher's room, or a student's way in (and the class's board when the link names one)."""
     try:
-        info = cr.find(code) if code else None
+        info = door.find(code) if code else None
     except StoreDown:
         raise
     except StoreError as err:   # this page named too many wrong codes: one line, and the way in
         st.error(str(err), icon=":material/error:")
         code, info = "", None
     if code and info is None:
-        st.error(f"No class has the code {cr.plain(code)}: check it on the board.", icon=":material/error:")
-    if info is not None and cr.is_teacher(code):
+        st.error(f"No class has the code {text.plain(code)}: check it on the board.", icon=":material/error:")
+    if info is not None and door.is_teacher(code):
         teacher(code)
     else:
-        if info is not None and cr.key_for(code) is not None:   # a teacher's link, but a wrong or cut-off key
+        if info is not None and door.key_for(code) is not None:   # a teacher's link, but a wrong or cut-off key
             st.warning(f"This teacher's key does not match class {code}: the teacher's controls are hidden.",
                        icon=":material/key_off:")
         st.markdown("One dataset for the whole class, test points nobody sees, and a board that scores every "
@@ -333,9 +335,9 @@ def room(code: str) -> None:
                     "joins with a nickname, trains on the live trainer and presses **Submit**.")
         if info is not None:   # a student's link: join, then the class's board, live as on the projector
             join(code)
-            if cr.store().lesson_state(code) is None:   # a lesson class has no board: its steps are the pages
+            if connection.store().lesson_state(code) is None:   # a lesson class has no board: its steps are the pages
                 st.subheader(f"The board of class {code}")
-                st.fragment(cr.away()(board), run_every=3)(code, compact=True)
+                st.fragment(connection.away()(board), run_every=3)(code, compact=True)
             with st.expander("Start a challenge of your own (for a teacher)", icon=":material/flag:"):
                 start()
         else:
@@ -351,8 +353,8 @@ def room(code: str) -> None:
 if __name__ == "__main__":
     st.title("Class challenge")
     code = normal_code(st.query_params.get("code") or "")
-    cr.take_key(code)
-    with cr.away(look_again=True):   # the class store away: one line, and the page comes back by itself
+    door.take_key(code)
+    with connection.away(look_again=True):   # the class store away: one line, and the page comes back by itself
         room(code)
     problems = ", ".join(p.label for p in PROBLEMS.values())
     st.caption(f"Any problem type works ({problems}): the score is accuracy for classes, R² for values.")

@@ -38,10 +38,10 @@ def follow_short_link() -> None:
     raw = st.query_params.get(SHORT)
     if raw is None:
         return
-    from classroom import store
+    from classroom import connection
 
     try:
-        found = store().expand(raw)
+        found = connection.store().expand(raw)
     except Exception:   # the store cannot be reached: say so, and show the home page
         found, why = None, "the class store cannot be reached just now"
     else:

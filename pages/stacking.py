@@ -250,7 +250,7 @@ def one_step(x, p: dict, y: float, bend: str, losses: list[float]) -> None:
                           "chain rule": [val(g) for *_, g, _ in lines],
                           "central difference": [fmt.num(c, 6, keep=1) for *_, c in lines],
                           "how close": [fmt.agrees(g, c) for *_, g, c in lines]})
-    st.dataframe(table, hide_index=True, width="stretch")
+    st.dataframe(table, hide_index=True, width="stretch", height="content")   # all 11 rows, no inner scroll
     for j in e.dead:
         st.warning(f"**Neuron {j + 1} is switched off for this input.** Its sum is {val(e.z1[j])}, so ReLU′ = 0, "
                    f"and its four parameters ({', '.join(re_name(f'W_{{{i}{j + 1}}}') for i in (1, 2, 3))}, "
@@ -275,7 +275,7 @@ def step_controls(losses: list[float]) -> None:
     with left:
         LINKS.widget("steps")
         st.metric("loss now", fmt.num(losses[-1], 4, keep=1),
-                  delta=None if len(losses) < 2 else fmt.num(losses[-1] - losses[0], 4, keep=1),
+                  delta=None if len(losses) < 2 else fmt.change(losses[-1] - losses[0], 4, keep=1),
                   delta_color="inverse", help="The loss after the steps taken, and its change since the start.")
     with right:
         charts.show(figures.loss_figure(tuple(losses)), key="st_loss_steps")

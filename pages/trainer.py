@@ -18,7 +18,7 @@ The maths is lib/'s; a student in a class is the class room's (classroom/).
 import numpy as np
 import streamlit as st
 
-import classroom as cr
+from classroom import seats, submit
 from engine import fairshare
 from lib.features import FEATURES
 from lib.maps import RES, UNIT_RES, collapse, confusion, fold_lines, plane_inputs
@@ -53,7 +53,7 @@ def top() -> tr.Spec | None:
     bar, box = st.container(), st.container()
     knobs = st.columns([3, 2], vertical_alignment="top")
     data_col, net_col, share_col = st.columns(3, gap="medium")
-    ch: cr.Challenge | None = st.session_state.get(tr.CHALLENGE)
+    ch: seats.Challenge | None = st.session_state.get(tr.CHALLENGE)
     choice = ctl.choose(None if ch else own, ch.problem if ch else None, data_col, net_col, knobs[1])
     spec = choice.spec
     with knobs[0]:
@@ -270,9 +270,9 @@ def submit_part(ch) -> None:
 
     def network() -> tuple[dict, dict]:
         t = st.session_state[tr.RUN].trainer
-        return t.to_dict(), cr.network_spec(t.cfg, t.epoch)
+        return t.to_dict(), submit.network_spec(t.cfg, t.epoch)
 
-    cr.submit_box(ch, network, cr.paused(ch))
+    submit.submit_box(ch, network, seats.paused(ch))
 
 
 def _follow_clicked() -> None:
@@ -377,13 +377,13 @@ if __name__ == "__main__":
     st.title("Live trainer")
     st.markdown(PROBLEM_UI[problem_now()].intro)
     st.session_state[FULL] = True
-    challenge = cr.challenge()
+    challenge = seats.challenge()
     LINKS.hide_also(challenge.hide if challenge else ())   # the controls the teacher hid for the class
     st.session_state[tr.CHALLENGE] = challenge
-    held = cr.paused(challenge)
-    cr.banner(challenge, held)
+    held = seats.paused(challenge)
+    seats.banner(challenge, held)
     if challenge is not None:
-        st.fragment(cr.watch, run_every=cr.WATCH_EVERY)(challenge, held)
+        st.fragment(seats.watch, run_every=seats.WATCH_EVERY)(challenge, held)
     if held:
         st.session_state[tr.PLAYING] = False
     ctl.buttons(held)

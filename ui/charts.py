@@ -60,6 +60,26 @@ def figure(*, title: str | None = None, x_title: str | None = None,
     return fig
 
 
+def legend_under(fig: go.Figure, **legend) -> go.Figure:
+    """The legend in one band under the x axis's title, whatever the chart's height or width.
+
+    A legend placed at a paper fraction (y=-0.2) lands on the axis title when the plot is short or
+    the legend wraps (/tax-bands on a phone and in big=true, issue 34): anchored to the figure's bottom
+    edge instead, plotly grows the bottom margin to hold it.
+    """
+    fig.update_layout(legend=dict(orientation="h", yref="container", y=0.0, yanchor="bottom",
+                                  x=0.0, xanchor="left", **legend))
+    return fig
+
+
+def log_ticks(fig: go.Figure, **where) -> go.Figure:
+    """A log axis labelled at the powers of ten only (1, 10, 100, 1,000), with short unlabelled ticks
+    between them: plotly's "D2" wrote '1 2 5 10 2 5 100 2', which a room reads as nonsense (issue 34)."""
+    fig.update_xaxes(type="log", dtick=1, tickformat=",d", minor=dict(dtick="D1", ticks="outside", ticklen=3),
+                     **where)
+    return fig
+
+
 def line_figure(x, series: Mapping[str, Iterable[float]], *, title: str | None = None,
                 x_title: str | None = None, y_title: str | None = None,
                 dashed: Iterable[str] = (), colors: Mapping[str, str] | None = None,

@@ -62,6 +62,16 @@ def num(v: float | None, digits: int = 3, *, keep: int = 0) -> str:
     return _minus(s)
 
 
+def change(v: float, digits: int = 3, *, keep: int = 0) -> str:
+    """A change for st.metric's delta: num(v), but a fall starts with the ASCII '-'.
+
+    Streamlit reads a delta's direction (its arrow and colour) from a leading '-' only: with the
+    typographic '−' every fall showed as a red rise (/stacking's loss, issue 34).
+    """
+    s = num(v, digits, keep=keep)
+    return "-" + s[1:] if s.startswith(MINUS) else s
+
+
 def signed(v: float, digits: int = 2) -> str:
     """With its sign always written: +0.50, −1.20 (weights on a diagram)."""
     s = fixed(v, digits)

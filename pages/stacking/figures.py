@@ -26,6 +26,7 @@ def loss_figure(losses: tuple):
     fig.add_scatter(x=list(range(len(losses))), y=list(losses), mode="lines+markers",
                     line=dict(color=charts.SERIES[0], width=2.5), marker=dict(size=6), showlegend=False)
     fig.update_yaxes(rangemode="tozero")
+    fig.update_xaxes(range=[-0.3, max(10, len(losses) - 1) + 0.3], rangemode="tozero")  # steps 0…10 before any
     return fig
 
 

@@ -90,8 +90,7 @@ def stacked_figure(x, bottom, top, names, falling, tax, *, income=None, tax_at_i
             marker=dict(color=colors.ON, size=11, line=dict(color="white", width=2)),
             hovertemplate="income %{x:,.0f}<br>tax %{y:,.2f}<extra></extra>"))
     # The legend sits under the chart: inside it, the income line ran through its labels.
-    fig.update_layout(legend=dict(traceorder="normal", orientation="h", x=0.0, xanchor="left", y=-0.22,
-                                  yanchor="top"), margin=dict(b=10))
+    charts.legend_under(fig, traceorder="normal")
     _income_marker(fig, income)
     _money_axes(fig, currency)
     return readable(fig)
@@ -111,7 +110,7 @@ def ramps_figure(x, ramps, total, names, *, income=None, currency="", x_title="i
     fig.add_trace(go.Scatter(
         x=x, y=total, name="tax = sum of ramps", mode="lines", line=dict(color=colors.ON, width=4),
         hovertemplate="income %{x:,.0f}<br>tax %{y:,.2f}<extra></extra>"))
-    fig.update_layout(legend=dict(orientation="h", y=-0.2, yanchor="top"))
+    charts.legend_under(fig)
     _income_marker(fig, income)
     _money_axes(fig, currency)
     return readable(fig)
@@ -129,7 +128,7 @@ def rates_figure(x, marginal, effective, *, income=None, currency="", x_title="i
         x=x, y=100 * np.asarray(effective), name="effective rate: tax ÷ income", mode="lines",
         line=dict(color=colors.category(1), width=3),
         hovertemplate="income %{x:,.0f}<br>effective %{y:.2f} %<extra></extra>"))
-    fig.update_layout(legend=dict(orientation="h", y=-0.25, yanchor="top"))
+    charts.legend_under(fig)
     _income_marker(fig, income)
     fig.update_xaxes(tickprefix=currency, tickformat="~s")
     return readable(fig)
@@ -163,7 +162,7 @@ def fit_figure(x, target, outline, ramp_path, knots, bias: float, target_name: s
     pad = 0.35 * (hi - lo or 1.0)
     fig.update_yaxes(range=[lo - pad, hi + pad])  # ramps may shoot far off; the fit is the story
     fig.update_xaxes(range=[float(x[0]), float(x[-1])])
-    fig.update_layout(legend=dict(orientation="h", y=-0.2, yanchor="top"))
+    charts.legend_under(fig)
     return readable(fig)
 
 
@@ -189,7 +188,7 @@ def error_figure(units, series: dict, *, current: int | None = None, height=320)
     fig.update_yaxes(type="log", exponentformat="power", dtick=max(1, int(np.ceil(decades / 6))))
     if current is not None:
         fig.add_vline(x=current, line=dict(color=colors.ON, dash="dot", width=1.5))
-    fig.update_layout(legend=dict(orientation="h", y=-0.25, yanchor="top"))
+    charts.legend_under(fig)
     return readable(fig)
 
 
@@ -228,7 +227,7 @@ def plane_figure(axis, values, *, title: str, segments=(), points=None, contour:
     # constrain="domain": keep the square aspect by shrinking the plot, not by widening the range
     fig.update_xaxes(range=[float(axis[0]), float(axis[-1])], zeroline=False, constrain="domain")
     fig.update_yaxes(range=[float(axis[0]), float(axis[-1])], zeroline=False, constrain="domain")
-    fig.update_layout(legend=dict(y=-0.14, yanchor="top"))  # under the plot, clear of the title
+    charts.legend_under(fig)   # under the plot, clear of the title
     return readable(fig)
 
 

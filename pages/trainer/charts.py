@@ -21,7 +21,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ui import colors, fmt
+from ui import charts, colors, fmt
 from ui.boundary import (  # noqa: F401  (the trainer's sections and tests name the map's pieces here)
     FONT,
     SHADING,
@@ -138,14 +138,18 @@ def curves_figure(hist, twin=None, *, height: int = 440, live: bool = True,
         ), **at[row])
     fig.update_layout(height=height, margin=dict(l=8, r=8, t=34, b=8), uirevision="curves",
                       font=dict(size=FONT),
-                      legend=dict(orientation="h", yanchor="top", y=-0.12, x=0, font=dict(size=12)),
                       hovermode="x unified" if not live else False)
+    charts.legend_under(fig, font=dict(size=12))   # under "epoch (log scale)", never on it
     if live:
         fig.layout.template = LIVE_TEMPLATE
     # Epochs on a log axis: the whole run keeps its shape (the first 100 epochs, where most of the learning
     # is, get as much width as the next 900), instead of an L squashed against the left edge by epoch 2,000.
     # Epoch 0 (the start) has no place on it: the lines begin at epoch 1.
-    fig.update_xaxes(tickfont=dict(size=TICK_FONT), type="log", dtick="D2")
+    charts.log_ticks(fig)
+    fig.update_xaxes(tickfont=dict(size=TICK_FONT))
+    # At most about four labels up each row: in big=true the labels grow 1.5 times and plotly's own
+    # spacing (fixed in pixels) drew 0, 2, 4, 6 and 8 on top of each other (R², regress mode).
+    fig.update_yaxes(nticks=4)
     fig.update_xaxes(title=dict(text="epoch (log scale)", font=dict(size=TICK_FONT)), row=2, col=1)
     fig.update_yaxes(rangemode="tozero", tickfont=dict(size=TICK_FONT), **at[1])
     if second == "acc":
@@ -250,8 +254,8 @@ def curve_figure(x, fits, data, *, parts=None, title: str | None = None,
                                      showlegend=False, line=dict(color=colors.category(j), width=1.8),
                                      hovertemplate=f"h{j + 1}: " + "%{y:.2f}<extra></extra>"), row=2, col=1)
     fig.update_layout(height=height, margin=dict(l=8, r=8, t=40 if title else 30, b=8), font=dict(size=FONT),
-                      uirevision="curvefit", legend=dict(orientation="h", yanchor="top", y=-0.08, x=0,
-                                                          font=dict(size=12)))
+                      uirevision="curvefit")
+    charts.legend_under(fig, font=dict(size=12))
     if title:
         fig.update_layout(title=dict(text=title, x=0.0, xanchor="left", font=dict(size=16)))
     fig.update_xaxes(tickfont=dict(size=TICK_FONT), showgrid=False, fixedrange=True,

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import streamlit as st
 
-from classroom import plain as as_text  # what a student typed (a file name), shown as text
+from classroom.text import plain as as_text  # what a student typed (a file name), shown as text
 from engine import fairshare
 from lib.datasets import CLASSES_DEFAULT, PROBLEMS, dims
 from lib.features import FEATURES

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-import classroom as cr
+from classroom import seats
 from engine import fairshare
 from lib.maps import RES, boundary_cells, curve_fit, labels_of, prediction_map, shading, value_span
 from pages.trainer import charts as tc
@@ -29,9 +29,9 @@ def tick(run: tr.Run, speed: int | None):
     share_key = fairshare.session_key()
     ch = st.session_state.get(tr.CHALLENGE)
     playing = bool(st.session_state.get(tr.PLAYING))
-    if playing and cr.paused(ch):   # the teacher paused the class: Play stops, the page says why
+    if playing and seats.paused(ch):   # the teacher paused the class: Play stops, the page says why
         stop_playing(share_key)
-    cr.here(ch, playing)
+    seats.here(ch, playing)
     if not playing:
         if st.session_state.get(tr.SHOWN_PLAYING):
             # Paused, but the page still shows Pause and its timer still ticks: Streamlit ran Pause's

@@ -335,7 +335,7 @@ def load_file(run: Run, spec: Spec, name: str, d: dict, cfg) -> str:
         run.twin_cfg = spec.twin_config()
         run.twin = t.twin(**run.twin_cfg)
         catch_up(run)
-    from classroom import plain
+    from classroom.text import plain
 
     run.loaded = (f"Weights loaded from {plain(name[:80])} at epoch {t.epoch:,}: training continues from "
                   "them."

@@ -5,13 +5,18 @@ from __future__ import annotations
 
 import numpy as np
 
-import classroom as cr
+from classroom import board, connection, door, seats, session, text
 from lib.challenge import evaluate
 from pages.trainer import run as tr
 from tests.app.conftest import decode, figures, open_page
 
 PROBLEM = {"problem": "classify", "dataset": "checkerboard", "k": 3, "n": 400, "noise": 0.0, "cells": 2,
            "seed": 3, "feat": ["x1", "x2"]}
+
+
+def store():
+    """The class store every page part reaches: connection.store() (a test's own after _own_store)."""
+    return connection.store()
 
 
 def _text(at) -> str:
@@ -28,12 +33,12 @@ def test_a_teacher_starts_a_challenge_and_gets_a_code_and_a_link_shown_once():
     code = at.query_params["code"]
     code = code[0] if isinstance(code, list) else code
     assert len(code) == 6
-    info = cr.store().get_class(code)
+    info = store().get_class(code)
     assert info is not None and info.max_submissions == 3
     links = [c.value for c in at.code if "key=" in c.value]
     assert links and f"code={code}" in links[0]
     key = links[0].split("key=")[1]
-    assert cr.store().is_teacher(code, key)
+    assert store().is_teacher(code, key)
     assert any(code in h.proto.body for h in at.get("html"))           # the join code, large
     assert at.get("imgs") or at.get("image")                           # the QR code
     at.run()
@@ -41,7 +46,7 @@ def test_a_teacher_starts_a_challenge_and_gets_a_code_and_a_link_shown_once():
 
 
 def test_the_teachers_key_leaves_the_address_bar_and_a_wrong_one_opens_the_student_view():
-    code, key = cr.store().create_class(PROBLEM)
+    code, key = store().create_class(PROBLEM)
     at = open_page("class", {"code": code, "key": key})
     at.run()   # the browser takes it out of its history entry (ui/history.py); without one, the next run does
     assert not at.exception and "key" not in at.query_params
@@ -52,8 +57,8 @@ def test_the_teachers_key_leaves_the_address_bar_and_a_wrong_one_opens_the_stude
 
 
 def test_a_student_trains_submits_and_is_on_the_board_with_the_servers_score():
-    code, key = cr.store().create_class(PROBLEM, max_submissions=2)
-    seat = cr.store().join(code, "Ada <b>")
+    code, key = store().create_class(PROBLEM, max_submissions=2)
+    seat = store().join(code, "Ada <b>")
     at = open_page("trainer", {"class": code, "seat": seat, "twin": "false"})
     assert not at.exception
     assert "Class challenge" in _text(at) and "Ada \\<b\\>" in _text(at)     # the nickname, as plain text
@@ -64,10 +69,10 @@ def test_a_student_trains_submits_and_is_on_the_board_with_the_servers_score():
     at.button(key="class_submit").click().run()
     assert not at.exception
     assert "Scored: public accuracy" in _text(at) and "1 submission left" in _text(at)
-    row = cr.store().leaderboard(code)[0]
+    row = store().leaderboard(code)[0]
     assert row.nickname == "Ada <b>" and row.submissions == 1
     # The score is lib's on the hidden points, recomputed here from the stored weights.
-    pub, _, n = evaluate(cr.store().weights(row.submission), PROBLEM, cr.store().test_seed(code))
+    pub, _, n = evaluate(store().weights(row.submission), PROBLEM, store().test_seed(code))
     assert row.public == pub and row.n_params == n == 33 and pub > 0.6
     board = open_page("class", {"code": code, "key": key})
     table = board.dataframe[0].value
@@ -78,20 +83,20 @@ def test_a_student_trains_submits_and_is_on_the_board_with_the_servers_score():
     assert [a["text"] for a in grid["layout"]["annotations"]] == ["1. Ada &lt;b&gt;"]   # escaped for plotly
     from lib.challenge import decision_map
 
-    shade, _ = decision_map(cr.store().weights(row.submission), PROBLEM)
+    shade, _ = decision_map(store().weights(row.submission), PROBLEM)
     assert np.allclose(decode(grid["data"][0]["z"]).reshape(shade.shape), shade)         # lib's own map
     chart = next(f for f in figs if f["layout"].get("xaxis", {}).get("type") == "log")
     assert chart["data"][0]["x"] == [33] or list(decode(chart["data"][0]["x"])) == [33]
 
 
 def test_pause_holds_play_and_submit_and_resume_gives_them_back():
-    code, key = cr.store().create_class(PROBLEM)
-    seat = cr.store().join(code, "Bo")
-    cr.store().set_flag(code, key, "paused", True)
+    code, key = store().create_class(PROBLEM)
+    seat = store().join(code, "Bo")
+    store().set_flag(code, key, "paused", True)
     at = open_page("trainer", {"class": code, "seat": seat, "twin": "false"})
     assert "Eyes up" in _text(at)
     assert at.button(key="trainer_play").disabled and at.button(key="class_submit").disabled
-    cr.store().set_flag(code, key, "paused", False)
+    store().set_flag(code, key, "paused", False)
     at.session_state["class_pause_seen"] = None
     at.run()
     assert "Eyes up" not in _text(at) and not at.button(key="trainer_play").disabled
@@ -114,44 +119,44 @@ def _count(at, kind: str) -> int:
 
 
 def test_the_teacher_closes_removes_downloads_and_ends_the_class():
-    code, key = cr.store().create_class(PROBLEM)
-    seat = cr.store().join(code, "Ada")
-    cr.store().submit(code, seat, spec={"hidden": [8]}, weights={"w": [1]}, n_params=33, public=0.9,
-                      private=0.8)
+    code, key = store().create_class(PROBLEM)
+    seat = store().join(code, "Ada")
+    store().submit(code, seat, spec={"hidden": [8]}, weights={"w": [1]}, n_params=33, public=0.9,
+                   private=0.8)
     at = open_page("class", {"code": code, "key": key})
     assert not at.exception
     assert _count(at, "download_button") == 2                        # the JSON of every network, the CSV
     at.button(key="class_close").click().run()
-    assert cr.store().get_class(code).closed() and at.button(key="class_close").label == "Reopen submissions"
+    assert store().get_class(code).closed() and at.button(key="class_close").label == "Reopen submissions"
     at.button(key="class_close").click().run()
-    assert not cr.store().get_class(code).closed()
-    seat_bo = cr.store().join(code, "Bo")
-    sub = cr.store().submit(code, seat_bo, spec={"hidden": [8]}, weights={"w": [2]}, n_params=33, public=0.5,
-                            private=0.5)
-    cr.changed(code)                                                    # as Submit does
+    assert not store().get_class(code).closed()
+    seat_bo = store().join(code, "Bo")
+    sub = store().submit(code, seat_bo, spec={"hidden": [8]}, weights={"w": [2]}, n_params=33, public=0.5,
+                         private=0.5)
+    board.changed(code)                                                    # as Submit does
     at.run()
     at.selectbox(key="class_remove_who").select("Bo").run()             # a student first, then one of theirs
     at.selectbox(key="class_remove_sub").select(sub.submission).run()
     at.button(key="class_remove_one").click().run()
-    assert [r.nickname for r in cr.store().leaderboard(code)] == ["Ada"] and cr.store().seat(code, seat_bo)
+    assert [r.nickname for r in store().leaderboard(code)] == ["Ada"] and store().seat(code, seat_bo)
     at.selectbox(key="class_remove_who").select("Ada").run()
     at.button(key="class_remove").click().run()
-    assert cr.store().leaderboard(code) == []
+    assert store().leaderboard(code) == []
     assert at.button(key="class_end").disabled
     at.checkbox(key="class_end_sure").check().run()
     at.button(key="class_end").click().run()
-    assert cr.store().get_class(code) is None and not at.exception
+    assert store().get_class(code) is None and not at.exception
 
 
 def _own_store(tmp_path, monkeypatch):
     """A store of this test's own, on a SQLite file in a folder the test can take away (an unmounted disk)
-    and give back; every page part reaches it through cr.store()."""
+    and give back; every page part reaches it through store()."""
     from store import Store
 
     folder = tmp_path / "disk"
     folder.mkdir()
     db = Store(f"sqlite:///{folder / 'classes.sqlite3'}")
-    monkeypatch.setattr(cr, "store", lambda: db)
+    monkeypatch.setattr(connection, "store", lambda: db)
 
     def away():
         db.engine.dispose()                      # no open file left to read from
@@ -205,21 +210,21 @@ def test_the_watch_draws_a_page_drawn_with_the_store_away_again_once_it_answers(
     code, key = db.create_class(PROBLEM)
     at = open_page("trainer", {"class": code, "seat": db.join(code, "Bo"), "twin": "false"})
     db.set_flag(code, key, "paused", True)
-    at.session_state[cr.PAUSE_SEEN] = None
+    at.session_state[session.PAUSE_SEEN] = None
     at.run()                                                          # paused, seen from the store
     away()
-    at.session_state[cr.PAUSE_SEEN] = None
+    at.session_state[session.PAUSE_SEEN] = None
     at.run()                                                          # drawn with the store away
-    assert not at.exception and at.session_state[cr.DRAWN_AWAY]
-    state = {k: at.session_state[k] for k in (cr.KNOWN, cr.DRAWN_AWAY, cr.PAUSE_SEEN)}
+    assert not at.exception and at.session_state[session.DRAWN_AWAY]
+    state = {k: at.session_state[k] for k in (session.KNOWN, session.DRAWN_AWAY, session.PAUSE_SEEN)}
     reruns = []
-    monkeypatch.setattr(cr.st, "session_state", state)
-    monkeypatch.setattr(cr.st, "rerun", lambda **kw: reruns.append(kw))
+    monkeypatch.setattr(seats.st, "session_state", state)
+    monkeypatch.setattr(seats.st, "rerun", lambda **kw: reruns.append(kw))
     for _ in range(3):
-        cr.watch(state[cr.KNOWN], True)
-    assert reruns == [] and state[cr.PAUSE_SEEN][1]                   # away: still paused, as last seen
+        seats.watch(state[session.KNOWN], True)
+    assert reruns == [] and state[session.PAUSE_SEEN][1]                   # away: still paused, as last seen
     back()
-    cr.watch(state[cr.KNOWN], True)
+    seats.watch(state[session.KNOWN], True)
     assert reruns == [{"scope": "app"}]
 
 
@@ -235,11 +240,11 @@ def test_class_says_one_line_for_teacher_and_student_while_the_store_is_away_and
     away()
     import time
 
-    time.sleep(cr.BOARD_TTL)                         # the board's shared second is over
+    time.sleep(board.BOARD_TTL)                         # the board's shared second is over
     for at in (teacher, student):
         at.run()
         assert not at.exception
-        assert [w.value for w in at.warning] == [cr.AWAY]             # one line
+        assert [w.value for w in at.warning] == [text.AWAY]             # one line
         assert not at.toggle and not at.dataframe
     back()
     for at in (teacher, student):
@@ -249,9 +254,9 @@ def test_class_says_one_line_for_teacher_and_student_while_the_store_is_away_and
     assert any(t.label == "Pause the class" for t in teacher.toggle)   # the teacher's key was kept
     # The store goes away while the projector's board refreshes: the board says so where it was.
     away()
-    time.sleep(cr.BOARD_TTL)
+    time.sleep(board.BOARD_TTL)
     teacher.toggle(key="class_hide").set_value(True).run()            # any run: the page as a whole
-    assert not teacher.exception and [w.value for w in teacher.warning] == [cr.AWAY]
+    assert not teacher.exception and [w.value for w in teacher.warning] == [text.AWAY]
     back()
 
 
@@ -270,18 +275,18 @@ def test_a_class_board_fragment_says_one_line_while_the_store_is_away(tmp_path, 
     away()
     import time
 
-    time.sleep(cr.BOARD_TTL)
+    time.sleep(board.BOARD_TTL)
     shown = []
-    monkeypatch.setattr(cr.st, "warning", lambda text, **kw: shown.append(text))
-    for part in (cr.away()(class_page.board), class_page.live_view, class_page.snapshots):
+    monkeypatch.setattr(seats.st, "warning", lambda text, **kw: shown.append(text))
+    for part in (connection.away()(class_page.board), class_page.live_view, class_page.snapshots):
         assert part(code) is None
-    assert shown == [cr.AWAY] * 3                          # one line each
+    assert shown == [text.AWAY] * 3                          # one line each
     back()
 
 
 def test_a_link_cannot_unlock_the_challenges_data():
-    code, _ = cr.store().create_class(PROBLEM)
-    seat = cr.store().join(code, "Cy")
+    code, _ = store().create_class(PROBLEM)
+    seat = store().join(code, "Cy")
     at = open_page("trainer", {"class": code, "seat": seat, "twin": "false", "dataset": "ring", "seed": "9"})
     assert not at.exception
     assert at.selectbox(key="dataset").value == "checkerboard" and at.number_input(key="seed").value == 3
@@ -292,29 +297,29 @@ def test_a_link_cannot_unlock_the_challenges_data():
 def test_the_hidden_points_seed_is_never_a_links_seed_and_csv_cells_are_not_formulas():
     from store import LINK_SEEDS
 
-    code, _ = cr.store().create_class(PROBLEM)
-    assert cr.store().test_seed(code) >= LINK_SEEDS > 99_999
-    assert cr.cell("=HYPERLINK(1)") == "'=HYPERLINK(1)" and cr.cell("Ada") == "Ada" and cr.cell(3) == 3
+    code, _ = store().create_class(PROBLEM)
+    assert store().test_seed(code) >= LINK_SEEDS > 99_999
+    assert text.cell("=HYPERLINK(1)") == "'=HYPERLINK(1)" and text.cell("Ada") == "Ada" and text.cell(3) == 3
 
 
 def _submit_as(code: str, nickname: str, epochs: int) -> float:
     """A student joins, trains `epochs` on /trainer and presses Submit; returns the public score."""
-    seat = cr.store().join(code, nickname)
+    seat = store().join(code, nickname)
     at = open_page("trainer", {"class": code, "seat": seat, "twin": "false"})
     for _ in range(epochs // 100):
         at.button(key="trainer_step_100").click().run()
     at.button(key="class_submit").click().run()
     assert not at.exception and "Scored: public accuracy" in _text(at)
-    return next(r.public for r in cr.store().leaderboard(code) if r.nickname == nickname)
+    return next(r.public for r in store().leaderboard(code) if r.nickname == nickname)
 
 
 def test_two_students_on_the_board_in_order_a_students_view_has_no_teacher_control_and_reveal_reranks():
-    code, key = cr.store().create_class(PROBLEM)
+    code, key = store().create_class(PROBLEM)
     scores = {"Ada": _submit_as(code, "Ada", 100), "Bo": _submit_as(code, "Bo", 300)}
     # Cy tuned to the public half: first on it, last once the private half is revealed.
-    seat = cr.store().join(code, "Cy")
-    cr.store().submit(code, seat, spec={"hidden": [8], "epoch": 7}, weights={"w": [1]}, n_params=33,
-                      public=1.0, private=0.0)
+    seat = store().join(code, "Cy")
+    store().submit(code, seat, spec={"hidden": [8], "epoch": 7}, weights={"w": [1]}, n_params=33,
+                   public=1.0, private=0.0)
     scores["Cy"] = 1.0
     order = sorted(scores, key=lambda n: -scores[n])
     teacher = open_page("class", {"code": code, "key": key})
@@ -333,34 +338,34 @@ def test_two_students_on_the_board_in_order_a_students_view_has_no_teacher_contr
     # The teacher reveals: the board shows the private half and ranks by it, at once.
     teacher.toggle(key="class_reveal").set_value(True).run()
     table = teacher.dataframe[0].value
-    private = {r.nickname: r.private for r in cr.store().leaderboard(code, reveal=True)}
+    private = {r.nickname: r.private for r in store().leaderboard(code, reveal=True)}
     assert list(table["student"]) == sorted(private, key=lambda n: -private[n])
     assert table["student"].iloc[0] != "Cy" == table["student"].iloc[-1] == order[0]
     assert np.allclose(table["private accuracy"], [100 * private[n] for n in table["student"]])
 
 
 def test_thirty_viewers_share_one_read_of_the_board_and_a_teachers_change_reads_again(monkeypatch):
-    code, key = cr.store().create_class(PROBLEM)
+    code, key = store().create_class(PROBLEM)
     calls = []
-    real = type(cr.store()).leaderboard
-    monkeypatch.setattr(type(cr.store()), "leaderboard",
+    real = type(store()).leaderboard
+    monkeypatch.setattr(type(store()), "leaderboard",
                         lambda self, *a, **k: calls.append(1) or real(self, *a, **k))
-    cr.changed(code)
-    boards = [cr.board_now(code) for _ in range(30)]      # thirty viewers' refreshes within a second
+    board.changed(code)
+    boards = [board.board_now(code) for _ in range(30)]      # thirty viewers' refreshes within a second
     assert len(calls) == 1 and all(b == boards[0] for b in boards)
-    cr.store().set_flag(code, key, "revealed", True)
-    cr.changed(code)                                      # what /class calls after the teacher's toggle
-    assert cr.board_now(code)[0].revealed and len(calls) == 2
+    store().set_flag(code, key, "revealed", True)
+    board.changed(code)                                      # what /class calls after the teacher's toggle
+    assert board.board_now(code)[0].revealed and len(calls) == 2
 
 
 def test_starred_snapshots_show_in_order_with_settings_and_rings_and_reveal_adds_public_against_private():
-    code, key = cr.store().create_class(PROBLEM)
+    code, key = store().create_class(PROBLEM)
     _submit_as(code, "Ada", 100)
     _submit_as(code, "Bo", 300)
     teacher = open_page("class", {"code": code, "key": key})
     stars = teacher.multiselect(key="class_stars")
     assert len(stars.options) == 2 and figures(teacher)
-    rows = {r.nickname: r for r in cr.store().leaderboard(code)}
+    rows = {r.nickname: r for r in store().leaderboard(code)}
     stars.set_value([rows["Bo"].submission, rows["Ada"].submission]).run()
     assert not teacher.exception
     figs = figures(teacher)
@@ -371,8 +376,8 @@ def test_starred_snapshots_show_in_order_with_settings_and_rings_and_reveal_adds
     # The rings are lib's: the public points this network gets wrong.
     from lib.challenge import public_mistakes
 
-    ada_net = cr.store().weights(rows["Ada"].submission)
-    _, _, wrong = public_mistakes(ada_net, PROBLEM, cr.store().test_seed(code))
+    ada_net = store().weights(rows["Ada"].submission)
+    _, _, wrong = public_mistakes(ada_net, PROBLEM, store().test_seed(code))
     ada = next(f for f in figs if f["layout"].get("title", {}).get("text", "").endswith("Ada")
                and f["layout"].get("height") == 420)
     rings = [t for t in ada["data"] if t.get("marker", {}).get("symbol") == "circle-open"]
@@ -392,8 +397,8 @@ def test_a_challenges_hide_list_opens_every_students_trainer_without_those_contr
     at.button[1].click().run()   # the start form's submit (the join form's is first)
     code = at.query_params["code"]
     code = code[0] if isinstance(code, list) else code
-    assert cr.store().get_class(code).problem["hide"] == ["act", "lr"]
-    seat = cr.store().join(code, "Di")
+    assert store().get_class(code).problem["hide"] == ["act", "lr"]
+    seat = store().join(code, "Di")
     student = open_page("trainer", {"class": code, "seat": seat, "twin": "false"})
     assert not student.exception
 
@@ -409,12 +414,12 @@ def test_a_challenges_hide_list_opens_every_students_trainer_without_those_contr
 
 
 def test_pause_stops_a_playing_trainer_and_resume_lets_it_play_again():
-    code, key = cr.store().create_class(PROBLEM)
-    seat = cr.store().join(code, "Ed")
+    code, key = store().create_class(PROBLEM)
+    seat = store().join(code, "Ed")
     at = open_page("trainer", {"class": code, "seat": seat, "twin": "false"})
     at.button(key="trainer_play").click().run()
     assert at.session_state[tr.PLAYING] and at.button(key="trainer_pause").label == "Pause"
-    cr.store().set_flag(code, key, "paused", True)
+    store().set_flag(code, key, "paused", True)
     at.session_state["class_pause_seen"] = None          # what the 3 s watch does: a fresh look
     at.run()
     assert not at.session_state[tr.PLAYING] and "Eyes up" in _text(at)
@@ -423,7 +428,7 @@ def test_pause_stops_a_playing_trainer_and_resume_lets_it_play_again():
     epoch = at.session_state[tr.RUN].trainer.epoch
     at.run()
     assert at.session_state[tr.RUN].trainer.epoch == epoch                       # stopped, and kept
-    cr.store().set_flag(code, key, "paused", False)
+    store().set_flag(code, key, "paused", False)
     at.session_state["class_pause_seen"] = None
     at.run()
     assert not at.button(key="trainer_play").disabled
@@ -432,8 +437,8 @@ def test_pause_stops_a_playing_trainer_and_resume_lets_it_play_again():
 
 
 def test_a_hide_list_with_keys_the_trainer_does_not_have_hides_only_the_real_ones():
-    code, _ = cr.store().create_class({**PROBLEM, "hide": ["act", "bogus", "w", "dataset"]})
-    student = open_page("trainer", {"class": code, "seat": cr.store().join(code, "Flo"), "twin": "false"})
+    code, _ = store().create_class({**PROBLEM, "hide": ["act", "bogus", "w", "dataset"]})
+    student = open_page("trainer", {"class": code, "seat": store().join(code, "Flo"), "twin": "false"})
     assert not student.exception
     shown = {w.key for kind in ("selectbox", "select_slider", "slider") for w in student.get(kind)}
     assert "act" not in shown and "opt" in shown
@@ -459,7 +464,7 @@ def _raw(sql: str, **params) -> None:
     """Write the store's tables by hand, as a row no check of today would let in."""
     from sqlalchemy import text
 
-    with cr.store().engine.begin() as conn:
+    with store().engine.begin() as conn:
         conn.execute(text(sql), params)
 
 
@@ -472,10 +477,10 @@ def test_any_stored_row_leaves_the_board_the_charts_and_manage_drawn_and_a_bad_r
     """An epoch of 2**63 stored through the store, and rows no check would write (NaN and infinite scores,
     settings that are not JSON, an unknown bend, a huge size, missing settings): the teacher's /class and the
     students' board still draw, each bad row says it could not be read, and the teacher removes them."""
-    code, key = cr.store().create_class(PROBLEM)
-    good = cr.store().join(code, "Ada")
-    cr.store().submit(code, good, spec={"hidden": [8], "act": "relu", "opt": "adam", "epoch": 20},
-                      weights=_net(), n_params=33, public=0.9, private=0.8)
+    code, key = store().create_class(PROBLEM)
+    good = store().join(code, "Ada")
+    store().submit(code, good, spec={"hidden": [8], "act": "relu", "opt": "adam", "epoch": 20},
+                   weights=_net(), n_params=33, public=0.9, private=0.8)
     bad = {}
     for name, spec, public in (("Eve", {"hidden": [8], "act": "relu", "epoch": HUGE}, 0.95),
                                ("Nan", {"hidden": [8], "act": "relu", "epoch": 3}, 0.8),
@@ -484,15 +489,15 @@ def test_any_stored_row_leaves_the_board_the_charts_and_manage_drawn_and_a_bad_r
                                ("Big", {"hidden": [HUGE], "act": "relu", "epoch": 3}, 0.6),
                                ("Bare", {}, 0.5),
                                ("Junk", {"hidden": [8]}, 0.4)):
-        seat = cr.store().join(code, name)
+        seat = store().join(code, name)
         net = {**_net(), "epoch": HUGE} if name == "Eve" else {"w": [name]}
-        bad[name] = cr.store().submit(code, seat, spec=spec, weights=net, n_params=33, public=public,
-                                      private=0.5).submission
+        bad[name] = store().submit(code, seat, spec=spec, weights=net, n_params=33, public=public,
+                                   private=0.5).submission
     _raw("UPDATE submissions SET spec = :s, weights = :w WHERE id = :i", s="{not json", w="[[[",
          i=bad["Junk"])
     _raw("UPDATE submissions SET public = 'NaN' WHERE id = :i", i=bad["Nan"])   # SQLite keeps NaN as text
     _raw("UPDATE submissions SET n_params = :n WHERE id = :i", n=2**62, i=bad["Bare"])
-    cr.changed(code)
+    board.changed(code)
     teacher = open_page("class", {"code": code, "key": key})
     assert not teacher.exception
     assert _manage_present(teacher)
@@ -500,7 +505,7 @@ def test_any_stored_row_leaves_the_board_the_charts_and_manage_drawn_and_a_bad_r
     layers = dict(zip(table["student"], table["layers"], strict=True))
     assert layers["Ada"] == "8"
     for name in ("Eve", "Nan", "Inf", "Odd", "Big", "Bare", "Junk"):
-        assert layers[name] == cr.BAD, (name, layers[name])
+        assert layers[name] == text.BAD, (name, layers[name])
     assert not any("could not be drawn" in c.value for c in teacher.caption)     # no part gave up
     assert figures(teacher)                                              # the class chart, the gallery
     student = open_page("class", {"code": code})
@@ -508,14 +513,14 @@ def test_any_stored_row_leaves_the_board_the_charts_and_manage_drawn_and_a_bad_r
     # The teacher removes Eve's unreadable submission, then Junk with theirs.
     teacher.selectbox(key="class_remove_who").select("Eve").run()
     sub = teacher.selectbox(key="class_remove_sub")
-    assert sub.options == [cr.BAD]                                       # Eve's one submission, as unreadable
+    assert sub.options == [text.BAD]                                   # Eve's one submission, as unreadable
     teacher.session_state["class_remove_sub"] = bad["Eve"]             # the teacher picks it
     teacher.run()
     teacher.button(key="class_remove_one").click().run()
-    assert not teacher.exception and bad["Eve"] not in {s["id"] for s in cr.store().submissions(code)}
+    assert not teacher.exception and bad["Eve"] not in {s["id"] for s in store().submissions(code)}
     teacher.selectbox(key="class_remove_who").select("Junk").run()
     teacher.button(key="class_remove").click().run()
-    assert not teacher.exception and "Junk" not in {r.nickname for r in cr.store().leaderboard(code)}
+    assert not teacher.exception and "Junk" not in {r.nickname for r in store().leaderboard(code)}
 
 
 def test_a_file_with_epoch_2_63_through_the_trainer_and_submit_leaves_every_board_drawn():
@@ -524,8 +529,8 @@ def test_a_file_with_epoch_2_63_through_the_trainer_and_submit_leaves_every_boar
     student's own network; the teacher's /class and the students' board draw, with Manage."""
     import json
 
-    code, key = cr.store().create_class(PROBLEM)
-    seat = cr.store().join(code, "Mallory")
+    code, key = store().create_class(PROBLEM)
+    seat = store().join(code, "Mallory")
     at = open_page("trainer", {"class": code, "seat": seat, "twin": "false"})
     at.button(key="trainer_step_100").click().run()
     before = at.session_state[tr.RUN].trainer.flat.copy()
@@ -546,15 +551,15 @@ def test_submit_keeps_only_bounded_numbers_whatever_the_trainer_holds():
     at MAX_EPOCH, and the board reads it."""
     from lib.train import MAX_EPOCH
 
-    code, key = cr.store().create_class(PROBLEM)
-    seat = cr.store().join(code, "Trudy")
+    code, key = store().create_class(PROBLEM)
+    seat = store().join(code, "Trudy")
     at = open_page("trainer", {"class": code, "seat": seat, "twin": "false"})
     at.button(key="trainer_step_100").click().run()
     at.session_state[tr.RUN].trainer.epoch = HUGE
     at.button(key="class_submit").click().run()
     assert not at.exception and "Scored: public accuracy" in _text(at)
-    row = cr.store().leaderboard(code)[0]
-    assert row.spec["epoch"] == MAX_EPOCH and cr.store().weights(row.submission)["epoch"] == MAX_EPOCH
+    row = store().leaderboard(code)[0]
+    assert row.spec["epoch"] == MAX_EPOCH and store().weights(row.submission)["epoch"] == MAX_EPOCH
     teacher = open_page("class", {"code": code, "key": key})
     assert not teacher.exception and teacher.dataframe[0].value["epochs"][0] == MAX_EPOCH
 
@@ -562,15 +567,15 @@ def test_submit_keeps_only_bounded_numbers_whatever_the_trainer_holds():
 def test_manage_draws_when_the_live_parts_fail(monkeypatch):
     """Manage is drawn before the live parts and apart from them: a failure in the board's read leaves one
     line where the board was, and close, remove and end on the page."""
-    code, key = cr.store().create_class(PROBLEM)
-    cr.store().submit(code, cr.store().join(code, "Ada"), spec={"hidden": [8]}, weights={"w": [1]},
-                      n_params=33, public=0.9, private=0.8)
+    code, key = store().create_class(PROBLEM)
+    store().submit(code, store().join(code, "Ada"), spec={"hidden": [8]}, weights={"w": [1]},
+                   n_params=33, public=0.9, private=0.8)
 
     def broken(*args, **kwargs):
         raise RuntimeError("a failure no check foresaw")
 
-    monkeypatch.setattr(cr, "board_table", broken)
-    monkeypatch.setattr(cr, "board_now", broken)
+    monkeypatch.setattr(board, "board_table", broken)
+    monkeypatch.setattr(board, "board_now", broken)
     teacher = open_page("class", {"code": code, "key": key})
     assert not teacher.exception and _manage_present(teacher)
     assert any("The board could not be drawn just now" in c.value for c in teacher.caption)
@@ -584,19 +589,19 @@ def test_a_teachers_click_builds_no_download_and_a_download_holds_every_submissi
 
     import pandas as pd
 
-    code, key = cr.store().create_class(PROBLEM)
-    seat = cr.store().join(code, "=HYPERLINK(1)")
-    cr.store().submit(code, seat, spec={"hidden": [8]}, weights=_net(), n_params=33, public=0.9, private=0.8)
+    code, key = store().create_class(PROBLEM)
+    seat = store().join(code, "=HYPERLINK(1)")
+    store().submit(code, seat, spec={"hidden": [8]}, weights=_net(), n_params=33, public=0.9, private=0.8)
     calls = []
-    real = type(cr.store()).export
-    monkeypatch.setattr(type(cr.store()), "export",
+    real = type(store()).export
+    monkeypatch.setattr(type(store()), "export",
                         lambda self, *a, **k: calls.append(1) or real(self, *a, **k))
     teacher = open_page("class", {"code": code, "key": key})
     teacher.toggle(key="class_hide").set_value(True).run()            # a click
     assert not teacher.exception and _count(teacher, "download_button") == 2 and calls == []
-    whole = json.loads(cr.export_json(cr.store(), code, key))
+    whole = json.loads(board.export_json(store(), code, key))
     assert whole["code"] == code and whole["submissions"][0]["weights"]["layers"]
-    table = pd.read_csv(io.StringIO(cr.export_csv(cr.store(), code, key)))
+    table = pd.read_csv(io.StringIO(board.export_csv(store(), code, key)))
     assert list(table["nickname"]) == ["'=HYPERLINK(1)"] and table["public"][0] == 0.9
 
 
@@ -605,40 +610,40 @@ def test_a_nickname_in_markdown_is_shown_as_typed_in_every_teacher_widget_and_ne
     """`![](//host/p)` as a nickname: a button's label renders Markdown, so it shows the name escaped; the
     select and multiselect draw options as text (tests/e2e checks what Chromium shows and fetches), so they
     hold it as typed; nothing on the page is Markdown that an image would be."""
-    code, key = cr.store().create_class(PROBLEM)
+    code, key = store().create_class(PROBLEM)
     name = "![](//evil.example/p)"
-    cr.store().submit(code, cr.store().join(code, name), spec={"hidden": [8], "act": "relu", "epoch": 5},
-                      weights=_net(), n_params=33, public=0.9, private=0.8)
-    cr.changed(code)
+    store().submit(code, store().join(code, name), spec={"hidden": [8], "act": "relu", "epoch": 5},
+                   weights=_net(), n_params=33, public=0.9, private=0.8)
+    board.changed(code)
     teacher = open_page("class", {"code": code, "key": key})
     who = teacher.selectbox(key="class_remove_who")
     assert who.options == [name] and who.value is None and who.placeholder == "Choose a student"
     assert teacher.multiselect(key="class_stars").options == [f"1. {name}"]
     teacher.session_state["class_remove_who"] = name                 # the teacher picks it
     teacher.run()
-    assert teacher.button(key="class_remove").label == f"Remove {cr.plain(name)} and their submissions"
+    assert teacher.button(key="class_remove").label == f"Remove {text.plain(name)} and their submissions"
     shown = [b.label for b in teacher.button] + [m.value for m in [*teacher.markdown, *teacher.caption]]
     assert not any("![](" in t for t in shown)                       # never as Markdown an image would be
     teacher.button(key="class_remove").click().run()
-    assert not teacher.exception and cr.store().leaderboard(code) == []
+    assert not teacher.exception and store().leaderboard(code) == []
 
 
 def test_a_student_called_like_the_placeholder_can_be_removed():
-    code, key = cr.store().create_class(PROBLEM)
-    cr.store().submit(code, cr.store().join(code, "—"), spec={"hidden": [8]}, weights={"w": [1]}, n_params=33,
-                      public=0.5, private=0.5)
-    cr.changed(code)
+    code, key = store().create_class(PROBLEM)
+    store().submit(code, store().join(code, "—"), spec={"hidden": [8]}, weights={"w": [1]}, n_params=33,
+                   public=0.5, private=0.5)
+    board.changed(code)
     teacher = open_page("class", {"code": code, "key": key})
     teacher.selectbox(key="class_remove_who").select("—").run()
     teacher.button(key="class_remove").click().run()
-    assert not teacher.exception and cr.store().leaderboard(code) == []
+    assert not teacher.exception and store().leaderboard(code) == []
 
 
 def test_csv_cells_a_semicolon_spreadsheet_would_read_as_formulas_are_text():
     for raw, kept in (("=HYPERLINK(1)", "'=HYPERLINK(1)"), ("x;=cmd()", "x;'=cmd()"), ("a,@b", "a,'@b"),
                       ("a; +1", "a; '+1"), ("a;-2;b", "a;'-2;b"), ("x;\tcmd", "x;'\tcmd"), ("Ada", "Ada"),
                       ("a;b", "a;b"), (3, 3)):
-        assert cr.cell(raw) == kept, raw
+        assert text.cell(raw) == kept, raw
 
 
 def _press_join(at, code: str, nickname: str):
@@ -653,20 +658,20 @@ def test_one_page_gets_a_few_join_tries_and_wrong_codes_a_minute_and_says_so(tmp
     db, _, _ = _own_store(tmp_path, monkeypatch)
     code, _ = db.create_class(PROBLEM)
     at = open_page("class")
-    for i in range(cr.WRONG_CODES):                    # a guesser: one wrong code after another
+    for i in range(door.WRONG_CODES):                    # a guesser: one wrong code after another
         _press_join(at, f"ZZZZ{i}Z", "Eve")
         assert "No class has the code" in at.error[0].value
     _press_join(at, code, "Eve")                                       # even a right one now waits
-    assert not at.exception and f"{cr.WRONG_CODES} wrong join codes from this page" in at.error[0].value
+    assert not at.exception and f"{door.WRONG_CODES} wrong join codes from this page" in at.error[0].value
     assert db.counts(code).joined == 0
     other = open_page("class", {"code": code})                         # another page: its tries are its own
-    for i in range(cr.JOIN_TRIES):                                      # a nickname taken, again and again
+    for i in range(door.JOIN_TRIES):                                      # a nickname taken, again and again
         db.join(code, f"Taken{i}")
         _press_join(other, code, f"Taken{i}")
         assert "already called" in other.error[0].value
     _press_join(other, code, "Free")
-    assert f"{cr.JOIN_TRIES} tries to join from this page in a minute" in other.error[0].value
-    assert db.counts(code).joined == cr.JOIN_TRIES
+    assert f"{door.JOIN_TRIES} tries to join from this page in a minute" in other.error[0].value
+    assert db.counts(code).joined == door.JOIN_TRIES
 
 
 def test_while_the_server_is_guessed_at_a_page_that_named_a_wrong_code_waits_and_a_new_one_joins(
@@ -677,12 +682,12 @@ def test_while_the_server_is_guessed_at_a_page_that_named_a_wrong_code_waits_and
     code, key = db.create_class(PROBLEM)
     guesser = open_page("class", {"code": "ZZZZZZ"})                   # a link's code counts as a try
     assert "No class has the code ZZZZZZ" in guesser.error[0].value
-    for _ in range(cr.WRONG_CODES):                                    # ...once: its reruns are not tries
+    for _ in range(door.WRONG_CODES):                                    # ...once: its reruns are not tries
         guesser.run()
-    assert len(guesser.session_state[cr.MISSES]) == 1
+    assert len(guesser.session_state[session.MISSES]) == 1
     import collections
 
-    monkeypatch.setattr(cr, "_wrong", collections.deque([time.monotonic()] * cr.WRONG_BUDGET))
+    monkeypatch.setattr(door, "_wrong", collections.deque([time.monotonic()] * door.WRONG_BUDGET))
     _press_join(guesser, code, "Eve")                                  # many tabs guessing: this one waits
     assert any("Many wrong join codes reach this server" in e.value for e in guesser.error)
     student = open_page("class", {"code": code})                       # a student from the QR link joins

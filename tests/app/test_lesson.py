@@ -16,12 +16,16 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-import classroom as cr
-from classroom import lead
+from classroom import connection, lead, session
 from classroom import lesson as cl
 from tests.app.conftest import figures, open_page
 
 PAGE = str(Path(__file__).parent / "fixtures" / "lesson_page.py")
+
+
+def store():
+    """The class store every page part reaches (connection.store())."""
+    return connection.store()
 
 
 def _text(at) -> str:
@@ -65,19 +69,19 @@ def _teacher() -> tuple[AppTest, str, str]:
 
 def test_the_teacher_leads_and_the_student_predicts_then_sees(switches):
     teacher, code, _ = _teacher()
-    ls = cr.store().lesson_state(code)
+    ls = store().lesson_state(code)
     assert ls.title == lead.ready()["recipe-card"].title and ls.step == 0
     assert "Step 1 of 5" in _text(teacher) and teacher.button(key="lesson_back").disabled
-    seat = cr.store().join(code, "Ada *b*")
+    seat = store().join(code, "Ada *b*")
     ada = _student(code, seat)
     assert not ada.exception and "THE PAGE /recipe-card" in _text(ada)
     assert "step 1 of 5" in _text(ada) and "your teacher leads" in _text(ada)
 
     teacher.button(key="lesson_next").click().run()               # Next: the class moves
-    assert cr.store().lesson_state(code).step == 1 and "Step 2 of 5" in _text(teacher)
+    assert store().lesson_state(code).step == 1 and "Step 2 of 5" in _text(teacher)
     assert "0 of 1 students answered" in _text(teacher)
     ada.run()                                                      # the watch's rerun: the page follows
-    step = cr.store().lesson_state(code).steps[1]
+    step = store().lesson_state(code).steps[1]
     assert switches[-1][0] == "recipe-card" and switches[-1][1]["w11"] == "1.5"
     assert switches[-1][1]["class"] == code and switches[-1][1]["seat"] == seat
     assert "step 2 of 5" in _text(ada)
@@ -85,9 +89,9 @@ def test_the_teacher_leads_and_the_student_predicts_then_sees(switches):
     q = step.question
     ada.number_input(key="lesson_number_1").set_value(q.answer)
     next(b for b in ada.button if b.label == "Send my answer").click().run()
-    assert cr.store().my_answers(code, seat) == {1: q.answer}     # kept before the acknowledgement
+    assert store().my_answers(code, seat) == {1: q.answer}     # kept before the acknowledgement
     assert "Your answer: 3" in _text(ada) and "until your teacher reveals" in _text(ada)
-    bo = _student(code, cr.store().join(code, "Bo"))
+    bo = _student(code, store().join(code, "Bo"))
     bo.number_input(key="lesson_number_1").set_value(9.0)
     next(b for b in bo.button if b.label == "Send my answer").click().run()
 
@@ -111,15 +115,15 @@ def test_the_teacher_leads_and_the_student_predicts_then_sees(switches):
 
 
 def test_a_paced_student_is_brought_back_and_free_mode_lets_them_choose(switches):
-    code, key = cr.store().start_lesson(lead.ready()["recipe-card"], paths=lead.paths())
-    seat = cr.store().join(code, "Cy")
+    code, key = store().start_lesson(lead.ready()["recipe-card"], paths=lead.paths())
+    seat = store().join(code, "Cy")
     at = _student(code, seat, path="activations")                 # a page off the lesson
     assert switches[-1][0] == "recipe-card" and "THE PAGE /recipe-card" in _text(at)
     at.session_state["lesson_test_path"] = "home"                  # the student opens another page
     at.run()
     assert switches[-1][0] == "recipe-card" and "THE PAGE /recipe-card" in _text(at)
-    cr.store().goto(code, key, 2)
-    cr.store().set_mode(code, key, "free")
+    store().goto(code, key, 2)
+    store().set_mode(code, key, "free")
     at.run()
     assert "step 3 of 5" in _text(at)
     at.selectbox(key="lesson_step_choice").set_value(0).run()
@@ -129,9 +133,9 @@ def test_a_paced_student_is_brought_back_and_free_mode_lets_them_choose(switches
 
 def test_the_teacher_downloads_the_answers_and_ends_the_lesson():
     teacher, code, key = _teacher()
-    cr.store().goto(code, key, 1)
-    seat = cr.store().join(code, "=cmd()")
-    cr.store().answer(code, seat, 1, 2.5)
+    store().goto(code, key, 1)
+    seat = store().join(code, "=cmd()")
+    store().answer(code, seat, 1, 2.5)
     csv = pd.read_csv(io.StringIO(lead.export_csv(code, key)))
     assert list(csv["nickname"]) == ["'=cmd()"] and list(csv["answer"]) == [2.5] and list(csv["step"]) == [2]
     assert '"answers"' in lead.export_json(code, key)
@@ -139,7 +143,7 @@ def test_the_teacher_downloads_the_answers_and_ends_the_lesson():
     assert teacher.button(key="lesson_end").disabled
     teacher.checkbox(key="lesson_end_sure").check().run()
     teacher.button(key="lesson_end").click().run()
-    assert not teacher.exception and cr.store().lesson_state(code) is None
+    assert not teacher.exception and store().lesson_state(code) is None
     assert "Lead a lesson" in _text(teacher)                        # back to the way in
 
 
@@ -149,26 +153,26 @@ def test_answers_read_as_words():
 
 
 def test_a_trainer_step_is_a_view_and_the_challenge_step_is_the_class_challenge(switches):
-    code, key = cr.store().start_lesson(lead.ready()["checkerboard"], paths=lead.paths())
-    seat = cr.store().join(code, "Di")
+    code, key = store().start_lesson(lead.ready()["checkerboard"], paths=lead.paths())
+    seat = store().join(code, "Di")
     at = _student(code, seat, path="trainer")
-    assert at.session_state[cr.LESSON_VIEW] == code                # cr.challenge() leaves this page alone
-    cr.store().goto(code, key, 4)                                   # "Challenge: the best test accuracy"
+    assert at.session_state[session.LESSON_VIEW] == code           # seats.challenge() leaves this page alone
+    store().goto(code, key, 4)                                     # "Challenge: the best test accuracy"
     at.run()
     assert switches[-1] == ("trainer", {"class": code, "seat": seat})
-    assert cr.LESSON_VIEW not in at.session_state                   # /trainer is the class's challenge
+    assert session.LESSON_VIEW not in at.session_state                   # /trainer is the class's challenge
 
 
 def test_the_watch_follows_a_move_and_a_pause(monkeypatch):
-    code, key = cr.store().start_lesson(lead.ready()["recipe-card"], paths=lead.paths())
-    ls = cr.store().lesson_state(code)
+    code, key = store().start_lesson(lead.ready()["recipe-card"], paths=lead.paths())
+    ls = store().lesson_state(code)
     asked = []
     monkeypatch.setattr(cl.state, "rerun_page", asked.append)
     cl.watch(code, ls.version, ls.paused)
     assert asked == []                                               # nothing moved: nothing rerun
-    cr.store().set_flag(code, key, "paused", True)
+    store().set_flag(code, key, "paused", True)
     cl.watch(code, ls.version, ls.paused)
     assert len(asked) == 1                                           # the pause reaches the page
-    cr.store().goto(code, key, 1)
+    store().goto(code, key, 1)
     cl.watch(code, ls.version, True)
     assert len(asked) == 2                                           # and so does Next

@@ -11,9 +11,8 @@ import re
 import pytest
 from streamlit.runtime.media_file_manager import MediaFileManager
 
-import classroom as cr
 from classroom import build as B
-from classroom import lead
+from classroom import connection, lead, text
 from lib import lessons as L
 from tests.app.conftest import open_page
 from tests.app.test_lesson import _student, switches  # noqa: F401 (switches: a fixture, used by name)
@@ -61,7 +60,7 @@ def db(request, tmp_path, monkeypatch):
 
     name = _postgres_url() if request.param == "postgresql" else None
     store = Store(f"postgresql+psycopg:///{name}" if name else f"sqlite:///{tmp_path / 'classes.sqlite3'}")
-    monkeypatch.setattr(cr, "store", lambda: store)
+    monkeypatch.setattr(connection, "store", lambda: store)
     yield store
     store.engine.dispose()
     if name:
@@ -312,7 +311,7 @@ def test_markup_in_an_imported_lesson_is_shown_as_typed():
     assert not at.exception and _errors(at) == []
     assert at.text_input(key=B.TITLE).value == title
     texts = [el.value for part in (at.markdown, at.caption, at.error, at.info) for el in part]
-    assert f"**1\\. {cr.plain(step)}**" in texts
+    assert f"**1\\. {text.plain(step)}**" in texts
     unescaped = [re.sub(r"\\.", "", t) for t in texts]                  # what Markdown would read as markup
     for raw in ("![](", "<img", "<b>", "[link](", "**bold**", "<i>"):
         assert not any(raw in t for t in unescaped), raw                 # never Markdown or HTML
@@ -352,9 +351,9 @@ def test_a_student_sees_a_built_lessons_question_and_choices_as_typed():
     """A teacher types the choices: a student's radio draws its options as Markdown, so they are escaped."""
     q = L.Question("choice", "**Which?** <img src=x>", ("<b>a</b>", "*b*", "![](//evil.example/p)"), answer=0)
     built = L.Lesson("<i>T</i>", (L.Step("recipe-card", "x1=2", "[s](javascript:x)", q),))
-    code, _ = cr.store().start_lesson(built, paths=lead.paths())
-    ada = _student(code, cr.store().join(code, "Ada"))
+    code, _ = connection.store().start_lesson(built, paths=lead.paths())
+    ada = _student(code, connection.store().join(code, "Ada"))
     assert not ada.exception
-    assert ada.radio(key="lesson_choice_0").options == [cr.plain(c) for c in q.choices]
+    assert ada.radio(key="lesson_choice_0").options == [text.plain(c) for c in q.choices]
     words = " ".join(el.value for part in (ada.markdown, ada.info) for el in part)
-    assert all(cr.plain(t) in words for t in (q.text, "<i>T</i>", "[s](javascript:x)"))
+    assert all(text.plain(t) in words for t in (q.text, "<i>T</i>", "[s](javascript:x)"))

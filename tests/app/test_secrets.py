@@ -3,7 +3,7 @@ copy, and a teacher's link whose key does not match says so (issue 32, item 3)."
 
 from __future__ import annotations
 
-import classroom as cr
+from classroom import connection
 from tests.app.conftest import open_page
 
 PROBLEM = {"problem": "classify", "dataset": "checkerboard", "k": 3, "n": 400, "noise": 0.0, "cells": 2,
@@ -15,7 +15,7 @@ def _codes(at) -> list[str]:
 
 
 def test_a_wrong_or_cut_off_teachers_key_says_why_the_controls_are_missing():
-    code, key = cr.store().create_class(PROBLEM)
+    code, key = connection.store().create_class(PROBLEM)
     for wrong in ("guess", key[:-3]):
         at = open_page("class", {"code": code, "key": wrong})
         assert not at.exception
@@ -31,8 +31,8 @@ def test_a_wrong_or_cut_off_teachers_key_says_why_the_controls_are_missing():
 
 def test_a_student_in_a_class_is_offered_no_link_with_their_seat():
     """/trainer in a class: the share box's link (every setting and the weights) holds no seat, no class."""
-    code, _ = cr.store().create_class(PROBLEM)
-    seat = cr.store().join(code, "Ada")
+    code, _ = connection.store().create_class(PROBLEM)
+    seat = connection.store().join(code, "Ada")
     at = open_page("trainer", {"class": code, "seat": seat, "twin": "false"})
     assert not at.exception
     offered = _codes(at)

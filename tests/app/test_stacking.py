@@ -189,6 +189,11 @@ def test_steps_lower_the_loss_travel_in_the_link_and_go_back():
     _, losses = steps({"W1": MINI_W1, "b1": MINI_B1, "W2": MINI_W2, "b2": MINI_B2}, MINI_X, 1.0, 0.05, 11)
     loss = next(m for m in at.metric if m.label == "loss now")
     assert loss.value == fmt.num(losses[-1], 4, keep=1) and losses[-1] < losses[0]
+    # issue 34: a fall in loss reads as a fall, and as good (a green arrow down, not a red rise)
+    from streamlit.proto.Metric_pb2 import Metric
+    assert loss.proto.delta == "-" + fmt.num(losses[0] - losses[-1], 4, keep=1)
+    assert loss.proto.direction == Metric.MetricDirection.DOWN
+    assert loss.proto.color == Metric.MetricColor.GREEN
     # the link reproduces the view after 11 steps
     again = open_page("stacking", {"steps": "11"})
     assert next(m for m in again.metric if m.label == "loss now").value == loss.value
@@ -198,6 +203,17 @@ def test_steps_lower_the_loss_travel_in_the_link_and_go_back():
     assert next(m for m in at.metric if m.label == "loss now").value == "0.81"
     bad = open_page("stacking", {"steps": "9999"})
     assert not bad.exception and bad.number_input(key="steps").value == 0
+
+
+def test_the_step_chart_runs_0_to_10_before_any_step_and_the_check_table_shows_every_row():
+    from pages.stacking.figures import loss_figure
+
+    lo, hi = loss_figure((0.81,)).layout.xaxis.range
+    assert lo < 0 < 10 < hi                      # not plotly's -1 … 1 around one point
+    assert loss_figure(tuple(range(30))).layout.xaxis.range[1] >= 29
+    at = open_page("stacking")
+    table = next(d for d in at.dataframe if "central difference" in d.value.columns)
+    assert len(table.value) == 11
 
 
 def test_the_dead_neuron_line_goes_when_its_sum_turns_positive():

@@ -183,7 +183,7 @@ def test_no_link_the_class_box_offers_holds_a_seat_a_key_or_a_class():
 def test_a_short_link_for_a_slide_opens_the_same_view():
     """'Short link for a slide' keeps the box's link (hide list included, never a seat) in the class store
     under six letters; /?s=CODE on the home page opens that view, and a code it does not hold says so."""
-    from classroom import store
+    from classroom import connection
     from tests.app.conftest import open_page
 
     at = AppTest.from_function(_box_page)
@@ -195,12 +195,12 @@ def test_a_short_link_for_a_slide_opens_the_same_view():
     at.button(key="_short_link").click().run()
     short = next(c.value for c in at.code if "?s=" in c.value)
     code = short.rsplit("=", 1)[1]
-    _path, query = store().expand(code)
+    _path, query = connection.store().expand(code)
     assert "lr=0.2" in query and "hide=lr" in query and "seat" not in query
     at.button(key="_short_link").click().run()                    # asked again: the same code
     assert next(c.value for c in at.code if "?s=" in c.value) == short
 
-    slide = store().shorten("recipe-card", "w11=1.5&hide=all")
+    slide = connection.store().shorten("recipe-card", "w11=1.5&hide=all")
     home = open_page("", {"s": slide.lower()})                     # typed off the projector
     assert not home.exception
     assert not home.slider and any("| input x |" in m.value and "1.5" in m.value for m in home.markdown)

@@ -991,7 +991,7 @@ def test_a_tick_that_finds_play_stopped_while_the_page_shows_pause_asks_for_the_
     state = {tr.PLAYING: False, tr.SHOWN_PLAYING: True}
     monkeypatch.setattr(lv, "st", SimpleNamespace(session_state=state))
     monkeypatch.setattr(lv.state, "rerun_page", rerun)
-    monkeypatch.setattr(lv.cr, "here", lambda ch, playing: None)
+    monkeypatch.setattr(lv.seats, "here", lambda ch, playing: None)
     with pytest.raises(Rerun):
         lv.tick(run=None, speed=5)
     state[tr.SHOWN_PLAYING] = False          # the whole-page run drew Play: the next ticks do nothing

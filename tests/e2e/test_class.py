@@ -247,7 +247,7 @@ def test_the_store_stopped_mid_class_is_one_line_on_every_page_and_they_come_bac
     import os
 
     from bench.server import StreamlitServer
-    from classroom import AWAY
+    from classroom.text import AWAY
     from store import Store
     from tests.e2e.conftest import ROOT
     from tests.unit.test_store import PROBLEM, PrivatePostgres

@@ -7,7 +7,7 @@ import contextlib
 import re
 from urllib.parse import urlsplit
 
-import classroom as cr
+from classroom import connection
 from tests.e2e.conftest import assert_clean, main_text, screenshot, wait_ready
 
 PROBLEM = {"problem": "classify", "dataset": "checkerboard", "k": 3, "n": 400, "noise": 0.0, "cells": 2,
@@ -40,7 +40,7 @@ def test_no_history_entry_keeps_the_teachers_key(open_page, server):
     """Streamlit pushed `/class?code=X` on top of the teacher's `/class?code=X&key=K`, so Back brought
     the key back. Now the key leaves the entry it came in (replaceState): Back never shows it, and the
     teacher's controls stay (the key is kept in the session)."""
-    code, key = cr.store().create_class(PROBLEM)
+    code, key = connection.store().create_class(PROBLEM)
     page = open_page("/")                            # somewhere before, so there is a Back to go to
     page.goto(f"{server.url}/class?code={code}&key={key}")
     wait_ready(page)
@@ -59,7 +59,7 @@ def test_no_history_entry_keeps_the_teachers_key(open_page, server):
 def test_a_students_seat_is_in_one_entry_only_the_one_a_reload_needs(open_page, server):
     """The seat must survive a reload (HOUSE.md), so /trainer keeps it in its address; Back goes to the
     class page without it, and nothing before the join holds it."""
-    code, _ = cr.store().create_class(PROBLEM)
+    code, _ = connection.store().create_class(PROBLEM)
     student = open_page(f"/class?code={code}")
     student.get_by_role("textbox", name="Your nickname").fill("Ada")
     student.locator("[data-testid='stMain']").get_by_role("button", name="Join", exact=True).first.click()

@@ -56,5 +56,13 @@ def test_one_step_lowers_the_loss_and_the_equations_fit_the_width(open_page, wid
     overflow = page.evaluate("() => document.querySelector(\"[data-testid='stMain']\").scrollWidth"
                              " - document.querySelector(\"[data-testid='stMain']\").clientWidth")
     assert overflow <= 1
+    # issue 34: the loss's fall is drawn as a fall, and the check table shows its last row (no inner scroll)
+    expect(box.locator("[data-testid='stMetricDelta'] svg")).to_have_count(1)
+    assert box.locator("[data-testid='stMetricDelta']").inner_text().strip().startswith("-")
+    grid = page.locator("[data-testid='stDataFrame']", has_text="central difference")
+    expect(grid).to_contain_text("b′")
+    fits = grid.evaluate("g => [...g.querySelectorAll('*')].every(e => e.scrollHeight <= e.clientHeight + 2"
+                         " || getComputedStyle(e).overflowY === 'visible')")
+    assert fits, "the central-difference table scrolls inside itself"
     assert_clean(page)
     screenshot(page, "stacking-one-step")

@@ -7,10 +7,12 @@
     classroom/  the class room (over store/): never a lesson
     pages/      one lesson per page file and its folder: never another lesson
 
-and no import circle anywhere. Every import counts, at the top of a file or inside a function: a lazy
-import is still an arrow a reader has to follow. A broken rule fails with the arrow that breaks it
-(`ui/state.py -> classroom/__init__.py: ui/ never imports a lesson or the class room`). docs/ARCHITECTURE.md
-draws the same floors; a folder or file it names must exist.
+and no import circle anywhere; inside the class room its modules stand in one order (CLASS_ORDER,
+session.py lowest, lead.py highest) and a module imports only those below it. Every import counts, at the
+top of a file or inside a function: a lazy import is still an arrow a reader has to follow. A broken rule
+fails with the arrow that breaks it (`ui/state.py -> classroom/__init__.py: ui/ never imports a lesson or
+the class room`). docs/ARCHITECTURE.md draws the same floors; a folder or file it names must exist. And the
+house's sizes: no file of a lesson or of the class room over 450 lines, no function there over 60.
 """
 
 from __future__ import annotations
@@ -41,6 +43,12 @@ WHY = {
     "classroom": "the class room never imports a lesson",
     "pages": "a lesson imports no other lesson",
 }
+# The class room's own floors, lowest first: a module imports only those before it (lead.py uses lesson.py,
+# board.py draws with pictures.py; never the other way), so the room reads from the bottom up.
+CLASS_ORDER = tuple(f"classroom/{name}.py" for name in (
+    "__init__", "session", "text", "connection", "door", "seats", "pictures", "board", "submit",
+    "links", "lesson", "build", "lead"))
+CLASS_WHY = "in the class room a lower module never imports a higher one (CLASS_ORDER)"
 
 
 def room(path: str) -> str | None:
@@ -136,6 +144,11 @@ def broken(graph: dict[str, set[str]]) -> list[str]:
                 bad.append(f"{src} -> {dst}: {WHY[here]}")
             elif here == there == "pages" and lesson(src) != lesson(dst):
                 bad.append(f"{src} -> {dst}: {WHY['pages']}")
+            elif here == there == "classroom" and {src, dst} <= set(CLASS_ORDER) \
+                    and CLASS_ORDER.index(src) < CLASS_ORDER.index(dst):
+                bad.append(f"{src} -> {dst}: {CLASS_WHY}")
+    bad += [f"{f}: not in CLASS_ORDER (give the class room's new module its place)"
+            for f in sorted(graph) if room(f) == "classroom" and f not in CLASS_ORDER]
     bad += [f"circle: {' -> '.join(c)}" for c in circles(graph)]
     return bad
 
@@ -144,6 +157,7 @@ def test_the_floors_hold():
     graph = house_graph()
     assert len(graph) > 50 and any(graph.values())
     assert broken(graph) == []
+    assert [f for f in CLASS_ORDER if f not in graph] == [], "CLASS_ORDER names a file that is not there"
 
 
 @pytest.mark.parametrize(("src", "dst", "says"), [
@@ -155,12 +169,23 @@ def test_the_floors_hold():
     ("classroom/__init__.py", "pages/trainer/charts.py", "the class room never imports a lesson"),
     ("pages/class.py", "pages/trainer/run.py", "pages/class.py -> pages/trainer/run.py: a lesson imports no"),
     ("pages/recipe_card/card.py", "pages/stacking.py", "a lesson imports no other lesson"),
+    ("classroom/text.py", "classroom/connection.py", f"text.py -> classroom/connection.py: {CLASS_WHY}"),
+    ("classroom/board.py", "classroom/submit.py", f"classroom/board.py -> classroom/submit.py: {CLASS_WHY}"),
+    ("classroom/lesson.py", "classroom/lead.py", f"classroom/lesson.py -> classroom/lead.py: {CLASS_WHY}"),
+    ("classroom/__init__.py", "classroom/board.py", f"__init__.py -> classroom/board.py: {CLASS_WHY}"),
 ])
 def test_a_planted_bad_import_is_named(src, dst, says):
     graph = house_graph()
     assert src in graph and dst in graph and dst not in graph[src]
     graph[src] = graph[src] | {dst}
     assert any(says in line for line in broken(graph)), broken(graph)
+
+
+def test_a_class_module_without_a_place_is_named():
+    graph = house_graph()
+    graph["classroom/extra.py"] = {"classroom/text.py"}
+    assert "classroom/extra.py: not in CLASS_ORDER (give the class room's new module its place)" in \
+        broken(graph)
 
 
 def test_a_planted_circle_is_named():
@@ -222,3 +247,36 @@ def test_the_architecture_map_names_only_what_exists():
     assert missing_in(text) == [], "docs/ARCHITECTURE.md names what is not there"
     assert missing_in("the trainer's pieces live in `pages/trainer/` and `ui/trainer_links.py`") == [
         "ui/trainer_links.py"]
+
+
+# --- sizes ------------------------------------------------------------------------------------------------
+SIZED = ("pages", "classroom")   # the lessons and the class room
+MOST_LINES, MOST_FUNCTION_LINES = 450, 60
+
+
+def too_long(path: Path) -> list[str]:
+    """What in one file is over the house's sizes: the file (over MOST_LINES lines), each function (over
+    MOST_FUNCTION_LINES, from its `def` to its last line; a method or a nested function counts alone)."""
+    src = path.read_text()
+    name = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else path.name
+    out = [f"{name}: {n} lines (at most {MOST_LINES})" for n in [len(src.splitlines())] if n > MOST_LINES]
+    for node in ast.walk(ast.parse(src, str(path))):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and \
+                (n := node.end_lineno - node.lineno + 1) > MOST_FUNCTION_LINES:
+            out.append(f"{name}:{node.lineno} {node.name}(): {n} lines (at most {MOST_FUNCTION_LINES})")
+    return out
+
+
+def test_no_file_or_function_of_a_lesson_or_the_class_room_is_too_long():
+    files = sorted(p for r in SIZED for p in (ROOT / r).rglob("*.py"))
+    assert len(files) > 30 and ROOT / "classroom" / "board.py" in files
+    assert [line for f in files for line in too_long(f)] == []
+
+
+def test_a_planted_long_file_and_function_are_named(tmp_path):
+    short = tmp_path / "short.py"
+    short.write_text("def f():\n" + "    x = 1\n" * 59 + "\n" * 390)             # 60 lines of f, 450 in all
+    assert too_long(short) == []
+    long = tmp_path / "long.py"
+    long.write_text("class C:\n    def m(self):\n" + "        x = 1\n" * 60 + "\n" * 390)
+    assert too_long(long) == ["long.py: 452 lines (at most 450)", "long.py:2 m(): 61 lines (at most 60)"]

@@ -1,0 +1,188 @@
+"""The class's board, as every viewer of this process shares it: settings, counts and the leaderboard read
+once a second per class (at once after a change made here: `changed`), the board's table and the class
+charts built once from that read, every submission read the same way; a stored row as the board may draw
+it (`readable`); the teacher's downloads; and the challenge's data, from a trainer view and in words.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import streamlit as st
+
+from classroom import connection
+from classroom.pictures import class_chart, reveal_chart
+from classroom.text import BAD, cell, name_text
+from lib.challenge import read_submission
+from store import ClassInfo, Counts, Row, Store, normal_code
+
+BOARD_TTL = 1.0   # seconds a class's board is shared by every viewer of this process
+
+
+_GENERATION: dict[str, int] = {}   # class code -> the last change this process made to it
+_CHANGES = itertools.count(1)
+
+
+def board_now(code: str) -> tuple[ClassInfo | None, Counts, list[Row]]:
+    """A class's settings, counts and leaderboard as one read shared by every viewer of this process for
+    a second: thirty boards refreshing every 3 s cost about one set of queries a second, not ten. A
+    change made in this process (changed()) is read at once; another replica's within BOARD_TTL."""
+    code = normal_code(code)
+    return _board_read(code, _GENERATION.get(code, 0))
+
+
+def board_table(code: str):
+    """The board as every viewer sees it: (settings, counts, an Arrow table or None before the first
+    submission), built once a second per class and shared read-only. Building a DataFrame and converting
+    it to Arrow was three quarters of a viewer's refresh (py-spy of bench/classroom.py --viewers)."""
+    code = normal_code(code)
+    return _board_built(code, _GENERATION.get(code, 0))
+
+
+def changed(code: str) -> None:
+    """This process changed the class (a teacher's action, a submission): its boards read it again."""
+    _GENERATION[normal_code(code)] = next(_CHANGES)
+
+
+def submissions_now(code: str) -> list[dict]:
+    """Every submission of the class (id, nickname, size, scores, settings; never the weights), read as the
+    board is: once a second per class, shared, at once after a change made here."""
+    code = normal_code(code)
+    return _submissions_read(code, _GENERATION.get(code, 0))
+
+
+@st.cache_data(ttl=BOARD_TTL, max_entries=256, show_spinner=False)
+def _submissions_read(code: str, generation: int) -> list[dict]:
+    """Every submission of the class (the class chart), shared like the board: one read a second."""
+    return connection.store().submissions(code)
+
+
+@st.cache_data(ttl=BOARD_TTL, max_entries=256, show_spinner=False)
+def _board_read(code: str, generation: int) -> tuple[ClassInfo | None, Counts, list[Row]]:
+    s = connection.store()
+    info = s.get_class(code)
+    if info is None:
+        return None, Counts(0, 0, 0, 0), []
+    return info, s.counts(code), s.leaderboard(code)
+
+
+def score_name(info: ClassInfo) -> str:
+    return "R²" if info.problem.get("problem") == "regress" else "accuracy"
+
+
+@st.cache_resource(ttl=BOARD_TTL, max_entries=256, show_spinner=False)
+def _board_built(code: str, generation: int):
+    import pyarrow as pa
+
+    info, counts, rows = _board_read(code, generation)
+    if info is None or not rows:
+        return info, counts, None
+    what = score_name(info)
+    scale = 1.0 if what == "R²" else 100.0      # accuracy in percent, as everywhere in the app
+    read = [readable(r.public, r.private, r.n_params, r.spec, info) for r in rows]
+    columns = {
+        "rank": [r.rank for r in rows],
+        "student": [f"Student {i + 1}" if info.hide_names else name_text(r.nickname)
+                    for i, r in enumerate(rows)],
+        f"public {what}": [None if g is None else scale * g[0] for g in read],
+        **({f"private {what}": [None if g is None or g[1] is None else scale * g[1] for g in read]}
+           if info.revealed else {}),
+        "parameters": [None if g is None else g[2] for g in read],
+        "layers": [BAD if g is None else layers_text(g[3]) for g in read],
+        "bend": [None if g is None else g[3].get("act") for g in read],
+        "epochs": [None if g is None else g[3].get("epoch") for g in read],
+        "submitted (UTC)": [_clock(r.at) for r in rows],
+        "submissions": [r.submissions for r in rows],
+    }
+    types = {"rank": pa.int64(), "student": pa.string(), f"public {what}": pa.float64(),
+             f"private {what}": pa.float64(), "parameters": pa.int64(), "layers": pa.string(),
+             "bend": pa.string(), "epochs": pa.int64(), "submitted (UTC)": pa.string(),
+             "submissions": pa.int64()}
+    return info, counts, pa.table({k: pa.array(v, type=types[k]) for k, v in columns.items()})
+
+
+def readable(public, private, n_params, spec, info: ClassInfo):
+    """A stored submission's (public, private, parameters, settings) as the board may draw them
+    (lib.challenge.read_submission), or None for one that is not what Submit keeps: drawn as BAD."""
+    head = "linear" if info.problem.get("problem") == "regress" else "sigmoid"
+    try:
+        return read_submission(public, private, n_params, spec, head)
+    except (ValueError, TypeError, OverflowError):
+        return None
+
+
+def layers_text(spec: dict) -> str:
+    return ",".join(map(str, spec.get("hidden") or [])) or "none"
+
+
+def _clock(at) -> str | None:
+    try:
+        return at.strftime("%H:%M:%S")
+    except (AttributeError, ValueError):
+        return None
+
+
+@st.cache_resource(max_entries=256, show_spinner=False)
+def _charts_built(code: str, submissions: int, generation: int, what: str, hide: bool, revealed: bool):
+    from ui.frozen import frozen
+
+    subs = readable_subs(_submissions_read(code, generation), what)
+    return frozen(class_chart(subs, what, hide)), frozen(reveal_chart(subs, what, hide)) if revealed else None
+
+
+def readable_subs(subs: list[dict], what: str) -> list[dict]:
+    """The class's submissions the charts can draw (readable), each with its checked numbers and settings."""
+    head = "linear" if what == "R²" else "sigmoid"
+    out = []
+    for s in subs:
+        try:
+            pub, priv, n, spec = read_submission(s["public"], s["private"], s["n_params"], s["spec"], head)
+        except (ValueError, TypeError, OverflowError, KeyError):
+            continue
+        out.append({**s, "public": pub, "private": priv, "n_params": n, "spec": spec,
+                    "nickname": name_text(s.get("nickname"))})
+    return out
+
+
+def class_charts(code: str, info: ClassInfo, submissions: int):
+    """The class chart (and after the reveal, public against private) as frozen figures, built again only
+    when the class's number of submissions (or a teacher's switch) changed: a refresh sends them again
+    without building or copying them."""
+    code = normal_code(code)
+    return _charts_built(code, submissions, _GENERATION.get(code, 0), score_name(info), info.hide_names,
+                         info.revealed)
+
+
+# --- the teacher's downloads, the challenge's data ------------------------------------------------------
+def export_json(s: Store, code: str, key: str) -> str:
+    """Every submission of the class for the teacher's download (built when the button is pressed)."""
+    return dumps({"code": code, "submissions": s.export(code, key)})
+
+
+def export_csv(s: Store, code: str, key: str) -> str:
+    """The scores, one row per submission, for the teacher's download (built when the button is pressed)."""
+    import pandas as pd
+
+    cols = ("nickname", "submitted", "parameters", "public", "private")
+    return pd.DataFrame([{k: cell(r.get(k)) for k in cols} for r in s.export(code, key)],
+                        columns=list(cols)).to_csv(index=False)
+
+
+def dumps(d: dict) -> str:
+    return json.dumps(d, sort_keys=True)
+
+
+def problem_from_spec(spec) -> dict:
+    """'Use this trainer view': the challenge's data from a trainer Spec."""
+    return {"problem": spec.problem, "dataset": spec.dataset, "k": int(spec.k), "n": int(spec.n),
+            "noise": float(spec.noise), "cells": spec.cells, "seed": int(spec.seed), "feat": list(spec.feat)}
+
+
+def describe_problem(p: dict) -> str:
+    kind = {"classify": "two classes", "classes": f"{p.get('k')} classes", "regress": "a value per point"}
+    cells = f", {p['cells']} × {p['cells']} cells" if p.get("cells") else ""
+    return (f"{kind.get(p.get('problem'), p.get('problem'))}: {p.get('dataset')}{cells}, "
+            f"{p.get('n')} points, noise {p.get('noise')}, seed {p.get('seed')}, "
+            f"inputs {', '.join(p.get('feat') or [])}")
+

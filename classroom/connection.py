@@ -1,0 +1,90 @@
+"""The class store as every part of the class room reaches it: one Store per process (`store()`, where
+LAYERLAB_DB or the secrets say), and how a page part lives through it being away (`away`) or through a row
+no check foresaw (`guarded`). Every module calls `connection.store()` through this module, so a test that
+swaps it swaps it for all.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import logging
+
+import streamlit as st
+
+from classroom.text import AWAY
+from store import Store, StoreDown
+from ui import state
+
+LOOK_AGAIN = 5.0             # seconds between two looks at a store that is away
+
+
+def store_url() -> str | None:
+    """LAYERLAB_DB if set, else Streamlit's `[connections.layerlab] url` in .streamlit/secrets.toml, else
+    None (the store's SQLite file under the home folder)."""
+    import os
+
+    if os.environ.get("LAYERLAB_DB"):
+        return os.environ["LAYERLAB_DB"]
+    with contextlib.suppress(Exception):   # no secrets file: nothing set
+        return st.secrets["connections"]["layerlab"]["url"]
+    return None
+
+
+@st.cache_resource(show_spinner=False)
+def store() -> Store:
+    """One store per process (its connection pool is shared by the sessions). Making it connects to
+    nothing: a database that is away at its first use is tried again at the next (store.Store._open)."""
+    return Store(store_url())
+
+
+class away(contextlib.ContextDecorator):   # lower case: used as a decorator and a `with`, like suppress
+    """How a page part lives through the class store being away: the StoreDown it raises (store/ turns
+    every outage into one) becomes one line where the part was, and the rest of the page runs on.
+    `look_again`: a small fragment looks at the store every LOOK_AGAIN s and reruns the page once it
+    answers (a part in a `run_every` fragment needs none: its next run is the look)."""
+
+    def __init__(self, line: str = AWAY, look_again: bool = False):
+        self.line, self.look_again = line, look_again
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, err, tb) -> bool:
+        if not isinstance(err, StoreDown):
+            return False
+        st.warning(self.line, icon=":material/cloud_off:")
+        if self.look_again:
+            look_again()
+        return True
+
+
+def look_again() -> None:
+    """A small fragment that looks at the store every LOOK_AGAIN s and reruns the page once it answers."""
+    st.fragment(_look_again, run_every=LOOK_AGAIN)()
+
+
+def _look_again() -> None:
+    if store().ping():
+        state.rerun_page("the class store answers again")
+
+
+def guarded(what: str):
+    """A part of a page that draws what the store holds: whatever fails inside it (a row no check foresaw)
+    leaves one line in its place and the rest of the page drawn. The database away is not this part's to
+    say: StoreDown goes on to the `away` round the live part or the page, which says it once. Streamlit's own
+    rerun and stop (BaseException) pass through."""
+    def wrap(draw):
+        @functools.wraps(draw)
+        def run(*args, **kwargs):
+            try:
+                return draw(*args, **kwargs)
+            except StoreDown:   # the database away: one line for the whole live part, where `away` stands
+                raise
+            except Exception:
+                logging.getLogger(__name__).exception("%s could not be drawn", what)
+                st.caption(f":material/error: {what} could not be drawn just now; the rest of the page "
+                           "works.")
+                return None
+        return run
+    return wrap

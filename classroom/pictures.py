@@ -1,0 +1,189 @@
+"""The class's pictures: every student's boundary as one gallery grid, a starred network's snapshot (its
+large map, the public test points, a ring round each it gets wrong, its settings in words), the class chart
+(size against public score) and, after the reveal, public against private. Maps are computed once per
+submission (a stored network never changes); figures are built from arrays, names escaped for plotly.
+"""
+
+from __future__ import annotations
+
+import json
+
+import streamlit as st
+
+from classroom import connection
+from classroom.text import BAD, for_plotly, plain
+from store import StoreDown
+
+
+@st.cache_data(max_entries=2000, show_spinner=False)
+def gallery_map(submission: int, problem_json: str):
+    """A submission's decision map, computed once ever per submission (its weights never change)."""
+    from lib.challenge import decision_map
+
+    return decision_map(connection.store().weights(submission), json.loads(problem_json))
+
+
+def _map_figure(shade, limit: float, problem: dict, title: str, height: int, X=None, y=None):
+    """A student's boundary as the trainer draws it, with points (X, y) as the test points' hollow marks."""
+    import numpy as np
+
+    from ui import boundary as tc
+
+    res = shade.shape[0]
+    xs = np.linspace(-limit, limit, res)
+    empty = np.zeros((0, 2))
+    X = empty if X is None else X
+    y = np.zeros(0) if y is None else y
+    data = tc.Points(empty, np.zeros(0), X, y, limit)
+    look = {}
+    if problem["problem"] == "classes":
+        look = dict(scale=tc.shading_for("classes", int(problem.get("k", 3))), k=int(problem.get("k", 3)))
+    elif problem["problem"] == "regress":
+        look = dict(scale=tc.VALUE_SHADING, span=float(np.ptp(y)) if len(y) else None)
+    return tc.boundary_figure(xs, xs, shade, data, title=for_plotly(title), live=False, height=height, **look)
+
+
+GALLERY_COLUMNS = 4
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def gallery_grid(cards: tuple[tuple[int, str], ...], problem_json: str):
+    """Every student's boundary, small, in rank order, as ONE frozen figure (a grid of maps titled
+    'rank. name'), built again only when the cards change and shared read-only. One chart a refresh, not
+    thirty: sending thirty charts was most of a teacher's refresh. Each map comes from gallery_map (once
+    per submission, ever); a stored network that no longer fits is left out. None: a curve fit (no plane)."""
+    import numpy as np
+    from plotly.subplots import make_subplots
+
+    from ui import boundary as tc
+    from ui.frozen import frozen
+
+    problem = json.loads(problem_json)
+    drawn = []
+    for submission, title in cards:
+        try:
+            m = gallery_map(submission, problem_json)
+        except StoreDown:   # away: no grid at all (a grid without this card would be kept)
+            raise
+        except Exception:   # a stored network that no longer fits, or cannot be read: no map, no error
+            continue
+        if m is None:
+            return None
+        drawn.append((m, title))
+    if not drawn:
+        return None
+    cols = GALLERY_COLUMNS
+    rows = -(-len(drawn) // cols)
+    fig = make_subplots(rows=rows, cols=cols, subplot_titles=[for_plotly(t) for _, t in drawn],
+                        horizontal_spacing=0.03, vertical_spacing=0.12 / rows + 0.02)
+    scale = tc.shading_for(problem["problem"], int(problem.get("k", 3)))
+    for i, ((shade, limit), _) in enumerate(drawn):
+        res = shade.shape[0]
+        step = 2 * limit / (res - 1)
+        fig.add_heatmap(z=np.asarray(shade, dtype=np.float32), x0=-limit, dx=step, y0=-limit, dy=step,
+                        colorscale=scale, zmin=0.0, zmax=1.0, showscale=False, hoverinfo="skip",
+                        row=i // cols + 1, col=i % cols + 1)
+    fig.update_xaxes(showticklabels=False, showgrid=False, zeroline=False, fixedrange=True)
+    fig.update_yaxes(showticklabels=False, showgrid=False, zeroline=False, fixedrange=True)
+    fig.update_annotations(font=dict(size=15))
+    fig.update_layout(height=40 + 240 * rows, margin=dict(l=4, r=4, t=36, b=4), showlegend=False,
+                      uirevision="gallery")
+    return frozen(fig)
+
+
+@st.cache_data(max_entries=500, show_spinner=False)
+def snapshot_parts(submission: int, problem_json: str, code: str):
+    """A starred network's large map and the public test points with the ones it gets wrong, computed once
+    per submission (lib.challenge.decision_map, lib.challenge.public_mistakes)."""
+    from lib.challenge import decision_map, public_mistakes
+
+    weights, problem = connection.store().weights(submission), json.loads(problem_json)
+    drawn = decision_map(weights, problem, res=72)
+    X, y, wrong = public_mistakes(weights, problem, connection.store().test_seed(code))
+    return drawn, X, y, wrong
+
+
+def snapshot_figure(drawn, X, y, wrong, problem: dict, title: str):
+    """One snapshot: the boundary, the public test points, a ring around each one it gets wrong."""
+    from ui import colors
+
+    shade, limit = drawn
+    fig = _map_figure(shade, limit, problem, title, 420, X, y)
+    if wrong.any():
+        fig.add_scatter(x=X[wrong, 0], y=X[wrong, 1], mode="markers", name="wrong", hoverinfo="skip",
+                        showlegend=False, marker=dict(symbol="circle-open", size=17, color=colors.ON,
+                                                      line=dict(width=2.5)))
+    fig.update_layout(margin=dict(l=8, r=8, t=44, b=8))
+    return fig
+
+
+def settings_line(spec: dict) -> str:
+    """A submission's settings written out, for its snapshot (plain text: every value escaped)."""
+    if not isinstance(spec, dict):
+        return BAD
+    layers = ",".join(map(str, spec.get("hidden") or [])) or "none"
+    parts = [f"layers **{plain(layers)}**", f"bend **{plain(spec.get('act', '?'))}**",
+             f"optimiser **{plain(spec.get('opt', '?'))}**", f"rate **{plain(spec.get('lr', '?'))}**",
+             f"batch **{plain(spec.get('batch') or 'all points')}**",
+             f"epochs **{plain(spec.get('epoch', '?'))}**"]
+    if spec.get("l1") or spec.get("l2"):
+        parts.append(f"L1 **{plain(spec.get('l1', 0))}**, L2 **{plain(spec.get('l2', 0))}**")
+    return " · ".join(parts)
+
+
+def class_chart(subs: list[dict], what: str, hide: bool):
+    """Every submission: parameters (log axis) against public score, a colour per bend, a marker per
+    optimiser, hover naming the network."""
+    import plotly.graph_objects as go
+
+    from ui import charts
+
+    scale = 1.0 if what == "R²" else 100.0
+    bends = sorted({s["spec"].get("act", "?") for s in subs})
+    symbols = {"sgd": "circle", "momentum": "diamond", "adam": "square"}
+    names = {n: f"Student {i + 1}" for i, n in enumerate(dict.fromkeys(s["nickname"] for s in subs))}
+    fig = go.Figure()
+    for i, bend in enumerate(bends):
+        mine = [s for s in subs if s["spec"].get("act", "?") == bend]
+        fig.add_trace(go.Scatter(
+            x=[s["n_params"] for s in mine], y=[scale * s["public"] for s in mine], mode="markers", name=bend,
+            marker=dict(size=12, color=charts.SERIES[i % len(charts.SERIES)],
+                        symbol=[symbols.get(s["spec"].get("opt"), "circle") for s in mine],
+                        line=dict(width=1, color="#333")),
+            text=[f"{names[s['nickname']] if hide else for_plotly(s['nickname'])}: layers "
+                  f"{','.join(map(str, s['spec'].get('hidden') or [])) or 'none'}, {s['spec'].get('opt')}"
+                  for s in mine],
+            hovertemplate="%{text}<br>%{x} parameters<br>" + what + " %{y:.1f}<extra></extra>"))
+    fig.update_layout(height=380, margin=dict(l=8, r=8, t=40, b=8), showlegend=True,
+                      legend=dict(orientation="h", y=1.12, x=1, xanchor="right", title=dict(text="bend ")),
+                      title=dict(text=f"Size against public {what}", font=dict(size=16)))
+    fig.update_xaxes(type="log", title="parameters (log scale)")
+    fig.update_yaxes(title=f"public {what}" + ("" if what == "R²" else " (%)"),
+                     range=[-1.05, 1.05] if what == "R²" else [0, 101])   # chance and perfect both in view
+    return fig
+
+
+def reveal_chart(subs: list[dict], what: str, hide: bool):
+    """After the reveal: every submission's public score against its private one. On the diagonal a
+    network did as well on the half nobody saw; under it, it was tuned to the half it was shown."""
+    import plotly.graph_objects as go
+
+    from ui import colors
+
+    scale = 1.0 if what == "R²" else 100.0
+    names = {n: f"Student {i + 1}" for i, n in enumerate(dict.fromkeys(s["nickname"] for s in subs))}
+    lo, hi = (-1.05, 1.05) if what == "R²" else (0, 101)
+    fig = go.Figure()
+    fig.add_scatter(x=[lo, hi], y=[lo, hi], mode="lines", hoverinfo="skip", showlegend=False,
+                    line=dict(color=colors.OFF, dash="dash", width=1.5))
+    fig.add_scatter(x=[scale * s["public"] for s in subs], y=[scale * s["private"] for s in subs],
+                    mode="markers", showlegend=False,
+                    marker=dict(size=12, color=colors.BLUE, line=dict(width=1, color="#333")),
+                    text=[names[s["nickname"]] if hide else for_plotly(s["nickname"]) for s in subs],
+                    hovertemplate="%{text}<br>public %{x:.1f}<br>private %{y:.1f}<extra></extra>")
+    unit = "" if what == "R²" else " (%)"
+    fig.update_layout(height=380, margin=dict(l=8, r=8, t=40, b=8),
+                      title=dict(text=f"Public against private {what}", font=dict(size=16)))
+    fig.update_xaxes(title=f"public {what}{unit}", range=[lo, hi])
+    fig.update_yaxes(title=f"private {what}{unit}", range=[lo, hi])
+    return fig

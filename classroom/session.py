@@ -1,0 +1,18 @@
+"""What one session (a browser tab) keeps for the class room: every st.session_state key of the challenge's
+side, named once here and imported by the module that reads or writes it. (classroom/lesson.py keeps its
+own three, FOLLOWING, SEEN and PICK, which only it reads.)
+"""
+
+from __future__ import annotations
+
+KEYS = "class_keys"          # {code: teacher's key}, never in a link after the first load
+JOINED = "class_joined"      # {code: seat} of the classes this session joined (ui/history.put)
+SEAT_SEEN = "class_seat_seen"  # when this seat last told the store it was here (throttle)
+KNOWN = "class_known"        # the Challenge this page was last told (kept while the store is away)
+DRAWN_AWAY = "class_drawn_away"  # the page's last full run found the store away
+PAUSE_SEEN = "class_pause_seen"  # (when, paused, whether that look reached the store)
+LESSON_VIEW = "class_lesson_view"  # the lesson class whose trainer step is a view, not a challenge
+TRIES = "class_join_tries"   # monotonic times of this page's Join presses (last minute)
+MISSES = "class_wrong_codes"  # ... and of the wrong codes it named
+LINK_MISSED = "class_link_missed"   # the /class?code= this page already found no class for
+RECEIPT = "class_receipt"    # the last Submit's receipt (store.Receipt), shown under the button
