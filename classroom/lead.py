@@ -11,7 +11,7 @@ import json
 
 import streamlit as st
 
-from classroom import board, connection, door, session, text
+from classroom import board, build, connection, door, session, text
 from classroom.lesson import shown_answer
 from lib import lessons as lib
 from store import StoreError
@@ -36,12 +36,15 @@ def start_box() -> None:
         st.caption("The class follows you from view to view, predicts before it sees, and sees its own "
                    "answers.")
         with st.form("lesson_start", border=False):
-            titles = {name: lesson.title for name, lesson in ready().items()}
-            pick = st.selectbox("Lesson", list(titles), format_func=titles.get, key="lesson_start_pick",
-                                help="A ready lesson: its right answers are computed from each step's view.")
+            lessons = {**build.own(), **ready()}   # the lesson built on this page first, if there is one
+            titles = {name: ("Yours: " if name == build.OWN else "") + one.title
+                      for name, one in lessons.items()}
+            pick = st.selectbox("Lesson", list(titles), format_func=titles.get, key=build.START_PICK,
+                                help="Yours (built below), or a ready one: its right answers computed from "
+                                     "each step's view.")
             go = st.form_submit_button("Start the lesson", type="primary", icon=":material/school:")
         if go:
-            code, key = connection.store().start_lesson(ready()[pick], paths=paths())
+            code, key = connection.store().start_lesson(lessons[pick], paths=paths())
             st.session_state.setdefault(session.KEYS, {})[code] = key
             st.session_state["class_new_key"] = (code, key)
             st.query_params["code"] = code
@@ -57,7 +60,7 @@ def lead(code: str, ls) -> None:
     Reveal; the room's answers (live); the record; Manage."""
     key = door.key_for(code)
     step = ls.steps[ls.step]
-    st.subheader(f"{ls.title}")
+    st.subheader(text.plain(ls.title))
     st.markdown(f"**Step {ls.step + 1} of {len(ls.steps)}: {text.plain(step.title)}**")
     if step.note:
         st.caption(text.plain(step.note))

@@ -198,7 +198,7 @@ def _question(code: str, seat: str, ls, here: int, mine: dict) -> bool:
             was = mine.get(here)
             if q.kind == "choice":
                 value = st.radio("Your answer", list(range(len(q.choices))),
-                                 format_func=q.choices.__getitem__,
+                                 format_func=lambda k: text.plain(q.choices[k]),
                                  index=None if was is None else int(was), key=f"lesson_choice_{here}",
                                  help="Choose one; you can change it until your teacher reveals.")
             else:

@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 import streamlit as st
 
 from classroom import board as class_board  # not `board`: this page's own board() draws it
-from classroom import connection, door, lead, lesson, pictures, seats, session, text
+from classroom import build, connection, door, lead, lesson, pictures, seats, session, text
 from lib.challenge import evaluate, score_of
 from lib.datasets import PROBLEMS
 from store import StoreDown, StoreError, normal_code
@@ -347,6 +347,7 @@ def room(code: str) -> None:
             with b:
                 start()
                 lead.start_box()
+            build.builder()
 
 
 if __name__ == "__main__":

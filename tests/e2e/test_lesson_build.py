@@ -1,0 +1,75 @@
+"""The lesson builder in Chromium (issue 33, item 1): a teacher builds a two-step lesson on /class from two
+links, saves it, opens it again by its code on a phone, and starts it with Start the lesson as a ready
+lesson is started. Screenshots of the builder at both widths go to artifacts/screenshots/."""
+
+from __future__ import annotations
+
+import re
+
+from tests.e2e.conftest import assert_clean, main_text, screenshot, wait_ready
+
+BUILD = "Build a lesson of your own (for the teacher)"
+
+
+def _button(page, name: str):
+    return page.locator("[data-testid='stMain']").get_by_role("button", name=name, exact=True).first
+
+
+def _open_builder(page) -> None:
+    page.get_by_text(BUILD, exact=True).click()
+    page.get_by_role("textbox", name="A link to a view").wait_for(timeout=15_000)
+    wait_ready(page)
+
+
+def _type(page, label: str, text: str) -> None:
+    box = page.get_by_role("textbox", name=label)
+    box.fill(text)
+    box.press("Tab")
+    wait_ready(page)
+
+
+def _add(page, link: str, title: str, n: int) -> None:
+    _type(page, "A link to a view", link)
+    _type(page, "Its title (optional)", title)
+    _button(page, "Add the step").click()
+    page.get_by_text(f"Added step {n}").wait_for(timeout=15_000)
+    wait_ready(page)
+
+
+def test_a_teacher_builds_a_two_step_lesson_from_links_saves_it_and_starts_it(open_page):
+    teacher = open_page("/class")
+    _open_builder(teacher)
+    _type(teacher, "The lesson's title", "Cards <b>and</b> bends")
+    _add(teacher, f"{teacher.url.split('/class')[0]}/recipe-card?x1=2&w11=1.5&hide=nin,nout", "The card", 1)
+    _add(teacher, "/activations?bend=identity&hide=bend", "No bend", 2)
+    text = main_text(teacher)
+    assert "1. The card" in text and "2. No bend" in text and "/activations?bend=identity&hide=bend" in text
+    _button(teacher, "Save the lesson").click()
+    teacher.get_by_text("Saved under the code").wait_for(timeout=15_000)
+    wait_ready(teacher)
+    code = re.search(r"Saved under the code ([A-Z2-9]{6})", main_text(teacher))[1]
+    assert_clean(teacher)
+    teacher.mouse.move(0, 0)
+    screenshot(teacher, "lesson-build")
+
+    phone = open_page("/class", "phone")                   # the same lesson, opened again by its code
+    _open_builder(phone)
+    _type(phone, "Open a saved lesson", code)
+    phone.locator(".st-key-build_open button:visible").click()   # (a select's arrow is named Open too)
+    phone.get_by_text("Opened").wait_for(timeout=15_000)
+    wait_ready(phone)
+    assert "2. No bend" in main_text(phone) and "Cards <b>and</b> bends" in main_text(phone)   # as typed
+    assert_clean(phone)
+    phone.mouse.move(0, 0)
+    screenshot(phone, "lesson-build")
+
+    pick = teacher.locator(".st-key-lesson_start_pick")   # chosen under Lead a lesson, shown as typed
+    assert "Yours: Cards <b>and</b> bends" in pick.inner_text() + pick.locator("input").first.input_value()
+    _button(teacher, "Start the lesson").click()
+    teacher.wait_for_function("() => /code=[A-Z2-9]{6}/.test(location.href)", timeout=30_000)
+    wait_ready(teacher)
+    text = main_text(teacher)
+    assert "Step 1 of 2: The card" in text and "Cards <b>and</b> bends" in text, text[:400]
+    assert teacher.locator("[data-testid='stImage'] img").count() == 1       # the join QR, as any lesson's
+    assert_clean(teacher)
+    screenshot(teacher, "lesson-build-started")
