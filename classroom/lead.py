@@ -48,6 +48,24 @@ def start_box() -> None:
             state.rerun_page("the new lesson class's code and key")
 
 
+COST = "lesson_cost"   # session: the teacher's action this run answers (its CPU noted for bench/lesson.py)
+
+
+def note_cost() -> None:
+    """With LAYERLAB_CLASS_STATS=<file> (bench/classroom.py --lesson), at the end of the teacher's /class
+    run that answers Next, Back or Reveal: one JSON line with that run's CPU. Streamlit runs each rerun
+    request on a new script thread, so the thread's CPU clock is the CPU of the click's run(s), its
+    callbacks included."""
+    import os
+    import time
+
+    what, path = st.session_state.pop(COST, None), os.environ.get("LAYERLAB_CLASS_STATS")
+    if what and path:
+        with open(path, "a") as f:
+            f.write(json.dumps({"teacher": what, "cpu_s": round(time.thread_time(), 5), "pid": os.getpid()})
+                    + "\n")
+
+
 REVEAL = "The room's answers, the right one, and the view open on every screen; answers close."
 REOPEN = "Reopen the question: answers can change again."
 
@@ -66,11 +84,11 @@ def lead(code: str, ls) -> None:
     c = st.columns([1, 1, 2, 2])
     if c[0].button("Back", key="lesson_back", icon=":material/arrow_back:", disabled=ls.step == 0,
                    help="The class goes back one step with you."):
-        _move(code, key, ls.step - 1)
+        _move(code, key, ls.step - 1, ls.step)
     if c[1].button("Next", key="lesson_next", type="primary", icon=":material/arrow_forward:",
                    disabled=ls.step >= len(ls.steps) - 1,
                    help="Every student's screen goes to the next step."):
-        _move(code, key, ls.step + 1)
+        _move(code, key, ls.step + 1, ls.step)
     c[2].link_button("Open this step on the projector", view, icon=":material/open_in_new:",
                      help="The step's view in a new tab, as the students see it after Reveal.")
     free = c[3].toggle("Free mode", value=ls.mode == "free", key="lesson_free",
@@ -86,6 +104,7 @@ def lead(code: str, ls) -> None:
         if st.button("Hide the answers again" if revealed else "Reveal", key="lesson_reveal",
                      type="secondary" if revealed else "primary", icon=":material/visibility:",
                      help=REOPEN if revealed else REVEAL):
+            st.session_state[COST] = "reveal"
             cr.store().reveal(code, key, ls.step, not revealed)
             cr.changed(code)
             state.rerun_page("the answers revealed or hidden")
@@ -98,7 +117,8 @@ def lead(code: str, ls) -> None:
     manage(code, key, ls)
 
 
-def _move(code: str, key: str, step: int) -> None:
+def _move(code: str, key: str, step: int, was: int) -> None:
+    st.session_state[COST] = "next" if step > was else "back"
     cr.store().goto(code, key, step)
     cr.changed(code)
     state.rerun_page("the lesson moved: the teacher's view follows")
