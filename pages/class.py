@@ -109,7 +109,7 @@ def teacher(code: str) -> None:
         if ls is None:
             st.caption(cr.describe_problem(info.problem) + ".")
     with right:
-        st.image(cr.qr_png(student), width=220, caption="The student link")
+        st.image(qr(student), width=220, caption="The student link")
     if ls is not None:   # a lesson class: the teacher leads it (classroom/lead.py)
         lead.lead(code, ls)
         return
@@ -345,6 +345,13 @@ def room(code: str) -> None:
             with b:
                 start()
                 lead.start_box()
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def qr(link: str) -> bytes:
+    """The join link's QR code, drawn once per link and process (segno took a few ms on every run of the
+    teacher's page, Next and Reveal included)."""
+    return cr.qr_png(link)
 
 
 if __name__ == "__main__":
