@@ -301,7 +301,8 @@ def report(r: dict) -> str:
                  f"{1000 * r['count_max_s']:.0f} ms from the student's acknowledgement")
     lines.append(f"  teacher's server CPU per Next: {_ms(r['teacher_next_ms'])}; per Reveal: "
                  f"{_ms(r['teacher_reveal_ms'])}")
-    lines.append(f"  answers: {r['answers_acked']} acknowledged {r['acked_per_step']}, {r['answers_stored']} stored, "
+    lines.append(f"  answers: {r['answers_acked']} acknowledged {r['acked_per_step']}, {r['answers_stored']} "
+                 f"stored, "
                  f"{r['answers_lost']} lost, {r['answers_twice']} twice")
     if r.get("killed_pid"):
         lines.append(f"  replica pid {r['killed_pid']} SIGKILLed mid-question; {r['reopened']} tabs reopened")
