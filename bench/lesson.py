@@ -201,6 +201,9 @@ async def follow(url: str, args) -> dict:
         if killed_once and k == next(j for j in range(1, args.steps) if args.plan.steps[j].question):
             await asyncio.sleep(0.5)
             kill["reopened"] = await _reopen_closed(students, time.perf_counter() + 60)
+            if teacher.closed:   # the projector was on the killed replica: the teacher's link again
+                teacher.query = f"code={args.code}&key={args.key}"
+                kill["reopened"] += await _reopen_closed([teacher], time.perf_counter() + 60)
             for s in students:
                 if k not in s.acked:
                     s.send_answer(k, q)
