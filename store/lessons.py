@@ -55,7 +55,7 @@ class LessonState:
     revealed: frozenset[int]   # steps whose answers are shown
     show_names: bool
     paused: bool               # the class's pause (the same flag as a challenge's)
-    version: int               # changes on every teacher move: poll lesson_version, read this when it moves
+    version: int               # changes on every teacher move (pages compare it through lesson_now)
 
     @property
     def title(self) -> str:

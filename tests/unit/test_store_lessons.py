@@ -301,10 +301,13 @@ def test_every_lesson_call_on_a_store_that_is_away_is_one_line():
              lambda: st.answer_count("ABCDEF", 0), lambda: st.my_answers("ABCDEF", "t"),
              lambda: st.record("ABCDEF", "k"), lambda: st.save_lesson(LESSON),
              lambda: st.load_lesson("ABCDEF"),
-             lambda: st.lesson_version("ABCDEF"), lambda: st.step_distribution("ABCDEF", 0)]
+             lambda: st.lesson_version("ABCDEF"), lambda: st.step_distribution("ABCDEF", 0),
+             lambda: st.answer_tally("ABCDEF", 0), lambda: st.seat_answers("ABCDEF", "t"),
+             lambda: st.lesson_now("ABCDEF"), lambda: st.lesson_now("ABCDEF")]   # the second: the kept one
     for call in calls:
         with pytest.raises(StoreDown):
             call()
+    assert st._shared.reads == 1   # an outage costs one try per FRESH s, not one per poll
 
 
 def test_many_sessions_polling_cost_one_read_per_interval_and_a_move_here_is_seen_at_once(store, monkeypatch):
@@ -344,7 +347,7 @@ def test_many_sessions_polling_cost_one_read_per_interval_and_a_move_here_is_see
 
 
 def test_the_projectors_tally_and_a_seats_answers_are_one_read_each(store):
-    code, key = store.start_lesson(LESSON, paths=PAGES)
+    code, _ = store.start_lesson(LESSON, paths=PAGES)
     a, b = store.join(code, "Ada"), store.join(code, "Bo")
     store.join(code, "Cy")
     store.answer(code, a, 0, 3.5)
