@@ -778,6 +778,7 @@ def run(args: argparse.Namespace) -> dict:
                 quota = CpuQuota(args.cpu_quota)
                 quota.apply(streamlit_pids(pids))
         meter = Meter(pids) if pids else None
+        args.server_pids = pids or []
         result = asyncio.run(lesson_bench.follow(url, args) if args.lesson else classroom(url, args, meter))
         result["cpu_quota"] = args.cpu_quota
     finally:

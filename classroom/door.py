@@ -126,8 +126,10 @@ def base_url() -> str:
     return address.base()[0]
 
 
+@st.cache_data(max_entries=64, show_spinner=False)
 def qr_png(link: str) -> bytes:
-    """The student link as a QR code (segno), black on white, readable from the back of a room."""
+    """The student link as a QR code (segno), black on white, readable from the back of a room: drawn once
+    per link and process (segno took a few ms on every run of the teacher's page, Next and Reveal too)."""
     import segno
 
     buf = io.BytesIO()

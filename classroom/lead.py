@@ -51,6 +51,24 @@ def start_box() -> None:
             state.rerun_page("the new lesson class's code and key")
 
 
+COST = "lesson_cost"   # session: the teacher's action this run answers (its CPU noted for bench/lesson.py)
+
+
+def note_cost() -> None:
+    """With LAYERLAB_CLASS_STATS=<file> (bench/classroom.py --lesson), at the end of the teacher's /class
+    run that answers Next, Back or Reveal: one JSON line with that run's CPU. Streamlit runs each rerun
+    request on a new script thread, so the thread's CPU clock is the CPU of the click's run(s), its
+    callbacks included."""
+    import os
+    import time
+
+    what, path = st.session_state.pop(COST, None), os.environ.get("LAYERLAB_CLASS_STATS")
+    if what and path:
+        with open(path, "a") as f:
+            f.write(json.dumps({"teacher": what, "cpu_s": round(time.thread_time(), 5), "pid": os.getpid()})
+                    + "\n")
+
+
 REVEAL = "The room's answers, the right one, and the view open on every screen; answers close."
 REOPEN = "Reopen the question: answers can change again."
 
@@ -66,14 +84,17 @@ def lead(code: str, ls) -> None:
         st.caption(text.plain(step.note))
     path = "trainer" if step.challenge else step.path
     view = f"{door.base_url()}/{path}" + (f"?{step.query}" if step.query else "")
+    if failed := st.session_state.pop(FAILED, None):   # a move's callback met the store away, or a refusal
+        st.error(text.plain(failed), icon=":material/error:")
     c = st.columns([1, 1, 2, 2])
-    if c[0].button("Back", key="lesson_back", icon=":material/arrow_back:", disabled=ls.step == 0,
-                   help="The class goes back one step with you."):
-        _move(code, key, ls.step - 1)
-    if c[1].button("Next", key="lesson_next", type="primary", icon=":material/arrow_forward:",
-                   disabled=ls.step >= len(ls.steps) - 1,
-                   help="Every student's screen goes to the next step."):
-        _move(code, key, ls.step + 1)
+    # Back, Next and Reveal act in their callbacks, before this run draws the page: one run per press, and
+    # each sets its step (or reveal) to a value, so a press run twice (FIELD-NOTES) moves once.
+    c[0].button("Back", key="lesson_back", icon=":material/arrow_back:", disabled=ls.step == 0,
+                help="The class goes back one step with you.", on_click=_move,
+                args=(code, key, ls.step - 1, "back"))
+    c[1].button("Next", key="lesson_next", type="primary", icon=":material/arrow_forward:",
+                disabled=ls.step >= len(ls.steps) - 1, help="Every student's screen goes to the next step.",
+                on_click=_move, args=(code, key, ls.step + 1, "next"))
     c[2].link_button("Open this step on the projector", view, icon=":material/open_in_new:",
                      help="The step's view in a new tab, as the students see it after Reveal.")
     free = c[3].toggle("Free mode", value=ls.mode == "free", key="lesson_free",
@@ -86,25 +107,45 @@ def lead(code: str, ls) -> None:
     if q is not None:
         st.markdown(f"**The question:** {text.plain(q.text)}")
         revealed = ls.step in ls.revealed
-        if st.button("Hide the answers again" if revealed else "Reveal", key="lesson_reveal",
-                     type="secondary" if revealed else "primary", icon=":material/visibility:",
-                     help=REOPEN if revealed else REVEAL):
-            connection.store().reveal(code, key, ls.step, not revealed)
-            board.changed(code)
-            state.rerun_page("the answers revealed or hidden")
+        st.button("Hide the answers again" if revealed else "Reveal", key="lesson_reveal",
+                  type="secondary" if revealed else "primary", icon=":material/visibility:",
+                  help=REOPEN if revealed else REVEAL, on_click=_reveal,
+                  args=(code, key, ls.step, not revealed))
         names = st.toggle("Show names", value=ls.show_names, key="lesson_names",
                           help="Under the chart, who answered what (off: nobody's answer is named).")
         if names != ls.show_names:
             connection.store().set_show_names(code, key, names)
-        st.fragment(answers_part, run_every=3)(code, ls.step, names)
+        st.fragment(answers_part, run_every=COUNT_EVERY)(code, ls.step, names)
     record(code, key)
     manage(code, key, ls)
 
 
-def _move(code: str, key: str, step: int) -> None:
-    connection.store().goto(code, key, step)
+# The projector's count refreshes this often: an answer is counted within COUNT_EVERY s and one run (at
+# 3 s the slowest of 240 answers took 2.97 s with 60 students on 2 replicas); the count is one query.
+COUNT_EVERY = 2.0
+FAILED = "lesson_failed"   # session: what a Back, Next or Reveal callback could not do (shown once)
+
+
+def _move(code: str, key: str, step: int, what: str) -> None:
+    """Back or Next (a callback): the class goes to `step`; this run draws the teacher's view there."""
+    st.session_state[COST] = what
+    try:
+        connection.store().goto(code, key, step)
+    except StoreError as err:   # StoreDown too: said once on the page this run draws
+        st.session_state[FAILED] = f"Not moved: {err}"
+        return
     board.changed(code)
-    state.rerun_page("the lesson moved: the teacher's view follows")
+
+
+def _reveal(code: str, key: str, step: int, revealed: bool) -> None:
+    """Reveal, or hide the answers again (a callback)."""
+    st.session_state[COST] = "reveal"
+    try:
+        connection.store().reveal(code, key, step, revealed)
+    except StoreError as err:
+        st.session_state[FAILED] = f"Not {'revealed' if revealed else 'hidden'}: {err}"
+        return
+    board.changed(code)
 
 
 @connection.away()
@@ -113,12 +154,11 @@ def answers_part(code: str, step: int, names: bool) -> None:
     """While the question is open: how many answered (never who); after Reveal, the distribution."""
     dist = connection.store().step_distribution(code, step)
     if dist is None:
-        n, joined = connection.store().answer_count(code, step), connection.store().counts(code).joined
+        n, joined = connection.store().answer_tally(code, step)   # one query, however many seats
         st.metric("Answered", f"{n} of {joined}", help="Students who sent an answer to this step.")
         st.caption(f"{n} of {joined} students answered. The answers show when you press Reveal.")
         return
-    ls = connection.store().lesson_state(code)
-    q = ls.steps[step].question
+    q = connection.store().lesson_now(code).steps[step].question
     from ui import charts
 
     charts.show(distribution_figure(q, dist), key=f"lesson_dist_{step}")
@@ -134,32 +174,51 @@ def answers_part(code: str, step: int, names: bool) -> None:
 
 def distribution_figure(q: lib.Question, dist: lib.Distribution):
     """Bars per choice (the right one in the answer colour), or a histogram of numbers with the right
-    answer marked; the right answer named in the title."""
-    from ui import charts
+    answer marked; the right answer named in the title. Written as plotly's plain dict and sent unbuilt
+    (ui.frozen): building a go.Figure and validating its updates and the answer's line cost more than the
+    rest of the teacher's Reveal."""
+    from ui.frozen import frozen_spec
 
     right = None if dist.right is None else shown_answer(q, dist.right)
     title = f"{dist.n} answers" + (f" · the answer: {right}" if right is not None else "")
-    fig = charts.figure(title=text.for_plotly(title), y_title="students", height=340)
+    counts = list(dist.counts)
+    # The house layout (ui.charts.figure), as plain data.
+    xaxis = {"zeroline": True, "exponentformat": "power"}
+    yaxis = {"title": {"text": "students"}, "zeroline": True, "exponentformat": "power",
+             "rangemode": "tozero"}
+    if max(counts or (0,)) <= 10:
+        yaxis["dtick"] = 1
+    layout = {"title": {"text": text.for_plotly(title)}, "height": 340,
+              "margin": {"l": 10, "r": 10, "t": 40, "b": 10},
+              "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.0, "xanchor": "left", "x": 0.0},
+              "hovermode": "closest", "font": {"size": 14}, "showlegend": False, "xaxis": xaxis,
+              "yaxis": yaxis}
+    data, texts = [], [str(n) for n in counts]
     if dist.kind == "choice":
-        cols = [colors.GREEN if i == dist.right else colors.OFF for i in range(len(dist.counts))]
+        cols = [colors.GREEN if i == dist.right else colors.OFF for i in range(len(counts))]
         labels = [text.for_plotly(t + (" ✓" if i == dist.right else "")) for i, t in enumerate(dist.labels)]
-        fig.add_bar(x=labels, y=list(dist.counts), marker_color=cols, text=list(dist.counts),
-                    textposition="outside", name="answers", hovertemplate="%{x}: %{y}<extra></extra>")
-    elif dist.counts:
+        data.append({"type": "bar", "x": labels, "y": counts, "marker": {"color": cols}, "text": texts,
+                     "textposition": "outside", "name": "answers",
+                     "hovertemplate": "%{x}: %{y}<extra></extra>"})
+    elif counts:
         e = dist.edges
-        mids = [(a + b) / 2 for a, b in itertools.pairwise(e)]
-        spans = [f"{a:.3g} to {b:.3g}" for a, b in itertools.pairwise(e)]
-        fig.add_bar(x=mids, y=list(dist.counts), width=[0.96 * (b - a) for a, b in itertools.pairwise(e)],
-                    marker_color=colors.BLUE, name="answers", text=list(dist.counts), textposition="outside",
-                    customdata=spans, hovertemplate="%{customdata}: %{y}<extra></extra>")
-        pad = 0.6 * (e[-1] - e[0]) / max(1, len(dist.counts))   # the answer's line clear of the frame
-        fig.update_xaxes(range=[e[0] - pad, e[-1] + pad], title_text="answers (each bar: a range of numbers)")
-        if dist.right is not None:
-            fig.add_vline(x=float(dist.right), line=dict(color=colors.GREEN, width=3),
-                          annotation_text=text.for_plotly(f"the answer {right}"), annotation_position="top")
-    fig.update_yaxes(rangemode="tozero", dtick=1 if max(dist.counts or (0,)) <= 10 else None)
-    fig.update_layout(showlegend=False)
-    return fig
+        data.append({"type": "bar", "x": [(a + b) / 2 for a, b in itertools.pairwise(e)], "y": counts,
+                     "width": [0.96 * (b - a) for a, b in itertools.pairwise(e)],
+                     "marker": {"color": colors.BLUE}, "name": "answers", "text": texts,
+                     "textposition": "outside",
+                     "customdata": [f"{a:.3g} to {b:.3g}" for a, b in itertools.pairwise(e)],
+                     "hovertemplate": "%{customdata}: %{y}<extra></extra>"})
+        pad = 0.6 * (e[-1] - e[0]) / max(1, len(counts))   # the answer's line clear of the frame
+        xaxis.update(range=[e[0] - pad, e[-1] + pad],
+                     title={"text": "answers (each bar: a range of numbers)"})
+        if dist.right is not None:   # what fig.add_vline makes, written out
+            x = float(dist.right)
+            layout["shapes"] = [{"type": "line", "x0": x, "x1": x, "xref": "x", "y0": 0, "y1": 1,
+                                 "yref": "y domain", "line": {"color": colors.GREEN, "width": 3}}]
+            layout["annotations"] = [{"text": text.for_plotly(f"the answer {right}"), "showarrow": False,
+                                      "x": x, "xref": "x", "xanchor": "center", "y": 1, "yref": "y domain",
+                                      "yanchor": "bottom"}]
+    return frozen_spec({"data": data, "layout": layout})
 
 
 @connection.away()

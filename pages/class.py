@@ -359,3 +359,4 @@ if __name__ == "__main__":
     problems = ", ".join(p.label for p in PROBLEMS.values())
     st.caption(f"Any problem type works ({problems}): the score is accuracy for classes, R² for values.")
     show_source(evaluate, score_of, label="The code that scores every network, on the server")
+    lead.note_cost()   # bench/classroom.py --lesson: the CPU of the teacher's Next or Reveal

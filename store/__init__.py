@@ -428,6 +428,7 @@ class Store(LessonStore):
             s.execute(delete(Submission).where(Submission.class_id == c.id))
             s.execute(delete(Seat).where(Seat.class_id == c.id))
             s.delete(c)
+        self.lesson_changed_here()   # a lesson class's pages see it gone at once (lesson_now)
 
     def export(self, code: str, key: str) -> list[dict]:
         """Every submission for the teacher: nickname, time, size, both scores, settings and weights."""
@@ -473,6 +474,7 @@ class Store(LessonStore):
             raise ValueError(flag)
         with self.writing() as s:
             setattr(self._teacher(s, code, key), flag, bool(value))
+        self.lesson_changed_here()   # the pause is a lesson class's too (lesson_now)
 
     def test_seed(self, code: str) -> int:
         """The hidden test points' seed: for the server's scoring only, never for a page or a link."""

@@ -20,6 +20,8 @@ import hashlib
 import json
 import operator
 import secrets
+import threading
+import time
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -31,6 +33,10 @@ from lib import lessons as lib
 from store import base as _store  # the store's shared basics (store/__init__ builds on this room)
 from store.models import Answer, Class, ClassLesson, SavedLesson, Seat
 
+# How old a lesson's state may be when a student's page compares itself with it (Store.lesson_now): one
+# read per class per FRESH s per process, however many students poll; a move made through this process
+# is seen at once.
+FRESH = 0.5
 MODES = ("paced", "free")   # paced: students stay on the teacher's step; free: any step opened so far
 # The class's data, as /class starts a challenge with: a lesson's challenge step uses it.
 LESSON_PROBLEM = {"problem": "classify", "dataset": "checkerboard", "k": 3, "n": 400, "noise": 0.1,
@@ -49,7 +55,7 @@ class LessonState:
     revealed: frozenset[int]   # steps whose answers are shown
     show_names: bool
     paused: bool               # the class's pause (the same flag as a challenge's)
-    version: int               # changes on every teacher move: poll lesson_version, read this when it moves
+    version: int               # changes on every teacher move (pages compare it through lesson_now)
 
     @property
     def title(self) -> str:
@@ -121,8 +127,56 @@ def _state(c: Class, row: ClassLesson) -> LessonState:
                        bool(row.show_names), bool(c.paused), row.version)
 
 
+class _Shared:
+    """Each lesson class's state as this process last read it, shared by every session: (when read, the
+    `changes` it was read at, the state or the StoreDown met). A lock makes a poll that finds it stale
+    the one that reads; the others asking meanwhile wait for that read, not read again."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.seen: dict[str, tuple[float, int, LessonState | _store.StoreError | None]] = {}
+        self.changes = 0   # lesson states changed through this process's store (monotonic)
+        self.reads = 0     # reads of the store made for lesson_now (tests and benches count them)
+
+
 class LessonStore:
     """Store's lesson methods (store.Store inherits them)."""
+
+    @property
+    def _shared(self) -> _Shared:
+        shared = self.__dict__.get("_lessons_shared")
+        if shared is None:
+            shared = self.__dict__.setdefault("_lessons_shared", _Shared())
+        return shared
+
+    def lesson_changed_here(self) -> None:
+        """A lesson's state (step, reveal, mode, pause, the class itself) changed through this store: the
+        next lesson_now reads it at once, whatever its age."""
+        with self._shared.lock:
+            self._shared.changes += 1
+
+    def lesson_now(self, code: str) -> LessonState | None:
+        """lesson_state as every session of this process shares it: read at most once per FRESH s per
+        class (another replica's move is seen within FRESH s), and at once after a change made here. The
+        StoreDown of a store that is away is kept as long, so an outage costs one try per FRESH s."""
+        code = _store.normal_code(code)
+        shared = self._shared
+        with shared.lock:
+            got = shared.seen.get(code)
+            now = time.monotonic()
+            if got is None or now - got[0] >= FRESH or got[1] != shared.changes:
+                at, changes = now, shared.changes
+                try:
+                    state: LessonState | _store.StoreError | None = self.lesson_state(code)
+                except _store.StoreError as err:   # StoreDown: the store away
+                    state = err
+                shared.reads += 1
+                for old in [c for c, v in shared.seen.items() if now - v[0] > 60.0]:
+                    del shared.seen[old]   # classes nobody asked for in a minute
+                got = shared.seen[code] = (at, changes, state)
+        if isinstance(got[2], _store.StoreError):
+            raise got[2]
+        return got[2]
 
     # --- the teacher -----------------------------------------------------------------------------------
     def start_lesson(self, lesson: lib.Lesson | dict, *, paths=None, mode: str = "paced",
@@ -176,7 +230,9 @@ class LessonStore:
             n = len(_parsed(row.steps).steps)
             step = _index(step, n)
             row.step, row.opened = step, max(row.opened, step)
-            return self._moved(c, row)
+            moved = self._moved(c, row)
+        self.lesson_changed_here()
+        return moved
 
     def set_mode(self, code: str, key: str, mode: str) -> LessonState:
         """paced: students stay on the teacher's step; free: they move between the steps opened so far."""
@@ -185,7 +241,9 @@ class LessonStore:
         with self.writing() as s:
             c, row = self._teach(s, code, key)
             row.mode = mode
-            return self._moved(c, row)
+            moved = self._moved(c, row)
+        self.lesson_changed_here()
+        return moved
 
     def reveal(self, code: str, key: str, step: int, revealed: bool = True) -> LessonState:
         """Show the class's answers to a step (and then its live view); it takes no more answers.
@@ -199,13 +257,17 @@ class LessonStore:
             now = set(_revealed(row))
             now = now | {step} if revealed else now - {step}
             row.revealed = json.dumps(sorted(now))
-            return self._moved(c, row)
+            moved = self._moved(c, row)
+        self.lesson_changed_here()
+        return moved
 
     def set_show_names(self, code: str, key: str, show: bool) -> LessonState:
         with self.writing() as s:
             c, row = self._teach(s, code, key)
             row.show_names = bool(show)
-            return self._moved(c, row)
+            moved = self._moved(c, row)
+        self.lesson_changed_here()
+        return moved
 
     # --- anyone ----------------------------------------------------------------------------------------
     def lesson_state(self, code: str) -> LessonState | None:
@@ -222,6 +284,16 @@ class LessonStore:
                               .join(ClassLesson, ClassLesson.class_id == Class.id)
                               .where(Class.code == _store.normal_code(code))).first()
         return None if found is None else (int(found[0]), bool(found[1]))
+
+    def answer_tally(self, code: str, step: int) -> tuple[int, int]:
+        """(how many answered this step, how many joined the class) in one query: the projector's count."""
+        with self.reading() as s:
+            cid = select(Class.id).where(Class.code == _store.normal_code(code)).scalar_subquery()
+            found = s.execute(select(
+                select(func.count()).select_from(Answer)
+                .where(Answer.class_id == cid, Answer.step == int(step)).scalar_subquery(),
+                select(func.count()).select_from(Seat).where(Seat.class_id == cid).scalar_subquery())).first()
+        return (int(found[0] or 0), int(found[1] or 0)) if found else (0, 0)
 
     def answer_count(self, code: str, step: int) -> int:
         """How many answered this step (the projector shows this, never who answered what)."""
@@ -282,6 +354,18 @@ class LessonStore:
                 mine.value, mine.updated_at = json.dumps(kept), now
             seat.last_seen = now
         return kept
+
+    def seat_answers(self, code: str, token: str) -> dict[int, float | int] | None:
+        """This student's answers, {step: value}, or None when the class has no such seat: one read, and
+        nothing written (Store.seat marks a seat seen)."""
+        with self.reading() as s:
+            found = s.execute(select(Seat.id).join(Class, Class.id == Seat.class_id)
+                              .where(Class.code == _store.normal_code(code),
+                                     Seat.token_hash == _store._hash(str(token)))).first()
+            if found is None:
+                return None
+            rows = s.execute(select(Answer.step, Answer.value).where(Answer.seat_id == found[0])).all()
+        return {int(st): json.loads(v) for st, v in rows}
 
     def my_answers(self, code: str, token: str) -> dict[int, float | int]:
         """This student's answers, {step: value}: a reload or a late joiner lands with their own."""

@@ -176,3 +176,43 @@ def test_the_watch_follows_a_move_and_a_pause(monkeypatch):
     store().goto(code, key, 1)
     cl.watch(code, ls.version, True)
     assert len(asked) == 2                                           # and so does Next
+
+
+def _watch_page():
+    """The student's watch fragment's body, run as a script (AppTest never ticks a run_every fragment)."""
+    import streamlit as st
+
+    from classroom import lesson as cl
+
+    cl.watch(*st.session_state["lesson_test_watch"])
+
+
+def test_the_watch_switches_the_page_to_the_teachers_new_step_itself(monkeypatch):
+    """One run of the new page when the teacher moves: the watch switches from the fragment, with the
+    step's link and the controls set to the step's values, and asks no whole-page rerun first."""
+    code, key = store().start_lesson(lead.ready()["recipe-card"], paths=lead.paths())
+    seat = store().join(code, "Ed")
+    ls = store().lesson_state(code)
+    went, reruns = [], []
+
+    def switch(page, query_params=None):
+        went.append((Path(str(page)).stem, dict(query_params or {})))
+        st.stop()   # as st.switch_page ends the run
+
+    monkeypatch.setattr(st, "switch_page", switch)
+    monkeypatch.setattr(cl.state, "rerun_page", reruns.append)
+    at = AppTest.from_function(_watch_page, default_timeout=30)
+    at.session_state["lesson_test_watch"] = (code, ls.version, ls.paused, seat, "recipe-card")
+    at.session_state[cl.SEEN] = (code, 0)
+    at.run()
+    assert not at.exception and went == [] and reruns == []         # nothing moved: nothing happens
+    store().goto(code, key, 1)                                     # the teacher's Next
+    at.run()
+    assert not at.exception and reruns == []
+    assert len(went) == 1 and went[0][0] == "recipe-card"
+    assert went[0][1]["w11"] == "1.5" and went[0][1]["class"] == code and went[0][1]["seat"] == seat
+    assert at.session_state["w11"] == 1.5 and at.session_state[cl.SEEN] == (code, 1)
+    store().reveal(code, key, 1)                                   # the same step, revealed
+    at.session_state["lesson_test_watch"] = (code, ls.version + 1, ls.paused, seat, "recipe-card")
+    at.run()
+    assert len(went) == 1 and len(reruns) == 1                        # the page runs again in place

@@ -301,7 +301,62 @@ def test_every_lesson_call_on_a_store_that_is_away_is_one_line():
              lambda: st.answer_count("ABCDEF", 0), lambda: st.my_answers("ABCDEF", "t"),
              lambda: st.record("ABCDEF", "k"), lambda: st.save_lesson(LESSON),
              lambda: st.load_lesson("ABCDEF"),
-             lambda: st.lesson_version("ABCDEF"), lambda: st.step_distribution("ABCDEF", 0)]
+             lambda: st.lesson_version("ABCDEF"), lambda: st.step_distribution("ABCDEF", 0),
+             lambda: st.answer_tally("ABCDEF", 0), lambda: st.seat_answers("ABCDEF", "t"),
+             lambda: st.lesson_now("ABCDEF"), lambda: st.lesson_now("ABCDEF")]   # the second: the kept one
     for call in calls:
         with pytest.raises(StoreDown):
             call()
+    assert st._shared.reads == 1   # an outage costs one try per FRESH s, not one per poll
+
+
+def test_many_sessions_polling_cost_one_read_per_interval_and_a_move_here_is_seen_at_once(store, monkeypatch):
+    """Store.lesson_now: thirty sessions polling at once read the store once; within FRESH s they share
+    that read (another replica's move waits for the next), after it they read again; a move made through
+    this store is seen by the next poll, however fresh the shared copy."""
+    from store import lessons as store_lessons
+
+    code, key = store.start_lesson(LESSON, paths=PAGES)
+    reads = []
+    read = store.lesson_state
+    monkeypatch.setattr(store, "lesson_state", lambda c: reads.append(c) or read(c))
+    monkeypatch.setattr(store_lessons, "FRESH", 2.0)   # room for a slow machine between two polls
+    gate, seen = threading.Barrier(30), []
+
+    def poll():
+        gate.wait()
+        seen.append(store.lesson_now(code).step)
+
+    threads = [threading.Thread(target=poll) for _ in range(30)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert seen == [0] * 30 and len(reads) == 1                    # thirty sessions, one read
+    replica = Store(store.engine.url.render_as_string(hide_password=False))   # another replica's store
+    replica.goto(code, key, 1)
+    assert store.lesson_now(code).step == 0 and len(reads) == 1     # within FRESH: the shared copy
+    monkeypatch.setattr(store_lessons, "FRESH", 0.0)
+    assert store.lesson_now(code).step == 1 and len(reads) == 2     # after it: read again
+    monkeypatch.setattr(store_lessons, "FRESH", 60.0)
+    store.goto(code, key, 2)
+    assert store.lesson_now(code).step == 2 and len(reads) == 3     # a move made here: at once
+    store.set_flag(code, key, "paused", True)
+    assert store.lesson_now(code).paused and len(reads) == 4        # the pause too
+    replica.engine.dispose()
+
+
+def test_the_projectors_tally_and_a_seats_answers_are_one_read_each(store):
+    code, _ = store.start_lesson(LESSON, paths=PAGES)
+    a, b = store.join(code, "Ada"), store.join(code, "Bo")
+    store.join(code, "Cy")
+    store.answer(code, a, 0, 3.5)
+    store.answer(code, b, 0, 1.0)
+    assert store.answer_tally(code, 0) == (2, 3) and store.answer_tally(code, 1) == (0, 3)
+    assert store.answer_tally("NOCODE", 0) == (0, 0)
+    assert store.seat_answers(code, a) == {0: 3.5} and store.seat_answers(code, "not-a-seat") is None
+    with store.reading() as s:
+        seen = s.scalar(select(Seat.last_seen).where(Seat.nickname == "Ada"))
+    store.seat_answers(code, a)
+    with store.reading() as s:
+        assert s.scalar(select(Seat.last_seen).where(Seat.nickname == "Ada")) == seen   # nothing written
