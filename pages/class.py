@@ -350,13 +350,23 @@ def room(code: str) -> None:
             build.builder()
 
 
+def is_lesson(code: str) -> bool:
+    """The code names a lesson class (its steps are the pages; it has no board and scores nothing)."""
+    try:
+        return bool(code) and connection.store().lesson_now(code) is not None   # shared, read once a beat
+    except StoreError:   # away or refused: the page says so below, as for any class
+        return False
+
+
 if __name__ == "__main__":
-    st.title("Class challenge")
     code = normal_code(st.query_params.get("code") or "")
+    lesson_class = is_lesson(code)   # (not `lesson`: that name is classroom.lesson on this page)
+    st.title("Class lesson" if lesson_class else "Class challenge")
     door.take_key(code)
     with connection.away(look_again=True):   # the class store away: one line, and the page comes back by itself
         room(code)
-    problems = ", ".join(p.label for p in PROBLEMS.values())
-    st.caption(f"Any problem type works ({problems}): the score is accuracy for classes, R² for values.")
-    show_source(evaluate, score_of, label="The code that scores every network, on the server")
+    if not lesson_class:   # how a challenge scores: nothing a lesson's room needs under its steps
+        problems = ", ".join(p.label for p in PROBLEMS.values())
+        st.caption(f"Any problem type works ({problems}): the score is accuracy for classes, R² for values.")
+        show_source(evaluate, score_of, label="The code that scores every network, on the server")
     lead.note_cost()   # bench/classroom.py --lesson: the CPU of the teacher's Next or Reveal

@@ -69,6 +69,9 @@ def _teacher() -> tuple[AppTest, str, str]:
 
 def test_the_teacher_leads_and_the_student_predicts_then_sees(switches):
     teacher, code, _ = _teacher()
+    # a lesson's room is called one, and carries no challenge's scoring under its steps
+    assert teacher.title[0].value == "Class lesson"
+    assert not any("scores every network" in e.label for e in teacher.expander)
     ls = store().lesson_state(code)
     assert ls.title == lead.ready()["recipe-card"].title and ls.step == 0
     assert "Step 1 of 5" in _text(teacher) and teacher.button(key="lesson_back").disabled
