@@ -59,7 +59,7 @@ def fill(store, students: int, each: int, base: dict, rng) -> tuple[str, str]:
     hidden = base["config"]["hidden"]
     spec = {"hidden": hidden, "act": "relu", "opt": "adam", "lr": 0.03, "batch": 0, "l1": 0.0, "l2": 0.0}
     now = datetime.now(UTC)
-    with store.session.begin() as s:
+    with store._write.begin() as s:   # a bench fills a class at once: the store's own write session
         cid = s.query(Class.id).filter(Class.code == code).scalar()
         for i in range(students):
             seat = Seat(class_id=cid, token_hash=f"{code}-{i:04d}".ljust(64, "0"), nickname=f"student {i}",
