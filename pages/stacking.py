@@ -181,8 +181,9 @@ def neurons_table(mx, W1, b1, z1, h1, relu_on: bool) -> None:
                          for j in range(2)],
         after: [val(h1[j]) for j in range(2)],
     })
+    # The long written-out sums last: on a phone they scroll, and the weights and bias stay in view.
     st.dataframe(neurons, hide_index=True, width="stretch",
-                 column_order=["neuron", after, "weighted sum", "weights", "bias"])
+                 column_order=["neuron", after, "weights", "bias", "weighted sum"])
 
 
 def one_equation(mx, params, h1, y_hat, relu_on: bool) -> None:

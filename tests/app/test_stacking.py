@@ -216,6 +216,13 @@ def test_the_step_chart_runs_0_to_10_before_any_step_and_the_check_table_shows_e
     assert len(table.value) == 11
 
 
+def test_the_neuron_table_keeps_weights_and_bias_before_the_long_sums():
+    """Issue 34 item 8: on a phone the table scrolls sideways; what scrolls away is the written-out sum."""
+    at = open_page("stacking")
+    table = next(d for d in at.dataframe if "weighted sum" in d.value.columns)
+    assert list(table.proto.column_order) == ["neuron", "after ReLU", "weights", "bias", "weighted sum"]
+
+
 def test_the_dead_neuron_line_goes_when_its_sum_turns_positive():
     at = open_page("stacking", {"mb2": "3.0"})      # neuron 2's bias: its sum -2.5 + 3 = 0.5 > 0
     assert "switched off" not in _text(at)
