@@ -170,7 +170,7 @@ def numbers(spec: tr.Spec, run: tr.Run, m: dict) -> None:
                  help="Mean squared error on the training points (plus the L1 and L2 penalties).")
         c.metric("Train R²", _r2(m["train_r2"]), width=125,
                  help="1 − (squared error) / (spread of the values): 1 is a perfect fit, 0 no better than "
-                      "their mean.")
+                      "their mean, below 0 worse than it.")
         c.metric("Test R²", _r2(m["test_r2"]), width=125,
                  help="On the points the network never trains on (none: every point is a training point).")
         c.metric("Test mean absolute error", _r2(m["test_mae"]), width=190,
@@ -181,6 +181,10 @@ def numbers(spec: tr.Spec, run: tr.Run, m: dict) -> None:
         c.metric("Train accuracy", _pct(m["train_acc"]), width=125)
         c.metric("Test accuracy", _pct(m["test_acc"]), width=125,
                  help="On the points the network never trains on (none: every point is a training point).")
+    if spec.head == "linear" and np.isfinite(m["train_r2"]) and m["train_r2"] < 0:
+        # issue 34: "Train R² −14.48" at epoch 0 reads as a broken number without this word
+        st.caption(f"R² below 0 ({_r2(m['train_r2'])}): the network's curve is further from the points than a "
+                   "flat line at their mean would be. It has not learned yet; training brings R² up towards 1.")
     if run.twin is not None:
         m0 = run.twin.metrics()
         who = twin_title(spec)

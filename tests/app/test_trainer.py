@@ -1042,3 +1042,15 @@ def test_the_link_table_is_declared_for_the_page_file():
     from pages.trainer import links
 
     assert state.declared(PAGE) is links.LINKS
+
+
+def test_a_negative_r2_at_the_start_gets_a_word_and_goes_when_the_fit_is_good():
+    """Issue 34 item 6: 'Train R² −14.48' at epoch 0 needs a word; it goes once R² is above 0."""
+    at = open_page("trainer", {"problem": "regress"})
+    r2 = next(m for m in at.metric if m.label == "Train R²").value
+    assert r2.startswith("−")
+    assert any("R² below 0" in c.value and r2 in c.value for c in at.caption)
+    for _ in range(5):                                        # 500 epochs: the curve fits
+        at.button(key="trainer_step_100").click().run()
+    assert not next(m for m in at.metric if m.label == "Train R²").value.startswith("−")
+    assert not any("R² below 0" in c.value for c in at.caption)
