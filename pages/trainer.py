@@ -144,6 +144,10 @@ def bend_switch(spec: tr.Spec) -> None:
     bend = LINKS.widget("bend")
     run: tr.Run = st.session_state[tr.RUN]
     t, d = run.trainer, run.data
+    if t.epoch == 0:   # issue 34: an untrained map has no boundary to return, beside words that promise one
+        st.info("Nothing is trained yet (epoch 0): the maps below show the random starting weights. Press "
+                "**+100** above, then compare the trained boundary with the same weights bent otherwise.",
+                icon=":material/hourglass_empty:")
     figs = st.session_state.setdefault(tr.FIGURES, {})
     xs, ys = np.linspace(-d.limit, d.limit, RES), np.linspace(-d.limit, d.limit, RES)
     if spec.problem != "classify" or lv.is_curve(run):

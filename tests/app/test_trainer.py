@@ -192,7 +192,9 @@ def test_changing_the_layers_starts_a_new_network():
 
 def test_bend_switch_identity_collapses_to_the_printed_layer_and_back():
     at = open_page("trainer", {"twin": "false", "bend": "identity"})
+    assert any("Nothing is trained yet" in i.value for i in at.info)    # epoch 0: no boundary to return
     at.button(key="trainer_step_100").click().run()
+    assert not any("Nothing is trained yet" in i.value for i in at.info)
     t = _spec_trainer(epochs=100)
     W = t.params[0][0] @ t.params[1][0]                     # (2, 1)
     b = t.params[0][1] @ t.params[1][0] + t.params[1][1]    # (1,)
