@@ -322,7 +322,7 @@ def test_three_classes_and_a_curve_fit_with_ramps(open_page):
     _click(page, "+100")
     _wait_epoch(page, 100)
     assert_clean(page)
-    assert "Train accuracy" in main_text(page) and "class 2 (purple)" in main_text(page)
+    assert "Train accuracy" in main_text(page) and "class 2 (pink)" in main_text(page)
     assert page.locator(f"{BOUNDARY} g.hm image").count() == 1
     screenshot(page, "trainer-classes")
     page = open_page("/trainer?problem=regress&view=mistakes")
