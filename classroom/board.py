@@ -16,6 +16,7 @@ from classroom.pictures import class_chart, reveal_chart
 from classroom.text import BAD, cell, name_text
 from lib.challenge import read_submission
 from store import ClassInfo, Counts, Row, Store, normal_code
+from ui import fmt
 
 BOARD_TTL = 1.0   # seconds a class's board is shared by every viewer of this process
 
@@ -89,14 +90,14 @@ def _board_built(code: str, generation: int):
         **({f"private {what}": [None if g is None or g[1] is None else scale * g[1] for g in read]}
            if info.revealed else {}),
         "parameters": [None if g is None else g[2] for g in read],
-        "layers": [BAD if g is None else layers_text(g[3]) for g in read],
+        "network": [BAD if g is None else layers_text(g[3]) for g in read],
         "bend": [None if g is None else g[3].get("act") for g in read],
         "epochs": [None if g is None else g[3].get("epoch") for g in read],
         "submitted (UTC)": [_clock(r.at) for r in rows],
         "submissions": [r.submissions for r in rows],
     }
     types = {"rank": pa.int64(), "student": pa.string(), f"public {what}": pa.float64(),
-             f"private {what}": pa.float64(), "parameters": pa.int64(), "layers": pa.string(),
+             f"private {what}": pa.float64(), "parameters": pa.int64(), "network": pa.string(),
              "bend": pa.string(), "epochs": pa.int64(), "submitted (UTC)": pa.string(),
              "submissions": pa.int64()}
     return info, counts, pa.table({k: pa.array(v, type=types[k]) for k, v in columns.items()})
@@ -113,7 +114,11 @@ def readable(public, private, n_params, spec, info: ClassInfo):
 
 
 def layers_text(spec: dict) -> str:
-    return ",".join(map(str, spec.get("hidden") or [])) or "none"
+    """A submission's hidden layers as the trainer writes them ('1 hidden layer of 8'), or BAD."""
+    try:
+        return fmt.layers(spec.get("hidden") or ())
+    except (TypeError, ValueError):
+        return BAD
 
 
 def _clock(at) -> str | None:

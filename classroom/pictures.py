@@ -117,18 +117,30 @@ def snapshot_figure(drawn, X, y, wrong, problem: dict, title: str):
     return fig
 
 
-def settings_line(spec: dict) -> str:
-    """A submission's settings written out, for its snapshot (plain text: every value escaped)."""
-    if not isinstance(spec, dict):
+def settings_words(spec: dict) -> str:
+    """A submission's settings in the words the trainer uses, for its snapshot: '1 hidden layer of 8, ReLU ·
+    Adam, rate 0.03, all points a step · 300 epochs' (and its penalties when it has any); BAD for settings
+    that are not what Submit keeps. Plain text: the caller escapes it for Markdown."""
+    from lib.activations import ACTIVATIONS
+    from lib.optim import OPT_NAMES
+    from ui import fmt
+
+    try:
+        batch = int(spec.get("batch") or 0)
+        parts = [f"{fmt.layers(spec.get('hidden') or ())}, {ACTIVATIONS[spec['act']].label}",
+                 f"{OPT_NAMES[spec['opt']]}, rate {fmt.num(spec['lr'], 5)}, "
+                 + (f"{fmt.count(batch)} points a step" if batch else "all points a step"),
+                 f"{fmt.count(spec.get('epoch', 0))} epochs"]
+        if spec.get("l1") or spec.get("l2"):
+            parts.append(f"penalties L1 {fmt.num(spec.get('l1', 0), 5)}, L2 {fmt.num(spec.get('l2', 0), 5)}")
+    except (AttributeError, KeyError, TypeError, ValueError, OverflowError):
         return BAD
-    layers = ",".join(map(str, spec.get("hidden") or [])) or "none"
-    parts = [f"layers **{plain(layers)}**", f"bend **{plain(spec.get('act', '?'))}**",
-             f"optimiser **{plain(spec.get('opt', '?'))}**", f"rate **{plain(spec.get('lr', '?'))}**",
-             f"batch **{plain(spec.get('batch') or 'all points')}**",
-             f"epochs **{plain(spec.get('epoch', '?'))}**"]
-    if spec.get("l1") or spec.get("l2"):
-        parts.append(f"L1 **{plain(spec.get('l1', 0))}**, L2 **{plain(spec.get('l2', 0))}**")
     return " · ".join(parts)
+
+
+def settings_line(spec: dict) -> str:
+    """settings_words for st.markdown (every character escaped: nothing in it is read as Markdown)."""
+    return plain(settings_words(spec))
 
 
 def class_chart(subs: list[dict], what: str, hide: bool):
@@ -150,9 +162,8 @@ def class_chart(subs: list[dict], what: str, hide: bool):
             marker=dict(size=12, color=charts.SERIES[i % len(charts.SERIES)],
                         symbol=[symbols.get(s["spec"].get("opt"), "circle") for s in mine],
                         line=dict(width=1, color="#333")),
-            text=[f"{names[s['nickname']] if hide else for_plotly(s['nickname'])}: layers "
-                  f"{','.join(map(str, s['spec'].get('hidden') or [])) or 'none'}, {s['spec'].get('opt')}"
-                  for s in mine],
+            text=[f"{names[s['nickname']] if hide else for_plotly(s['nickname'])}: "
+                  f"{for_plotly(settings_words(s['spec']))}" for s in mine],
             hovertemplate="%{text}<br>%{x} parameters<br>" + what + " %{y:.1f}<extra></extra>"))
     fig.update_layout(height=380, margin=dict(l=8, r=8, t=40, b=8), showlegend=True,
                       legend=dict(orientation="h", y=1.12, x=1, xanchor="right", title=dict(text="bend ")),

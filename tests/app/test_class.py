@@ -372,7 +372,8 @@ def test_starred_snapshots_show_in_order_with_settings_and_rings_and_reveal_adds
     snaps = [f["layout"]["title"]["text"] for f in figs if f["layout"].get("height") == 420]
     assert snaps == [f"{rows['Bo'].rank}. Bo", f"{rows['Ada'].rank}. Ada"]          # in the teacher's order
     text = _text(teacher)
-    assert "layers **8**" in text and "epochs **300**" in text and "public test points wrong (ringed)" in text
+    assert "1 hidden layer of 8, ReLU · Adam, rate 0\\.03, all points a step · 300 epochs" in text
+    assert "layers **" not in text and "public test points wrong (ringed)" in text
     # The rings are lib's: the public points this network gets wrong.
     from lib.challenge import public_mistakes
 
@@ -502,8 +503,8 @@ def test_any_stored_row_leaves_the_board_the_charts_and_manage_drawn_and_a_bad_r
     assert not teacher.exception
     assert _manage_present(teacher)
     table = teacher.dataframe[0].value
-    layers = dict(zip(table["student"], table["layers"], strict=True))
-    assert layers["Ada"] == "8"
+    layers = dict(zip(table["student"], table["network"], strict=True))
+    assert layers["Ada"] == "1 hidden layer of 8"
     for name in ("Eve", "Nan", "Inf", "Odd", "Big", "Bare", "Junk"):
         assert layers[name] == text.BAD, (name, layers[name])
     assert not any("could not be drawn" in c.value for c in teacher.caption)     # no part gave up
