@@ -100,6 +100,7 @@ def teacher(code: str) -> None:
                    "it. Open it away from the projector.", icon=":material/key:")
         with st.expander("Your teacher's link", icon=":material/key:"):
             st.code(f"{base}/class?code={code}&key={new[1]}", language=None, wrap_lines=True)
+    sign = st.container()   # PAUSED, above the code, once the toggle below has said so
     left, right = st.columns([3, 2], vertical_alignment="center")
     with left:
         st.html(f'<div style="font-size:clamp(48px,9vw,120px);font-weight:700;letter-spacing:0.12em;'
@@ -126,6 +127,10 @@ def teacher(code: str) -> None:
         if value != was:
             connection.store().set_flag(code, key, flag, value)   # checked against the key on the server
             class_board.changed(code)
+    if pause:
+        with sign:
+            seats.paused_sign("**Eyes up.** Every student's Play has stopped and Submit waits until you resume "
+                              "(the switch below).")
     # The live parts are placed first but drawn after Manage: whatever they meet in the store, the teacher's
     # actions are on the page already (and each live part fails alone, as one line: connection.guarded).
     live, stars = st.container(), st.container()
@@ -220,6 +225,8 @@ def board(code: str, compact: bool = False) -> None:
     if info is None:
         st.caption("This class has ended.")
         return
+    if compact and info.paused:   # a student's phone: the projector's sign
+        seats.paused_sign("**Eyes up: your teacher paused the class.**")
     if compact:   # a student's phone: one line, the table first
         st.markdown(f"**{counts.joined}** joined · **{counts.active}** active in the last minute · "
                     f"**{counts.playing}** playing · **{counts.submissions}** submissions")

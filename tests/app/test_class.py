@@ -717,3 +717,30 @@ def test_the_teacher_removes_a_student_who_never_submitted(tmp_path, monkeypatch
     at.selectbox(key="class_remove_who").select("Flood 1").run()
     at.button(key="class_remove").click().run()
     assert not at.exception and [s.nickname for s in db.seats(code, key)] == ["Ada"]
+
+
+def _paused_signs(at) -> list[str]:
+    return [w.value for w in at.warning if w.value.startswith(f"# {seats.PAUSED}\n")]
+
+
+def test_paused_is_a_large_sign_on_the_projector_the_students_trainer_and_the_students_board():
+    """Issue 34: a paused class showed only a small toggle on the projector. Now a heading in a warning box,
+    on every screen of the class, and gone again at resume."""
+    code, key = store().create_class(PROBLEM)
+    seat = store().join(code, "Ada")
+    teacher = open_page("class", {"code": code, "key": key})
+    assert not _paused_signs(teacher)
+    teacher.toggle(key="class_pause").set_value(True).run()
+    assert not teacher.exception and store().get_class(code).paused
+    assert len(_paused_signs(teacher)) == 1
+    # Drawn above the join code: the first thing on the projector under the title.
+    order = [el for el in teacher.main if getattr(el, "type", None) in ("warning", "html")]
+    assert order[0].type == "warning" and order[0].value.startswith("# PAUSED")
+    assert code in order[1].proto.body
+    student = open_page("trainer", {"class": code, "seat": seat, "twin": "false"})
+    assert len(_paused_signs(student)) == 1 and "Eyes up" in _paused_signs(student)[0]
+    board_view = open_page("class", {"code": code})
+    assert len(_paused_signs(board_view)) == 1
+    teacher.toggle(key="class_pause").set_value(False).run()
+    assert not _paused_signs(teacher)
+    assert not _paused_signs(open_page("class", {"code": code}))
