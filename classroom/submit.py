@@ -9,6 +9,7 @@ import contextlib
 import json
 import logging
 import time
+from datetime import UTC, datetime
 
 import streamlit as st
 
@@ -18,6 +19,7 @@ from classroom.session import RECEIPT
 from classroom.text import plain
 from lib.challenge import evaluate, read_submission, settings
 from store import StoreDown, StoreError
+from ui import fmt
 
 
 def submit_box(ch: Challenge, network, is_paused: bool) -> None:
@@ -32,7 +34,7 @@ def submit_box(ch: Challenge, network, is_paused: bool) -> None:
         if info.max_submissions:
             limits.append(f"{info.max_submissions} submissions each")
         if info.closes_at:
-            limits.append(f"closes {info.closes_at:%H:%M} UTC")
+            limits.append("closes " + fmt.until(info.closes_at, datetime.now(UTC), board.viewer_zone()))
         st.caption("Scored on the class's hidden test points: the public half now, the private half when "
                    "your teacher reveals it." + (" Limits: " + ", ".join(limits) + "." if limits else ""))
         clicked = st.button("Submit to the class", key="class_submit", type="primary",

@@ -241,7 +241,7 @@ def board(code: str, compact: bool = False) -> None:
         return
     what = class_board.score_name(info)
     fmt = "%.3f" if what == "R²" else "%.1f %%"
-    st.dataframe(table, hide_index=True, width="stretch", column_config={
+    st.dataframe(class_board.for_viewer(table), hide_index=True, width="stretch", column_config={
         f"public {what}": st.column_config.NumberColumn(format=fmt),
         f"private {what}": st.column_config.NumberColumn(format=fmt)})
 

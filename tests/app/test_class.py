@@ -326,7 +326,7 @@ def test_two_students_on_the_board_in_order_a_students_view_has_no_teacher_contr
     table = teacher.dataframe[0].value
     assert list(table["student"]) == order and list(table["rank"]) == [1, 2, 3]
     assert list(table["epochs"]) == [{"Ada": 100, "Bo": 300, "Cy": 7}[n] for n in order]   # as trained
-    assert all(len(t) == 8 for t in table["submitted (UTC)"])                       # hh:mm:ss
+    assert list(table["submitted"]) == ["just now"] * 3              # no zone from this browser: no clock
     assert "private accuracy" not in table.columns
     # A student's /class: the same board, live, and no teacher control (no toggle, no manage expander).
     student = open_page("class", {"code": code})
@@ -744,3 +744,35 @@ def test_paused_is_a_large_sign_on_the_projector_the_students_trainer_and_the_st
     teacher.toggle(key="class_pause").set_value(False).run()
     assert not _paused_signs(teacher)
     assert not _paused_signs(open_page("class", {"code": code}))
+
+
+def test_class_times_are_on_the_viewers_clock_or_minutes_ago_never_utc():
+    """Issue 34: the board said 'submitted (UTC)' and Submit 'closes 14:45 UTC'. Each viewer's own clock
+    (st.context.timezone) with how long ago, or how long ago alone when the browser gives no zone."""
+    from datetime import UTC, datetime, timedelta
+    from zoneinfo import ZoneInfo
+
+    code, key = store().create_class(PROBLEM, closes_at=datetime.now(UTC) + timedelta(minutes=32, seconds=30))
+    seat = store().join(code, "Ada")
+    store().submit(code, seat, spec={"hidden": [8], "epoch": 7}, weights={"w": [1]}, n_params=33,
+                   public=0.9, private=0.8)
+    _raw("UPDATE submissions SET created_at = :t", t=(datetime.now(UTC) - timedelta(minutes=12)).replace(
+        tzinfo=None))
+    board.changed(code)
+    teacher = open_page("class", {"code": code, "key": key})
+    table = teacher.dataframe[0].value
+    assert not any("UTC" in c for c in table.columns)
+    assert list(table["submitted"]) == ["12 min ago"]
+    teacher.context = {"timezone": "Asia/Tokyo"}
+    teacher.run()
+    at = store().leaderboard(code)[0].at
+    tokyo = at.astimezone(ZoneInfo("Asia/Tokyo"))
+    assert list(teacher.dataframe[0].value["submitted"]) == [f"{tokyo:%H:%M}, 12 min ago"]
+    # Submit's box: when the class closes, on the student's clock, and how long that is.
+    student = open_page("trainer", {"class": code, "seat": seat, "twin": "false"})
+    said = _text(student)
+    assert "UTC" not in said and "closes in 33 min" in said
+    student.context = {"timezone": "America/New_York"}
+    student.run()
+    closes = store().get_class(code).closes_at.astimezone(ZoneInfo("America/New_York"))
+    assert f"closes at {closes:%H:%M} (in 33 min)" in _text(student)
