@@ -35,8 +35,10 @@ def submit_box(ch: Challenge, network, is_paused: bool) -> None:
             limits.append(f"{info.max_submissions} submissions each")
         if info.closes_at:
             limits.append("closes " + fmt.until(info.closes_at, datetime.now(UTC), board.viewer_zone()))
-        st.caption("Scored on the class's hidden test points: the public half now, the private half when "
-                   "your teacher reveals it." + (" Limits: " + ", ".join(limits) + "." if limits else ""))
+        what = "R²" if info.problem.get("problem") == "regress" else "accuracy"
+        st.caption(f"Scored on the class's hidden test points, not on this page's: {_two_tests(what)} The "
+                   "public half is scored now, the private half when your teacher reveals it."
+                   + (" Limits: " + ", ".join(limits) + "." if limits else ""))
         clicked = st.button("Submit to the class", key="class_submit", type="primary",
                             icon=":material/upload:", disabled=is_paused,
                             help="Send this network (its settings and weights) to be scored.")
@@ -44,11 +46,16 @@ def submit_box(ch: Challenge, network, is_paused: bool) -> None:
             _submit(ch, network)
         r = st.session_state.get(RECEIPT)
         if r is not None:
-            what = "R²" if info.problem.get("problem") == "regress" else "accuracy"
             shown = f"{r.public:.3f}" if what == "R²" else f"{100 * r.public:.1f} %"
             left = "" if r.left is None else f" {r.left} submission{'s' if r.left != 1 else ''} left."
-            st.success(f"Scored: public {what} {shown}, rank {r.rank} in the class.{left}",
-                       icon=":material/check_circle:")
+            st.success(f"Scored: public {what} {shown} on the class's hidden points, rank {r.rank} in the "
+                       f"class.{left} This page's Test {what} is another test (your own test points), so the "
+                       "two numbers differ.", icon=":material/check_circle:")
+
+
+def _two_tests(what: str) -> str:
+    return (f"the page's **Test {what}** counts your own test points, the receipt's **public {what}** the "
+            "class's, so the two differ.")
 
 
 def _submit(ch: Challenge, network) -> None:

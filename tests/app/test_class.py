@@ -776,3 +776,17 @@ def test_class_times_are_on_the_viewers_clock_or_minutes_ago_never_utc():
     student.run()
     closes = store().get_class(code).closes_at.astimezone(ZoneInfo("America/New_York"))
     assert f"closes at {closes:%H:%M} (in 33 min)" in _text(student)
+
+
+def test_the_pages_test_accuracy_and_the_receipts_public_accuracy_are_named_as_two_tests():
+    """Issue 34: a student read 'Test accuracy 91 %' and 'public accuracy 84 %' as one number that changed."""
+    code, _ = store().create_class(PROBLEM)
+    seat = store().join(code, "Ada")
+    at = open_page("trainer", {"class": code, "seat": seat, "twin": "false"})
+    assert any(m.label == "Test accuracy" for m in at.metric)
+    assert "the page's **Test accuracy** counts your own test points" in _text(at)   # before Submit
+    at.button(key="trainer_step_100").click().run()
+    at.button(key="class_submit").click().run()
+    receipt = at.success[0].value
+    assert receipt.startswith("Scored: public accuracy") and "on the class's hidden points" in receipt
+    assert "This page's Test accuracy is another test (your own test points)" in receipt
