@@ -784,9 +784,28 @@ def test_the_pages_test_accuracy_and_the_receipts_public_accuracy_are_named_as_t
     seat = store().join(code, "Ada")
     at = open_page("trainer", {"class": code, "seat": seat, "twin": "false"})
     assert any(m.label == "Test accuracy" for m in at.metric)
-    assert "the page's **Test accuracy** counts your own test points" in _text(at)   # before Submit
+    assert "another test than this page's **Test accuracy**, which counts your own test points" in _text(at)
     at.button(key="trainer_step_100").click().run()
     at.button(key="class_submit").click().run()
     receipt = at.success[0].value
     assert receipt.startswith("Scored: public accuracy") and "on the class's hidden points" in receipt
     assert "This page's Test accuracy is another test (your own test points)" in receipt
+
+
+def test_submit_sits_in_the_row_of_play_right_after_it():
+    """Issue 34: Submit was in the share column, 2.3 screens under Play at 1366 and 5 on a phone."""
+    code, _ = store().create_class(PROBLEM)
+    seat = store().join(code, "Ada")
+    at = open_page("trainer", {"class": code, "seat": seat, "twin": "false"})
+
+    def rows(node):
+        for child in getattr(node, "children", {}).values():
+            keys = [getattr(c, "key", None) for c in getattr(child, "children", {}).values()]
+            if "trainer_play" in keys:
+                yield keys
+            yield from rows(child)
+
+    row = next(rows(at._tree))
+    assert row[:2] == ["trainer_play", "class_submit"]
+    alone = open_page("trainer", {"twin": "false"})                    # outside a class: no Submit at all
+    assert "class_submit" not in next(rows(alone._tree))
