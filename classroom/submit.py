@@ -51,9 +51,9 @@ def strip(ch: Challenge, clicked: bool, network) -> None:
             limits.append(f"{info.max_submissions} submissions each")
         if info.closes_at:
             limits.append("closes " + fmt.until(info.closes_at, datetime.now(UTC), board.viewer_zone()))
-        st.caption(f":material/upload: **Submit** scores this network on the class's hidden test points: its "
-                   f"**public {what}** there is another test than this page's **Test {what}**, which counts "
-                   "your own test points. The private half is scored when your teacher reveals it."
+        st.caption(f":material/upload: **Submit** scores this network on the class's hidden test points. Its "
+                   f"**public {what}** there and this page's **Test {what}** (your own test points) are two "
+                   "different tests. The private half is scored when your teacher reveals it."
                    + (" Limits: " + ", ".join(limits) + "." if limits else ""))
     else:
         shown = f"{r.public:.3f}" if what == "R²" else f"{100 * r.public:.1f} %"

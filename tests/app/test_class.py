@@ -784,7 +784,8 @@ def test_the_pages_test_accuracy_and_the_receipts_public_accuracy_are_named_as_t
     seat = store().join(code, "Ada")
     at = open_page("trainer", {"class": code, "seat": seat, "twin": "false"})
     assert any(m.label == "Test accuracy" for m in at.metric)
-    assert "another test than this page's **Test accuracy**, which counts your own test points" in _text(at)
+    assert "**public accuracy** there and this page's **Test accuracy** (your own test points) are two " \
+           "different tests" in _text(at)
     at.button(key="trainer_step_100").click().run()
     at.button(key="class_submit").click().run()
     receipt = at.success[0].value

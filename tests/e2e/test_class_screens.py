@@ -1,0 +1,74 @@
+"""The class screens at a projector's 1366 x 768 and a phone's 420 x 900 (issue 34, items 3 and 4): a student
+finds Submit beside Play on the first screen; the projector says PAUSED in large type; the snapshots have no
+blank gap under their maps. Screenshots go to artifacts/screenshots/ (class-*-1366.png, class-*-420.png).
+
+Where Submit is, measured as in issue 34: its button's top (bounding box y, the page scrolled to the top)
+over the viewport's height, in screens. Measured on main before the move (8388407): Play 0.49 and Submit 2.28
+at 1366 x 768, Play 0.50 and Submit 4.65 at 420 x 900; after it, Submit 0.49 and 0.50, in Play's row.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.conftest import assert_clean, main_text, screenshot, wait_ready
+
+PROBLEM = {"problem": "classify", "dataset": "checkerboard", "k": 3, "n": 400, "noise": 0.1, "cells": 2,
+           "seed": 0, "feat": ["x1", "x2"]}
+SCREENS = {"projector": (1366, 768), "phone": (420, 900)}
+
+
+def _class(**limits):
+    """A class made in the store the server reads (the same SQLite file or LAYERLAB_DB)."""
+    from store import Store
+
+    store = Store()
+    code, key = store.create_class(PROBLEM, **limits)
+    return store, code, key
+
+
+def _open(browser, url: str, size: tuple[int, int]):
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    page = ctx.new_page()
+    page.goto(url)
+    wait_ready(page)
+    return ctx, page
+
+
+def screens_down(page, name: str) -> float:
+    """How many screens below the top of the page a button's top is (the page scrolled to its top)."""
+    page.evaluate("""() => document.querySelectorAll(
+        "[data-testid='stMain'], [data-testid='stAppViewContainer']").forEach(e => e.scrollTop = 0)""")
+    button = page.locator("[data-testid='stMain']").get_by_role("button", name=name, exact=True).first
+    box = button.bounding_box()
+    return box["y"] / page.viewport_size["height"]
+
+
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_a_student_finds_submit_beside_play_on_the_first_screen(browser, server, screen):
+    from datetime import UTC, datetime, timedelta
+
+    from store import Store
+
+    store, code, _ = _class(max_submissions=5, closes_at=datetime.now(UTC) + timedelta(minutes=40))
+    seat = store.join(code, "Ada")
+    w, h = SCREENS[screen]
+    ctx, page = _open(browser, f"{server.url}/trainer?class={code}&seat={seat}", (w, h))
+    try:
+        assert_clean(page)
+        play, submit = screens_down(page, "Play"), screens_down(page, "Submit to the class")
+        print(f"{w}x{h}: Play {play:.2f} screens down, Submit {submit:.2f}")
+        button = page.locator("[data-testid='stMain']").get_by_role("button", name="Submit to the class")
+        box = button.first.bounding_box()
+        assert box["y"] + box["height"] <= h, (screen, submit)        # whole, on the first screen
+        assert abs(submit - play) * h <= 60, (play, submit)            # in Play's row (or the next, wrapped)
+        assert "closes at" in main_text(page) or "closes in" in main_text(page)
+        screenshot(page, "class-trainer-submit")
+        button.first.click()
+        page.get_by_text("Scored: public accuracy").wait_for(timeout=30_000)
+        wait_ready(page)
+        assert "another test" in main_text(page)                        # the two tests, in words
+        assert Store().counts(code).submissions == 1
+        screenshot(page, "class-trainer-receipt")
+    finally:
+        ctx.close()
