@@ -143,9 +143,31 @@ def settings_line(spec: dict) -> str:
     return plain(settings_words(spec))
 
 
+NAMED = 3   # names written beside a point of identical networks; the rest are counted ("+2")
+
+
+def same_networks(subs: list[dict], scores: tuple[str, ...]) -> list[list[dict]]:
+    """The submissions grouped by identical network: the same settings, size and `scores` (drawn as one point
+    with a count), in the order each group first appears."""
+    groups: dict[str, list[dict]] = {}
+    for s in subs:
+        key = json.dumps([s["spec"], s["n_params"], *(s[k] for k in scores)], sort_keys=True, default=str)
+        groups.setdefault(key, []).append(s)
+    return list(groups.values())
+
+
+def point_label(group: list[dict], names: dict[str, str], hide: bool) -> str:
+    """A point's label, escaped for plotly: 'Ada', or '×3 Ada, Bo, Cy' for three identical networks (each
+    student named once; past NAMED, '+2'). Student text is never read as HTML."""
+    who = list(dict.fromkeys(names[s["nickname"]] if hide else s["nickname"] for s in group))
+    shown = ", ".join(who[:NAMED]) + (f" +{len(who) - NAMED}" if len(who) > NAMED else "")
+    return for_plotly((f"×{len(group)} " if len(group) > 1 else "") + shown)
+
+
 def class_chart(subs: list[dict], what: str, hide: bool):
     """Every submission: parameters (log axis) against public score, a colour per bend, a marker per
-    optimiser, hover naming the network."""
+    optimiser, each point named; identical networks (same settings, same score) are one larger point with
+    a count ('×3 Ada, Bo, Cy'); hover writes out the network."""
     import plotly.graph_objects as go
 
     from ui import charts
@@ -156,21 +178,26 @@ def class_chart(subs: list[dict], what: str, hide: bool):
     names = {n: f"Student {i + 1}" for i, n in enumerate(dict.fromkeys(s["nickname"] for s in subs))}
     fig = go.Figure()
     for i, bend in enumerate(bends):
-        mine = [s for s in subs if s["spec"].get("act", "?") == bend]
+        mine = same_networks([s for s in subs if s["spec"].get("act", "?") == bend], ("public",))
+        labels = [point_label(g, names, hide) for g in mine]
         fig.add_trace(go.Scatter(
-            x=[s["n_params"] for s in mine], y=[scale * s["public"] for s in mine], mode="markers", name=bend,
-            marker=dict(size=12, color=charts.SERIES[i % len(charts.SERIES)],
-                        symbol=[symbols.get(s["spec"].get("opt"), "circle") for s in mine],
+            x=[g[0]["n_params"] for g in mine], y=[scale * g[0]["public"] for g in mine], mode="markers+text",
+            name=bend, text=labels, textposition="top center", textfont=dict(size=13),
+            marker=dict(size=[min(12 + 4 * (len(g) - 1), 28) for g in mine],
+                        color=charts.SERIES[i % len(charts.SERIES)],
+                        symbol=[symbols.get(g[0]["spec"].get("opt"), "circle") for g in mine],
                         line=dict(width=1, color="#333")),
-            text=[f"{names[s['nickname']] if hide else for_plotly(s['nickname'])}: "
-                  f"{for_plotly(settings_words(s['spec']))}" for s in mine],
-            hovertemplate="%{text}<br>%{x} parameters<br>" + what + " %{y:.1f}<extra></extra>"))
+            customdata=[for_plotly(settings_words(g[0]["spec"])) for g in mine],
+            cliponaxis=False,   # a name over a point at 100 % is drawn whole
+            hovertemplate="%{text}: %{customdata}<br>%{x} parameters<br>" + what + " %{y:.1f}"
+                          "<extra></extra>"))
     fig.update_layout(height=380, margin=dict(l=8, r=8, t=40, b=8), showlegend=True,
                       legend=dict(orientation="h", y=1.12, x=1, xanchor="right", title=dict(text="bend ")),
                       title=dict(text=f"Size against public {what}", font=dict(size=16)))
     fig.update_xaxes(type="log", title="parameters (log scale)")
     fig.update_yaxes(title=f"public {what}" + ("" if what == "R²" else " (%)"),
-                     range=[-1.05, 1.05] if what == "R²" else [0, 101])   # chance and perfect both in view
+                     range=[-1.05, 1.25] if what == "R²" else [0, 109])   # chance and perfect in view, and
+    # room above perfect for a point's name
     return fig
 
 

@@ -810,3 +810,34 @@ def test_submit_sits_in_the_row_of_play_right_after_it():
     assert row[:2] == ["trainer_play", "class_submit"]
     alone = open_page("trainer", {"twin": "false"})                    # outside a class: no Submit at all
     assert "class_submit" not in next(rows(alone._tree))
+
+
+def test_the_class_chart_names_its_points_and_draws_identical_networks_as_one_point_with_a_count():
+    """Issue 34: the class chart's points had no names, and three students who submitted the same network
+    (same settings, same score) were three points drawn on one another."""
+    code, key = store().create_class(PROBLEM)
+    same = {"hidden": [8], "act": "relu", "opt": "adam", "lr": 0.03, "batch": 0, "l1": 0.0, "l2": 0.0,
+            "epoch": 100}
+    for nick in ("Ada", "Bo", "<b>Cy</b>"):
+        store().submit(code, store().join(code, nick), spec=same, weights=_net(), n_params=33, public=0.85,
+                       private=0.8)
+    store().submit(code, store().join(code, "Di"), spec={**same, "epoch": 200}, weights=_net(), n_params=33,
+                   public=0.9, private=0.7)
+    store().submit(code, store().join(code, "[Ed](//x)"), spec={**same, "hidden": [4, 4]}, weights=_net(),
+                   n_params=37, public=0.85, private=0.8)
+    board.changed(code)
+    teacher = open_page("class", {"code": code, "key": key})
+    assert not teacher.exception
+    chart = next(f for f in figures(teacher) if f["layout"].get("xaxis", {}).get("type") == "log")
+    points = {t: (x, y) for tr_ in chart["data"] for t, x, y in zip(tr_["text"], decode(tr_["x"]),
+                                                                      decode(tr_["y"]), strict=True)}
+    assert points == {"×3 Ada, Bo, &lt;b&gt;Cy&lt;/b&gt;": (33, 85.0), "Di": (33, 90.0),
+                      "[Ed](//x)": (37, 85.0)}                      # named, as typed, never HTML
+    assert "markers+text" in {tr_["mode"] for tr_ in chart["data"]}
+    hover = chart["data"][0]["customdata"]
+    assert "1 hidden layer of 8, ReLU · Adam, rate 0.03, all points a step · 100 epochs" in hover
+    teacher.toggle(key="class_hide").set_value(True).run()              # hidden names: numbered students
+    chart = next(f for f in figures(teacher) if f["layout"].get("xaxis", {}).get("type") == "log")
+    labels = [t for tr_ in chart["data"] for t in tr_["text"]]
+    assert not any(n in " ".join(labels) for n in ("Ada", "Bo", "Cy", "Di", "Ed"))
+    assert any(t.startswith("×3 Student ") for t in labels)
