@@ -12,7 +12,7 @@ import json
 import streamlit as st
 
 from classroom import connection
-from classroom.pictures import class_chart, reveal_chart
+from classroom.pictures import bend_name, class_chart, reveal_chart
 from classroom.text import BAD, cell, name_text
 from lib.challenge import read_submission
 from store import ClassInfo, Counts, Row, Store, normal_code
@@ -92,7 +92,7 @@ def _board_built(code: str, generation: int):
            if info.revealed else {}),
         "parameters": [None if g is None else g[2] for g in read],
         "network": [BAD if g is None else layers_text(g[3]) for g in read],
-        "bend": [None if g is None else g[3].get("act") for g in read],
+        "bend": [None if g is None else bend_name(g[3].get("act")) for g in read],
         "epochs": [None if g is None else g[3].get("epoch") for g in read],
         SUBMITTED: [_moment(r.at) for r in rows],   # a moment: board() writes it on each viewer's clock
         "submissions": [r.submissions for r in rows],

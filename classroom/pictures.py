@@ -143,6 +143,13 @@ def settings_line(spec: dict) -> str:
     return plain(settings_words(spec))
 
 
+def bend_name(act) -> str | None:
+    """A bend as the trainer's menu names it ('ReLU', not 'relu'); anything else as it is."""
+    from lib.activations import ACTIVATIONS
+
+    return ACTIVATIONS[act].label if isinstance(act, str) and act in ACTIVATIONS else act
+
+
 NAMED = 3   # names written beside a point of identical networks; the rest are counted ("+2")
 
 
@@ -182,7 +189,7 @@ def class_chart(subs: list[dict], what: str, hide: bool):
         labels = [point_label(g, names, hide) for g in mine]
         fig.add_trace(go.Scatter(
             x=[g[0]["n_params"] for g in mine], y=[scale * g[0]["public"] for g in mine], mode="markers+text",
-            name=bend, text=labels, textposition="top center", textfont=dict(size=13),
+            name=bend_name(bend), text=labels, textposition="top center", textfont=dict(size=13),
             marker=dict(size=[min(12 + 4 * (len(g) - 1), 28) for g in mine],
                         color=charts.SERIES[i % len(charts.SERIES)],
                         symbol=[symbols.get(g[0]["spec"].get("opt"), "circle") for g in mine],

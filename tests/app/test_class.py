@@ -833,7 +833,10 @@ def test_the_class_chart_names_its_points_and_draws_identical_networks_as_one_po
                                                                       decode(tr_["y"]), strict=True)}
     assert points == {"×3 Ada, Bo, &lt;b&gt;Cy&lt;/b&gt;": (33, 85.0), "Di": (33, 90.0),
                       "[Ed](//x)": (37, 85.0)}                      # named, as typed, never HTML
-    assert "markers+text" in {tr_["mode"] for tr_ in chart["data"]}
+    assert "markers+text" in {tr_["mode"] for tr_ in chart["data"]} and chart["data"][0]["name"] == "ReLU"
+    table = teacher.dataframe[0].value                                   # the board in the same words
+    assert set(table["bend"]) == {"ReLU"} and set(table["network"]) == {"1 hidden layer of 8",
+                                                                         "2 hidden layers of 4 each"}
     hover = chart["data"][0]["customdata"]
     assert "1 hidden layer of 8, ReLU · Adam, rate 0.03, all points a step · 100 epochs" in hover
     teacher.toggle(key="class_hide").set_value(True).run()              # hidden names: numbered students

@@ -72,3 +72,67 @@ def test_a_student_finds_submit_beside_play_on_the_first_screen(browser, server,
         screenshot(page, "class-trainer-receipt")
     finally:
         ctx.close()
+
+
+def _trained(hidden: tuple[int, ...], epochs: int):
+    from lib.datasets import make_problem, split
+    from lib.train import TrainConfig, Trainer
+
+    X, y = make_problem("classify", "checkerboard", 400, noise=0.1, seed=0, cells=2)
+    t = Trainer(TrainConfig(hidden=hidden), *split(X, y, 0.8, seed=0))
+    t.step(epochs)
+    return t
+
+
+def _class_with_networks():
+    """A class of four: three identical networks (one point, '×3'), one of two hidden layers."""
+    from lib.challenge import evaluate, settings
+
+    store, code, key = _class()
+    for nick, hidden, epochs in (("Ada", (8,), 60), ("Bo", (8,), 60), ("Cy", (8,), 60), ("Di", (8, 4), 200)):
+        t = _trained(hidden, epochs)
+        pub, priv, n = evaluate(t.to_dict(), PROBLEM, store.test_seed(code))
+        store.submit(code, store.join(code, nick), weights={**t.to_dict(), "epoch": epochs}, n_params=n,
+                     public=pub, private=priv, spec=settings(t.cfg, epochs))
+    return store, code, key
+
+
+def _teacher(browser, server, code: str, key: str, size: tuple[int, int]):
+    ctx, page = _open(browser, f"{server.url}/class?code={code}&key={key}", size)
+    page.wait_for_url(lambda url: "key=" not in url, timeout=30_000)
+    wait_ready(page)
+    page.locator("[data-testid='stDataFrame']").wait_for(timeout=15_000)
+    return ctx, page
+
+
+def test_the_projector_says_paused_in_large_type_and_its_board_reads_in_words(browser, server):
+    store, code, key = _class_with_networks()
+    ctx, page = _teacher(browser, server, code, key, SCREENS["projector"])
+    try:
+        assert_clean(page)
+        text = main_text(page)
+        assert "1 hidden layer of 8" in text or "1 hidden layer of 8" in page.content()
+        assert "UTC" not in text
+        screenshot(page, "class-projector")
+        page.get_by_text("Pause the class").click()
+        sign = page.locator("[data-testid='stAlert']", has=page.locator("h1", has_text="PAUSED"))
+        sign.wait_for(timeout=10_000)
+        wait_ready(page)
+        heading = sign.locator("h1").first
+        size = float(heading.evaluate("e => parseFloat(getComputedStyle(e).fontSize)"))
+        box = heading.bounding_box()
+        assert size >= 40, size                                   # large type, read from the back
+        assert box["y"] + box["height"] <= SCREENS["projector"][1]   # on the first screen
+        assert sign.get_attribute("role") == "alert" or sign.locator("[role='alert']").count() == 1
+        screenshot(page, "class-projector-paused")
+        student = store.join(code, "Eve")
+        sctx, phone = _open(browser, f"{server.url}/trainer?class={code}&seat={student}", SCREENS["phone"])
+        try:
+            phone.locator("h1", has_text="PAUSED").wait_for(timeout=10_000)
+            screenshot(phone, "class-trainer-paused")
+        finally:
+            sctx.close()
+        page.get_by_text("Pause the class").click()
+        sign.wait_for(state="detached", timeout=10_000)
+    finally:
+        ctx.close()
