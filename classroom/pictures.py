@@ -103,12 +103,17 @@ def snapshot_parts(submission: int, problem_json: str, code: str):
     return drawn, X, y, wrong
 
 
-def snapshot_figure(drawn, X, y, wrong, problem: dict, title: str):
-    """One snapshot: the boundary, the public test points, a ring around each one it gets wrong."""
+SNAP_HEIGHT = {1: 420, 2: 420, 3: 330}   # a square map's figure height, by snapshots side by side: three
+# share a projector's row at about 290 px each, and at 420 px tall each left 121 px blank under its map
+
+
+def snapshot_figure(drawn, X, y, wrong, problem: dict, title: str, beside: int = 1):
+    """One snapshot: the boundary, the public test points, a ring around each one it gets wrong; as tall as
+    a square map is wide when `beside` snapshots share the row (SNAP_HEIGHT), so no blank band under it."""
     from ui import colors
 
     shade, limit = drawn
-    fig = _map_figure(shade, limit, problem, title, 420, X, y)
+    fig = _map_figure(shade, limit, problem, title, SNAP_HEIGHT.get(beside, 420), X, y)
     if wrong.any():
         fig.add_scatter(x=X[wrong, 0], y=X[wrong, 1], mode="markers", name="wrong", hoverinfo="skip",
                         showlegend=False, marker=dict(symbol="circle-open", size=17, color=colors.ON,

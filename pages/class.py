@@ -313,8 +313,8 @@ def snapshots(code: str) -> None:
             if drawn is None:
                 st.caption("A curve fit has no plane to draw; its settings:")
             else:
-                charts.show(pictures.snapshot_figure(drawn, X, y, wrong, info.problem, names[sub]),
-                            key=f"class_snap_{sub}", live=True)
+                charts.show(pictures.snapshot_figure(drawn, X, y, wrong, info.problem, names[sub],
+                                                     beside=len(starred)), key=f"class_snap_{sub}", live=True)
             ringed = f"{int(wrong.sum())} of {len(wrong)} public test points wrong (ringed)" \
                 if info.problem.get("problem") != "regress" else f"{len(wrong)} public test points"
             st.markdown(pictures.settings_line(by_id[sub].spec) + f" · {ringed}")

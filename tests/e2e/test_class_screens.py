@@ -136,3 +136,46 @@ def test_the_projector_says_paused_in_large_type_and_its_board_reads_in_words(br
         sign.wait_for(state="detached", timeout=10_000)
     finally:
         ctx.close()
+
+
+def _star(page, names) -> None:
+    """Star these networks in the snapshots' box, as tests/e2e/test_class.py does: type, Enter."""
+    box = page.locator(".st-key-class_stars input")
+    for i, name in enumerate(names):
+        box.click()
+        box.press_sequentially(name)
+        page.wait_for_timeout(300)
+        box.press("Enter")
+        page.keyboard.press("Escape")
+        shown = "n => document.body.innerText.split('public test points wrong').length - 1 === n"
+        page.wait_for_function(shown, arg=i + 1, timeout=15_000)
+        wait_ready(page)
+
+
+SNAP_GAPS = """() => [...document.querySelectorAll('.layerlab-chart, .js-plotly-plot')]
+    .filter(c => c.querySelector('.gtitle') && /^[0-9]+\\. /.test(c.querySelector('.gtitle').textContent))
+    .map(c => {
+        const plot = c.querySelector('.nsewdrag').getBoundingClientRect();
+        const el = c.closest("[data-testid='stElementContainer']").getBoundingClientRect();
+        return {title: c.querySelector('.gtitle').textContent, gap: el.bottom - plot.bottom,
+                plot: plot.height, box: el.height};
+    })"""
+
+
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_snapshots_have_no_blank_gap_under_their_maps_and_speak_plain_words(browser, server, screen):
+    _, code, key = _class_with_networks()
+    ctx, page = _teacher(browser, server, code, key, SCREENS[screen])
+    try:
+        _star(page, ("Di", "Ada", "Bo"))
+        gaps = page.evaluate(SNAP_GAPS)
+        print(screen, gaps)
+        screenshot(page, "class-snapshots")
+        assert len(gaps) == 3
+        # Under each map only its tick labels and margin (about 30 px); 121 px were blank at 1366 on main.
+        assert all(g["gap"] <= 40 for g in gaps), gaps
+        text = main_text(page)
+        assert "ReLU · Adam, rate 0.03, all points a step · 60 epochs" in text
+        assert "layers **" not in text and "optimiser adam" not in text
+    finally:
+        ctx.close()
