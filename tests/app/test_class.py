@@ -844,3 +844,18 @@ def test_the_class_chart_names_its_points_and_draws_identical_networks_as_one_po
     labels = [t for tr_ in chart["data"] for t in tr_["text"]]
     assert not any(n in " ".join(labels) for n in ("Ada", "Bo", "Cy", "Di", "Ed"))
     assert any(t.startswith("×3 Student ") for t in labels)
+
+
+def test_a_points_label_counts_identical_networks_names_three_and_is_never_html():
+    from classroom.pictures import point_label, same_networks
+
+    spec = {"hidden": [8], "act": "relu", "opt": "adam", "lr": 0.03, "batch": 0, "epoch": 5}
+    subs = [{"nickname": n, "spec": spec, "n_params": 33, "public": 0.5}
+            for n in ("Ada", "Bo", "<i>Cy</i>", "Di", "Ed", "Ada")]
+    subs.append({"nickname": "Fay", "spec": {**spec, "lr": 0.1}, "n_params": 33, "public": 0.5})
+    groups = same_networks(subs, ("public",))
+    assert [len(g) for g in groups] == [6, 1]
+    names = {s["nickname"]: f"Student {i + 1}" for i, s in enumerate(subs)}
+    assert point_label(groups[0], names, False) == "×6 Ada, Bo, &lt;i&gt;Cy&lt;/i&gt; +2"   # Ada once
+    assert point_label(groups[1], names, False) == "Fay"
+    assert point_label(groups[1], names, True) == "Student 7"
