@@ -7,6 +7,7 @@ submission (a stored network never changes); figures are built from arrays, name
 from __future__ import annotations
 
 import json
+import math
 
 import streamlit as st
 
@@ -176,6 +177,15 @@ def point_label(group: list[dict], names: dict[str, str], hide: bool) -> str:
     return for_plotly((f"×{len(group)} " if len(group) > 1 else "") + shown)
 
 
+def _log_span(sizes: list[int]) -> tuple[float, float]:
+    """The class chart's x range in log10 units: every size, with room either side for a point and its name
+    (plotly's own range put the smallest and largest networks on the chart's edges)."""
+    logs = [math.log10(max(int(n), 1)) for n in sizes] or [1.0]
+    lo, hi = min(logs), max(logs)
+    pad = max(0.15, 0.12 * (hi - lo))
+    return lo - pad, hi + pad
+
+
 def class_chart(subs: list[dict], what: str, hide: bool):
     """Every submission: parameters (log axis) against public score, a colour per bend, a marker per
     optimiser, each point named; identical networks (same settings, same score) are one larger point with
@@ -188,13 +198,21 @@ def class_chart(subs: list[dict], what: str, hide: bool):
     bends = sorted({s["spec"].get("act", "?") for s in subs})
     symbols = {"sgd": "circle", "momentum": "diamond", "adam": "square"}
     names = {n: f"Student {i + 1}" for i, n in enumerate(dict.fromkeys(s["nickname"] for s in subs))}
+    lo, hi = _log_span([s["n_params"] for s in subs])
+
+    def side(n: int) -> str:   # a name reads away from the nearer edge of the chart
+        x = math.log10(max(int(n), 1))
+        third = (hi - lo) / 3
+        return "top right" if x < lo + third else "top left" if x > hi - third else "top center"
+
     fig = go.Figure()
     for i, bend in enumerate(bends):
         mine = same_networks([s for s in subs if s["spec"].get("act", "?") == bend], ("public",))
         labels = [point_label(g, names, hide) for g in mine]
         fig.add_trace(go.Scatter(
             x=[g[0]["n_params"] for g in mine], y=[scale * g[0]["public"] for g in mine], mode="markers+text",
-            name=bend_name(bend), text=labels, textposition="top center", textfont=dict(size=13),
+            name=bend_name(bend), text=labels, textfont=dict(size=13),
+            textposition=[side(g[0]["n_params"]) for g in mine],
             marker=dict(size=[min(12 + 4 * (len(g) - 1), 28) for g in mine],
                         color=charts.SERIES[i % len(charts.SERIES)],
                         symbol=[symbols.get(g[0]["spec"].get("opt"), "circle") for g in mine],
@@ -206,7 +224,7 @@ def class_chart(subs: list[dict], what: str, hide: bool):
     fig.update_layout(height=380, margin=dict(l=8, r=8, t=40, b=8), showlegend=True,
                       legend=dict(orientation="h", y=1.12, x=1, xanchor="right", title=dict(text="bend ")),
                       title=dict(text=f"Size against public {what}", font=dict(size=16)))
-    fig.update_xaxes(type="log", title="parameters (log scale)")
+    fig.update_xaxes(type="log", title="parameters (log scale)", range=[lo, hi])
     fig.update_yaxes(title=f"public {what}" + ("" if what == "R²" else " (%)"),
                      range=[-1.05, 1.25] if what == "R²" else [0, 109])   # chance and perfect in view, and
     # room above perfect for a point's name

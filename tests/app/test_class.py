@@ -834,6 +834,8 @@ def test_the_class_chart_names_its_points_and_draws_identical_networks_as_one_po
     assert points == {"×3 Ada, Bo, &lt;b&gt;Cy&lt;/b&gt;": (33, 85.0), "Di": (33, 90.0),
                       "[Ed](//x)": (37, 85.0)}                      # named, as typed, never HTML
     assert "markers+text" in {tr_["mode"] for tr_ in chart["data"]} and chart["data"][0]["name"] == "ReLU"
+    lo, hi = chart["layout"]["xaxis"]["range"]                         # no point (or name) on an edge
+    assert lo < np.log10(33) - 0.1 and np.log10(37) + 0.1 < hi
     table = teacher.dataframe[0].value                                   # the board in the same words
     assert set(table["bend"]) == {"ReLU"} and set(table["network"]) == {"1 hidden layer of 8",
                                                                          "2 hidden layers of 4 each"}
