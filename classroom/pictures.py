@@ -186,6 +186,11 @@ def _log_span(sizes: list[int]) -> tuple[float, float]:
     return lo - pad, hi + pad
 
 
+def point_size(group: list[dict]) -> int:
+    """A point's marker size: larger for more identical networks, up to 28 px."""
+    return min(12 + 4 * (len(group) - 1), 28)
+
+
 def class_chart(subs: list[dict], what: str, hide: bool):
     """Every submission: parameters (log axis) against public score, a colour per bend, a marker per
     optimiser, each point named; identical networks (same settings, same score) are one larger point with
@@ -213,7 +218,7 @@ def class_chart(subs: list[dict], what: str, hide: bool):
             x=[g[0]["n_params"] for g in mine], y=[scale * g[0]["public"] for g in mine], mode="markers+text",
             name=bend_name(bend), text=labels, textfont=dict(size=13),
             textposition=[side(g[0]["n_params"]) for g in mine],
-            marker=dict(size=[min(12 + 4 * (len(g) - 1), 28) for g in mine],
+            marker=dict(size=[point_size(g) for g in mine],
                         color=charts.SERIES[i % len(charts.SERIES)],
                         symbol=[symbols.get(g[0]["spec"].get("opt"), "circle") for g in mine],
                         line=dict(width=1, color="#333")),
@@ -244,10 +249,12 @@ def reveal_chart(subs: list[dict], what: str, hide: bool):
     fig = go.Figure()
     fig.add_scatter(x=[lo, hi], y=[lo, hi], mode="lines", hoverinfo="skip", showlegend=False,
                     line=dict(color=colors.OFF, dash="dash", width=1.5))
-    fig.add_scatter(x=[scale * s["public"] for s in subs], y=[scale * s["private"] for s in subs],
-                    mode="markers", showlegend=False,
-                    marker=dict(size=12, color=colors.BLUE, line=dict(width=1, color="#333")),
-                    text=[names[s["nickname"]] if hide else for_plotly(s["nickname"]) for s in subs],
+    groups = same_networks(subs, ("public", "private"))   # named, and identical networks as one, as above
+    fig.add_scatter(x=[scale * g[0]["public"] for g in groups], y=[scale * g[0]["private"] for g in groups],
+                    mode="markers+text", showlegend=False, textposition="top left", cliponaxis=False,
+                    marker=dict(size=[point_size(g) for g in groups], color=colors.BLUE,
+                                line=dict(width=1, color="#333")),
+                    text=[point_label(g, names, hide) for g in groups], textfont=dict(size=13),
                     hovertemplate="%{text}<br>public %{x:.1f}<br>private %{y:.1f}<extra></extra>")
     unit = "" if what == "R²" else " (%)"
     fig.update_layout(height=380, margin=dict(l=8, r=8, t=40, b=8),

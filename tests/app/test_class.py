@@ -841,6 +841,9 @@ def test_the_class_chart_names_its_points_and_draws_identical_networks_as_one_po
                                                                          "2 hidden layers of 4 each"}
     hover = chart["data"][0]["customdata"]
     assert "1 hidden layer of 8, ReLU · Adam, rate 0.03, all points a step · 100 epochs" in hover
+    teacher.toggle(key="class_reveal").set_value(True).run()            # public against private: the same
+    reveal = next(f for f in figures(teacher) if f["layout"]["title"]["text"].startswith("Public against"))
+    assert sorted(reveal["data"][1]["text"]) == ["Di", "[Ed](//x)", "×3 Ada, Bo, &lt;b&gt;Cy&lt;/b&gt;"]
     teacher.toggle(key="class_hide").set_value(True).run()              # hidden names: numbered students
     chart = next(f for f in figures(teacher) if f["layout"].get("xaxis", {}).get("type") == "log")
     labels = [t for tr_ in chart["data"] for t in tr_["text"]]
