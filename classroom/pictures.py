@@ -186,6 +186,41 @@ def _log_span(sizes: list[int]) -> tuple[float, float]:
     return lo - pad, hi + pad
 
 
+PLOT = (800.0, 300.0)   # a class chart's plot on a projector, in px: where label_sides measures names
+
+
+def label_sides(points: list[tuple[float, float, str, float]]) -> list[str]:
+    """Where each point's name goes (a plotly textposition), so names close together do not print on one
+    another or on a point: greedily, the first side whose box (about 7 px a character, 16 px tall, in a
+    PLOT-sized plot) meets no point and no name placed before it; a name reads away from the nearer edge
+    first. `points`: (x, y as fractions of the plot, the label, the marker's radius in px)."""
+    import html
+
+    w_plot, h_plot = PLOT
+    taken = [(x * w_plot - r, y * h_plot - r, x * w_plot + r, y * h_plot + r) for x, y, _, r in points]
+    sides = []
+    for x, y, text, r in points:
+        px, py = x * w_plot, y * h_plot
+        w, h = 7.0 * len(html.unescape(text)) + 4, 16.0
+        boxes = {"top right": (px, py + r, px + w, py + r + h),
+                 "top left": (px - w, py + r, px, py + r + h),
+                 "bottom right": (px, py - r - h, px + w, py - r),
+                 "bottom left": (px - w, py - r - h, px, py - r),
+                 "middle right": (px + r + 2, py - h / 2, px + r + 2 + w, py + h / 2),
+                 "middle left": (px - r - 2 - w, py - h / 2, px - r - 2, py + h / 2)}
+        order = sorted(boxes, key=lambda s: ("left" in s) == (x < 0.5))   # away from the nearer edge first
+        free = [s for s in order if not any(_meets(boxes[s], t) for t in taken)
+                and boxes[s][0] >= 0 and boxes[s][2] <= w_plot]
+        side = free[0] if free else order[0]
+        sides.append(side)
+        taken.append(boxes[side])
+    return sides
+
+
+def _meets(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
 def point_size(group: list[dict]) -> int:
     """A point's marker size: larger for more identical networks, up to 28 px."""
     return min(12 + 4 * (len(group) - 1), 28)
@@ -204,20 +239,20 @@ def class_chart(subs: list[dict], what: str, hide: bool):
     symbols = {"sgd": "circle", "momentum": "diamond", "adam": "square"}
     names = {n: f"Student {i + 1}" for i, n in enumerate(dict.fromkeys(s["nickname"] for s in subs))}
     lo, hi = _log_span([s["n_params"] for s in subs])
-
-    def side(n: int) -> str:   # a name reads away from the nearer edge of the chart
-        x = math.log10(max(int(n), 1))
-        third = (hi - lo) / 3
-        return "top right" if x < lo + third else "top left" if x > hi - third else "top center"
-
+    y0, y1 = (-1.05, 1.25) if what == "R²" else (0, 109)   # chance and perfect in view, and room for a name
+    per_bend = [same_networks([s for s in subs if s["spec"].get("act", "?") == b], ("public",))
+                for b in bends]
+    flat = [g for mine in per_bend for g in mine]
+    sides = iter(label_sides([((math.log10(max(g[0]["n_params"], 1)) - lo) / (hi - lo),
+                               (scale * g[0]["public"] - y0) / (y1 - y0), point_label(g, names, hide),
+                               point_size(g) / 2) for g in flat]))
     fig = go.Figure()
-    for i, bend in enumerate(bends):
-        mine = same_networks([s for s in subs if s["spec"].get("act", "?") == bend], ("public",))
+    for i, (bend, mine) in enumerate(zip(bends, per_bend, strict=True)):
         labels = [point_label(g, names, hide) for g in mine]
         fig.add_trace(go.Scatter(
             x=[g[0]["n_params"] for g in mine], y=[scale * g[0]["public"] for g in mine], mode="markers+text",
             name=bend_name(bend), text=labels, textfont=dict(size=13),
-            textposition=[side(g[0]["n_params"]) for g in mine],
+            textposition=[next(sides) for _ in mine],
             marker=dict(size=[point_size(g) for g in mine],
                         color=charts.SERIES[i % len(charts.SERIES)],
                         symbol=[symbols.get(g[0]["spec"].get("opt"), "circle") for g in mine],
@@ -231,8 +266,7 @@ def class_chart(subs: list[dict], what: str, hide: bool):
                       title=dict(text=f"Size against public {what}", font=dict(size=16)))
     fig.update_xaxes(type="log", title="parameters (log scale)", range=[lo, hi])
     fig.update_yaxes(title=f"public {what}" + ("" if what == "R²" else " (%)"),
-                     range=[-1.05, 1.25] if what == "R²" else [0, 109])   # chance and perfect in view, and
-    # room above perfect for a point's name
+                     range=[y0, y1])
     return fig
 
 
@@ -251,7 +285,11 @@ def reveal_chart(subs: list[dict], what: str, hide: bool):
                     line=dict(color=colors.OFF, dash="dash", width=1.5))
     groups = same_networks(subs, ("public", "private"))   # named, and identical networks as one, as above
     fig.add_scatter(x=[scale * g[0]["public"] for g in groups], y=[scale * g[0]["private"] for g in groups],
-                    mode="markers+text", showlegend=False, textposition="top left", cliponaxis=False,
+                    mode="markers+text", showlegend=False, cliponaxis=False,
+                    textposition=label_sides([((scale * g[0]["public"] - lo) / (hi - lo),
+                                               (scale * g[0]["private"] - lo) / (hi - lo),
+                                               point_label(g, names, hide), point_size(g) / 2)
+                                              for g in groups]),
                     marker=dict(size=[point_size(g) for g in groups], color=colors.BLUE,
                                 line=dict(width=1, color="#333")),
                     text=[point_label(g, names, hide) for g in groups], textfont=dict(size=13),

@@ -864,3 +864,14 @@ def test_a_points_label_counts_identical_networks_names_three_and_is_never_html(
     assert point_label(groups[0], names, False) == "×6 Ada, Bo, &lt;i&gt;Cy&lt;/i&gt; +2"   # Ada once
     assert point_label(groups[1], names, False) == "Fay"
     assert point_label(groups[1], names, True) == "Student 7"
+
+
+def test_names_close_together_on_the_class_chart_are_placed_apart():
+    """Three networks at 97, 97.5 and 100 % of the same size printed 'Cy', 'Ada' and 'Bo' on one another."""
+    from classroom.pictures import label_sides
+
+    points = [(0.5, 0.89, "Ada", 6), (0.52, 0.895, "Bo", 6), (0.5, 0.917, "Cy", 6), (0.9, 0.5, "Di", 6)]
+    sides = label_sides(points)
+    assert len(set(sides[:3])) == 3                                   # three names, three sides
+    assert label_sides([(0.05, 0.5, "×3 Ada, Bo, Cy", 10)]) == ["top right"]    # away from the left edge
+    assert label_sides([(0.95, 0.5, "Di", 6)]) == ["top left"]                   # ... and the right one
