@@ -15,7 +15,7 @@ from lib.maps import RES, boundary_cells, curve_fit, labels_of, prediction_map, 
 from pages.trainer import charts as tc
 from pages.trainer import picking
 from pages.trainer import run as tr
-from pages.trainer.links import ACTS, CURVE_CAPTION, LINKS, PROBLEM_UI, format_hidden, twin_title
+from pages.trainer.links import ACTS, CURVE_CAPTION, LINKS, PROBLEM_UI, twin_title
 from ui import charts, fmt, state
 
 H_MAP, H_CURVES = 450, 400   # live chart heights (px): a map about 380 px square at 1366 px, 340 on a phone
@@ -61,7 +61,7 @@ def is_curve(run: tr.Run) -> bool:
 def net_title(spec: tr.Spec) -> str:
     if not spec.hidden:
         return "No hidden layer"
-    return f"Hidden {format_hidden(spec.hidden)} · {ACTS[spec.act]}"
+    return f"{fmt.layers(spec.hidden)} · {ACTS[spec.act]}"
 
 
 def span(d: tr.Data) -> float:

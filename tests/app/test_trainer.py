@@ -187,7 +187,7 @@ def test_changing_the_layers_starts_a_new_network():
     at.button(key="trainer_step_10").click().run()
     at.text_input(key="hidden").set_value("4,4").run()
     assert _metrics(at)["Epoch"] == "0"
-    assert "Hidden 4,4" in str(figures(at))
+    assert "2 hidden layers of 4 each" in str(figures(at))
 
 
 def test_bend_switch_identity_collapses_to_the_printed_layer_and_back():
@@ -558,7 +558,7 @@ def test_the_page_reproduces_from_its_share_link():
              "twin": "false", "opt": "momentum", "noise": "0.1", "n": "300"}
     at = open_page("trainer", query)
     assert not at.exception
-    assert "Hidden 3 · Tanh" in str(figures(at))
+    assert "1 hidden layer of 3 · Tanh" in str(figures(at))
     assert at.selectbox(key="batch").value == 10 and at.select_slider(key="lr").value == 0.1
     at.button(key="trainer_step_100").click().run()
     link = next(c.value for c in at.code if "w=" in c.value)
@@ -567,7 +567,7 @@ def test_the_page_reproduces_from_its_share_link():
         assert shared[k] == v, k
     at2 = open_page("trainer", shared)
     assert _metrics(at2)["Train accuracy"] == _metrics(at)["Train accuracy"]
-    assert figures(at2)[0]["layout"]["title"]["text"] == "Hidden 3 · Tanh"
+    assert figures(at2)[0]["layout"]["title"]["text"] == "1 hidden layer of 3 · Tanh"
 
 
 def test_l1_and_a_large_l2_from_the_link_train_as_the_engine_does():
@@ -696,7 +696,8 @@ def test_values_on_the_plane_use_the_signed_scale_and_the_twin_follows():
     figs = [f for f in figures(at) if f["layout"].get("uirevision") == "boundary"]
     assert len(figs) >= 2                          # the network and its twin (and the bend section's)
     units = NETWORKS["regress"][0][0]
-    assert [f["layout"]["title"]["text"] for f in figs[:2]] == [f"Hidden {units} · ReLU", "No hidden layer"]
+    titles = [f["layout"]["title"]["text"] for f in figs[:2]]
+    assert titles == [f"1 hidden layer of {units} · ReLU", "No hidden layer"]
     from pages.trainer import charts as tc
     assert figs[0]["data"][0]["colorscale"] == [list(c) for c in tc.VALUE_SHADING] or \
         [tuple(c) for c in figs[0]["data"][0]["colorscale"]] == [tuple(c) for c in tc.VALUE_SHADING]
@@ -839,7 +840,7 @@ def test_a_tanh_twin_of_the_same_widths_starts_from_the_same_weights_and_trains_
     want.step(100)
     assert f"Twin: Tanh: Train accuracy {fmt.pct(want.metrics()['train_acc'])}" in _captions(at)
     maps = [f for f in figures(at) if f["layout"].get("uirevision") == "boundary"]
-    assert [f["layout"]["title"]["text"] for f in maps[:2]] == ["Hidden 8 · ReLU", "Twin: Tanh"]
+    assert [f["layout"]["title"]["text"] for f in maps[:2]] == ["1 hidden layer of 8 · ReLU", "Twin: Tanh"]
     curves = next(f for f in figures(at) if f["layout"].get("uirevision") == "curves")
     assert {"twin: tanh · train", "your network · train"} <= {t["name"] for t in curves["data"]}
     assert {decode(t["x"])[-1] for t in curves["data"]} == {100.0}

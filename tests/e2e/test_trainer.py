@@ -375,7 +375,7 @@ def test_weights_from_a_file_load_and_a_bad_one_is_refused(open_page, tmp_path):
     page.get_by_text("Weights loaded from net.json at epoch 50").wait_for()
     _wait_epoch(page, 50)
     assert_clean(page)
-    assert "Hidden 4,4 · Tanh" in main_text(page)
+    assert "2 hidden layers of 4 each · Tanh" in main_text(page)
 
 
 # --- points placed by hand ----------------------------------------------------------------------
