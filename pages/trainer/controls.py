@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 
 from classroom.text import plain as as_text  # what a student typed (a file name), shown as text
 from engine import fairshare
@@ -75,9 +76,13 @@ def network_why(problem: str, hidden: tuple) -> str | None:
 def _lock(problem: dict) -> None:
     """A class challenge's data, set on the data controls before they are drawn (then drawn locked).
     A link's own data values would win over it on a widget's first draw: they are dropped first."""
-    dropped = [k for k in problem if k in st.query_params and k in LINKS.links]
-    for key in dropped:
-        del st.query_params[key]
+    dropped = []
+    for key in [k for k in problem if k in st.query_params and k in LINKS.links]:
+        try:
+            del st.query_params[key]
+            dropped.append(key)
+        except StreamlitAPIException:   # bound to its drawn widget: the value set below rewrites it there
+            pass
     if dropped:
         state.rerun_page("link keys the problem does not have were dropped")
     for key, value in problem.items():

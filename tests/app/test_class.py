@@ -875,3 +875,26 @@ def test_names_close_together_on_the_class_chart_are_placed_apart():
     assert len(set(sides[:3])) == 3                                   # three names, three sides
     assert label_sides([(0.05, 0.5, "×3 Ada, Bo, Cy", 10)]) == ["top right"]    # away from the left edge
     assert label_sides([(0.95, 0.5, "Di", 6)]) == ["top left"]                   # ... and the right one
+
+
+def test_a_class_link_whose_data_key_is_bound_to_its_widget_still_locks_the_data(monkeypatch):
+    """Streamlit 1.67 refuses to delete a query parameter bound to a drawn widget ('Cannot directly delete
+    query parameter 'noise' - it is bound to a widget', seen once in a browser run after Submit's whole-page
+    rerun): the class trainer's lock leaves such a key alone (its widget already holds the class's value)
+    and the page stays whole."""
+    from streamlit.errors import StreamlitAPIException
+    from streamlit.runtime.state.query_params_proxy import QueryParamsProxy
+
+    code, _ = store().create_class(PROBLEM)
+    seat = store().join(code, "Bo")
+    at = open_page("trainer", {"class": code, "seat": seat, "twin": "false", "noise": "0.3"})
+    assert not at.exception and at.slider(key="noise").value == 0.0     # the link's 0.3 dropped, locked
+
+    def refuse(self, key):
+        raise StreamlitAPIException(f"Cannot directly delete query parameter '{key}' - it is bound to a widget")
+
+    monkeypatch.setattr(QueryParamsProxy, "__delitem__", refuse)
+    at.query_params["noise"] = "0.0"                                    # as a bound widget writes it back
+    at.run()
+    assert not at.exception
+    assert at.slider(key="noise").value == 0.0 and at.slider(key="noise").disabled
