@@ -891,7 +891,7 @@ def test_a_class_link_whose_data_key_is_bound_to_its_widget_still_locks_the_data
     assert not at.exception and at.slider(key="noise").value == 0.0     # the link's 0.3 dropped, locked
 
     def refuse(self, key):
-        raise StreamlitAPIException(f"Cannot directly delete query parameter '{key}' - it is bound to a widget")
+        raise StreamlitAPIException(f"Cannot directly delete query parameter '{key}' - bound to a widget")
 
     monkeypatch.setattr(QueryParamsProxy, "__delitem__", refuse)
     at.query_params["noise"] = "0.0"                                    # as a bound widget writes it back
