@@ -212,13 +212,17 @@ def recipe_card(layer: Layer) -> None:
     ins, outs = tuple(layer.ins), tuple(layer.outs)
     net, cells_at = (right[0], right[1]) if big else (right, right)
     with net:
-        charts.show(card.diagram(layer.W, layer.x, layer.y, ins, outs), key="rc_diagram")
+        charts.show(card.diagram(layer.W, layer.x, layer.y, ins, outs), key="rc_diagram",
+                    name=f"The recipe card as a network: each {layer.fruit} an input, each "
+                    f"{layer.smoothie} an output, a line per weight")
         st.markdown(f"The same numbers as a network: each {layer.fruit} a circle on the left, each neuron a "
                     "circle on the right with its output inside. Every line is **one weight**, one cell of "
                     "W: blue positive, vermillion negative, thicker for bigger. Hover a line: it names its "
                     "cell.")
     with cells_at:
-        charts.show(card.cells(layer.W, ins, outs), key="rc_wcells")
+        charts.show(card.cells(layer.W, ins, outs), key="rc_wcells",
+                    name=f"W as cells, {fmt.shape(nin, nout)}: one row per {layer.fruit}, one column per "
+                    f"{layer.smoothie}")
         st.caption(f"W as cells, {fmt.shape(nin, nout)}: one row per {layer.fruit}, one column per "
                    f"{layer.smoothie}, in the same colours.")
 
