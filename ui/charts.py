@@ -148,7 +148,7 @@ def show(fig: go.Figure, *, key: str | None = None, live: bool = False, on_click
     on_click: a callback for a click on one of the figure's points (Streamlit's point selection through
     st.plotly_chart; it reads the click from st.session_state[key]).
     name: what the chart shows, for a screen reader (default: the figure's title without its markup).
-    The in-place chart carries it as its own accessible name (role="img", aria-label); st.plotly_chart
+    The in-place chart carries it as its own accessible name (role="figure", aria-label); st.plotly_chart
     takes no attributes, so there the name goes in a visually hidden line just before the chart.
     """
     bad, text, height, title = _sent_form(fig)

@@ -147,7 +147,7 @@ def draw(spec_json: str, *, key: str, height: int, config: dict, name: str | Non
 
     A figure this session's page already holds under `key` is not sent again: the chart gets a
     60-byte "same as before" instead (see the module doc).
-    name: what the chart shows; the chart's element carries it as its accessible name (role="img")."""
+    name: what the chart shows; the chart's element carries it as its accessible name (role="figure")."""
     scale = f', "scale": {room.SCALE}' if room.on() else ""   # the room view: the page scales the text
     label = ', "name": ' + json.dumps(name) if name else ""
     payload = ('"fig": ' + spec_json + ', "config": ' + json.dumps(config) + scale + label + "}").encode()

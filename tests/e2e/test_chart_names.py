@@ -1,6 +1,6 @@
 """Every chart a screen reader meets has a name that says what it shows (issue 35 item 2).
 
-A chart drawn in place (ui/inplace.js) is one picture to the accessibility tree: role="img" named by
+A chart drawn in place (ui/inplace.js) is a figure to the accessibility tree: role="figure" named by
 the figure's title or the name ui.charts.show was given. A chart drawn by st.plotly_chart (it takes no
 attributes) follows a line only a screen reader reads: "Chart: <name>" (ui.charts.hidden_name).
 Read through Chromium's accessibility tree (Playwright's role queries), not the DOM's attributes.
@@ -13,11 +13,11 @@ from tests.e2e.test_every_view import LESSONS
 
 pytestmark = pytest.mark.e2e
 
-# Each plotly chart on the page: the accessible name of the role="img" around it, or the hidden line
+# Each plotly chart on the page: the accessible name of the role="figure" around it, or the hidden line
 # just before its element (st.plotly_chart), or null.
 CHART_NAMES = r"""() => Array.from(document.querySelectorAll('.js-plotly-plot')).map((plot) => {
-  const img = plot.closest('[role="img"]');
-  if (img) return {how: 'img', name: (img.getAttribute('aria-label') || '').trim()};
+  const fig = plot.closest('[role="figure"]');
+  if (fig) return {how: 'figure', name: (fig.getAttribute('aria-label') || '').trim()};
   const box = plot.closest("[data-testid='stElementContainer']");
   const before = box && box.previousElementSibling;
   const sr = before && before.querySelector('.layerlab-sr');
@@ -35,7 +35,7 @@ def test_every_chart_on_every_lesson_has_a_name(open_page, path):
     nameless = [f for f in found
                 if len(f["name"]) < 4 or f["name"] == "Chart" or f["name"].startswith("chart:")]
     assert nameless == [], f"{path}: charts without a name: {nameless}"
-    # The same names as Chromium's accessibility tree reads them: one image per in-place chart.
-    names = [f["name"] for f in found if f["how"] == "img"]
+    # The same names as Chromium's accessibility tree reads them: one figure per in-place chart.
+    names = [f["name"] for f in found if f["how"] == "figure"]
     for name in names:
-        assert page.get_by_role("img", name=name, exact=True).count() >= 1, name
+        assert page.get_by_role("figure", name=name, exact=True).count() >= 1, name
