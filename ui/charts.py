@@ -189,6 +189,28 @@ def _plain(text) -> str:
     return " ".join(html.unescape(re.sub(r"<[^>]+>", "", text)).split())
 
 
+NUMBERS = "The numbers behind this chart"
+
+
+def answer(summary: str, columns: list[str] | None = None, rows: list[list[str]] = ()) -> None:
+    """A chart's answer as text (issue 35 item 2): one line under the chart that says what it shows, and
+    its numbers as a table behind a disclosure (NUMBERS). Every number is the caller's, written by
+    ui.fmt; the table is Markdown, so a screen reader meets a real table with headers."""
+    st.caption(summary)
+    if columns and rows:
+        with st.expander(NUMBERS):
+            st.markdown(text_table(columns, rows))
+
+
+def text_table(columns: list[str], rows) -> str:
+    """A Markdown table of already written cells ("|" escaped, so a cell never splits)."""
+    def cell(v) -> str:
+        return str(v).replace("|", "\\|").replace("\n", " ")
+    lines = ["| " + " | ".join(cell(c) for c in columns) + " |", "|" + "---|" * len(columns)]
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
 def title_text(spec: dict) -> str:
     """What a figure shows, in words: its title; without one, its axes and its named lines ("tax
     against income: flat tax, ReLU sum"); without those, the kinds of its traces ("heatmap")."""

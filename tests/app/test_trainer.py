@@ -653,7 +653,7 @@ def test_three_classes_shade_by_class_and_confidence_and_count_a_k_by_k_matrix()
     tables = [df.value for df in at.dataframe]
     assert tables and all(t.shape == (3, 3) for t in tables)
     assert sum(int(np.trace(t.to_numpy())) for t in tables[:1]) == round(want["train_acc"] * 320)
-    assert "class 2 (purple)" in " ".join(h.proto.body for h in at.get("html"))  # the colour key
+    assert "class 2 (purple diamond)" in " ".join(h.proto.body for h in at.get("html"))  # the colour key
 
 
 def test_k_changes_the_classes_and_a_file_for_two_classes_is_refused():
