@@ -38,7 +38,7 @@ d = SimpleNamespace(Xtr=X[:320], ytr=y[:320], Xte=X[320:], yte=y[320:], limit=li
 xs = np.linspace(-lim, lim, RES)
 gx, gy = np.meshgrid(xs, xs)
 P = 1 / (1 + np.exp(-4 * np.sin(gx) * np.sin(gy)))   # a smooth two-class picture, saturated in places
-fig = tc.boundary_figure(xs, xs, P, d, title="Hidden 8 · ReLU", live=True, height=450)
+fig = tc.boundary_figure(xs, xs, P, d, title="1 hidden layer of 8 · ReLU", live=True, height=450)
 sys.stdout.write(pio.to_json(fig, validate=False))
 """
 

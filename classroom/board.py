@@ -12,12 +12,14 @@ import json
 import streamlit as st
 
 from classroom import connection
-from classroom.pictures import class_chart, reveal_chart
+from classroom.pictures import bend_name, class_chart, reveal_chart
 from classroom.text import BAD, cell, name_text
 from lib.challenge import read_submission
 from store import ClassInfo, Counts, Row, Store, normal_code
+from ui import fmt
 
 BOARD_TTL = 1.0   # seconds a class's board is shared by every viewer of this process
+SUBMITTED = "submitted"   # the board's time column: a moment in the shared table, words on each screen
 
 
 _GENERATION: dict[str, int] = {}   # class code -> the last change this process made to it
@@ -89,15 +91,15 @@ def _board_built(code: str, generation: int):
         **({f"private {what}": [None if g is None or g[1] is None else scale * g[1] for g in read]}
            if info.revealed else {}),
         "parameters": [None if g is None else g[2] for g in read],
-        "layers": [BAD if g is None else layers_text(g[3]) for g in read],
-        "bend": [None if g is None else g[3].get("act") for g in read],
+        "network": [BAD if g is None else layers_text(g[3]) for g in read],
+        "bend": [None if g is None else bend_name(g[3].get("act")) for g in read],
         "epochs": [None if g is None else g[3].get("epoch") for g in read],
-        "submitted (UTC)": [_clock(r.at) for r in rows],
+        SUBMITTED: [_moment(r.at) for r in rows],   # a moment: board() writes it on each viewer's clock
         "submissions": [r.submissions for r in rows],
     }
     types = {"rank": pa.int64(), "student": pa.string(), f"public {what}": pa.float64(),
-             f"private {what}": pa.float64(), "parameters": pa.int64(), "layers": pa.string(),
-             "bend": pa.string(), "epochs": pa.int64(), "submitted (UTC)": pa.string(),
+             f"private {what}": pa.float64(), "parameters": pa.int64(), "network": pa.string(),
+             "bend": pa.string(), "epochs": pa.int64(), SUBMITTED: pa.timestamp("us", tz="UTC"),
              "submissions": pa.int64()}
     return info, counts, pa.table({k: pa.array(v, type=types[k]) for k, v in columns.items()})
 
@@ -113,14 +115,43 @@ def readable(public, private, n_params, spec, info: ClassInfo):
 
 
 def layers_text(spec: dict) -> str:
-    return ",".join(map(str, spec.get("hidden") or [])) or "none"
-
-
-def _clock(at) -> str | None:
+    """A submission's hidden layers as the trainer writes them ('1 hidden layer of 8'), or BAD."""
     try:
-        return at.strftime("%H:%M:%S")
-    except (AttributeError, ValueError):
+        return fmt.layers(spec.get("hidden") or ())
+    except (TypeError, ValueError):
+        return BAD
+
+
+def _moment(at):
+    """A row's time as an aware UTC datetime, or None for one that is not a time."""
+    from datetime import UTC, datetime
+
+    if not isinstance(at, datetime):
         return None
+    return at.replace(tzinfo=UTC) if at.tzinfo is None else at.astimezone(UTC)
+
+
+def viewer_zone() -> str | None:
+    """The viewer's time zone as their browser names it (None when the browser did not say)."""
+    try:
+        return st.context.timezone
+    except Exception:   # no browser context (a bare script run): no zone, times say "N min ago"
+        return None
+
+
+def for_viewer(table):
+    """The shared board with its times written for this viewer: '14:03, 2 min ago' on their own clock, or
+    '2 min ago' when their zone is unknown (fmt.when); never UTC. Only this one column is built per viewer."""
+    from datetime import UTC, datetime
+
+    import pyarrow as pa
+
+    i = table.schema.get_field_index(SUBMITTED)
+    if i < 0:
+        return table
+    now, zone = datetime.now(UTC), viewer_zone()
+    said = [fmt.when(at, now, zone) for at in table.column(i).to_pylist()]
+    return table.set_column(i, SUBMITTED, pa.array(said, type=pa.string()))
 
 
 @st.cache_resource(max_entries=256, show_spinner=False)

@@ -7,6 +7,7 @@ submission (a stored network never changes); figures are built from arrays, name
 from __future__ import annotations
 
 import json
+import math
 
 import streamlit as st
 
@@ -103,12 +104,17 @@ def snapshot_parts(submission: int, problem_json: str, code: str):
     return drawn, X, y, wrong
 
 
-def snapshot_figure(drawn, X, y, wrong, problem: dict, title: str):
-    """One snapshot: the boundary, the public test points, a ring around each one it gets wrong."""
+SNAP_HEIGHT = {1: 420, 2: 420, 3: 330}   # a square map's figure height, by snapshots side by side: three
+# share a projector's row at about 290 px each, and at 420 px tall each left 121 px blank under its map
+
+
+def snapshot_figure(drawn, X, y, wrong, problem: dict, title: str, beside: int = 1):
+    """One snapshot: the boundary, the public test points, a ring around each one it gets wrong; as tall as
+    a square map is wide when `beside` snapshots share the row (SNAP_HEIGHT), so no blank band under it."""
     from ui import colors
 
     shade, limit = drawn
-    fig = _map_figure(shade, limit, problem, title, 420, X, y)
+    fig = _map_figure(shade, limit, problem, title, SNAP_HEIGHT.get(beside, 420), X, y)
     if wrong.any():
         fig.add_scatter(x=X[wrong, 0], y=X[wrong, 1], mode="markers", name="wrong", hoverinfo="skip",
                         showlegend=False, marker=dict(symbol="circle-open", size=17, color=colors.ON,
@@ -117,23 +123,113 @@ def snapshot_figure(drawn, X, y, wrong, problem: dict, title: str):
     return fig
 
 
-def settings_line(spec: dict) -> str:
-    """A submission's settings written out, for its snapshot (plain text: every value escaped)."""
-    if not isinstance(spec, dict):
+def settings_words(spec: dict) -> str:
+    """A submission's settings in the words the trainer uses, for its snapshot: '1 hidden layer of 8, ReLU ·
+    Adam, rate 0.03, all points a step · 300 epochs' (and its penalties when it has any); BAD for settings
+    that are not what Submit keeps. Plain text: the caller escapes it for Markdown."""
+    from lib.activations import ACTIVATIONS
+    from lib.optim import OPT_NAMES
+    from ui import fmt
+
+    try:
+        batch = int(spec.get("batch") or 0)
+        parts = [f"{fmt.layers(spec.get('hidden') or ())}, {ACTIVATIONS[spec['act']].label}",
+                 f"{OPT_NAMES[spec['opt']]}, rate {fmt.num(spec['lr'], 5)}, "
+                 + (f"{fmt.count(batch)} points a step" if batch else "all points a step"),
+                 f"{fmt.count(spec.get('epoch', 0))} epochs"]
+        if spec.get("l1") or spec.get("l2"):
+            parts.append(f"penalties L1 {fmt.num(spec.get('l1', 0), 5)}, L2 {fmt.num(spec.get('l2', 0), 5)}")
+    except (AttributeError, KeyError, TypeError, ValueError, OverflowError):
         return BAD
-    layers = ",".join(map(str, spec.get("hidden") or [])) or "none"
-    parts = [f"layers **{plain(layers)}**", f"bend **{plain(spec.get('act', '?'))}**",
-             f"optimiser **{plain(spec.get('opt', '?'))}**", f"rate **{plain(spec.get('lr', '?'))}**",
-             f"batch **{plain(spec.get('batch') or 'all points')}**",
-             f"epochs **{plain(spec.get('epoch', '?'))}**"]
-    if spec.get("l1") or spec.get("l2"):
-        parts.append(f"L1 **{plain(spec.get('l1', 0))}**, L2 **{plain(spec.get('l2', 0))}**")
     return " · ".join(parts)
+
+
+def settings_line(spec: dict) -> str:
+    """settings_words for st.markdown (every character escaped: nothing in it is read as Markdown)."""
+    return plain(settings_words(spec))
+
+
+def bend_name(act) -> str | None:
+    """A bend as the trainer's menu names it ('ReLU', not 'relu'); anything else as it is."""
+    from lib.activations import ACTIVATIONS
+
+    return ACTIVATIONS[act].label if isinstance(act, str) and act in ACTIVATIONS else act
+
+
+NAMED = 3   # names written beside a point of identical networks; the rest are counted ("+2")
+
+
+def same_networks(subs: list[dict], scores: tuple[str, ...]) -> list[list[dict]]:
+    """The submissions grouped by identical network: the same settings, size and `scores` (drawn as one point
+    with a count), in the order each group first appears."""
+    groups: dict[str, list[dict]] = {}
+    for s in subs:
+        key = json.dumps([s["spec"], s["n_params"], *(s[k] for k in scores)], sort_keys=True, default=str)
+        groups.setdefault(key, []).append(s)
+    return list(groups.values())
+
+
+def point_label(group: list[dict], names: dict[str, str], hide: bool) -> str:
+    """A point's label, escaped for plotly: 'Ada', or '×3 Ada, Bo, Cy' for three identical networks (each
+    student named once; past NAMED, '+2'). Student text is never read as HTML."""
+    who = list(dict.fromkeys(names[s["nickname"]] if hide else s["nickname"] for s in group))
+    shown = ", ".join(who[:NAMED]) + (f" +{len(who) - NAMED}" if len(who) > NAMED else "")
+    return for_plotly((f"×{len(group)} " if len(group) > 1 else "") + shown)
+
+
+def _log_span(sizes: list[int]) -> tuple[float, float]:
+    """The class chart's x range in log10 units: every size, with room either side for a point and its name
+    (plotly's own range put the smallest and largest networks on the chart's edges)."""
+    logs = [math.log10(max(int(n), 1)) for n in sizes] or [1.0]
+    lo, hi = min(logs), max(logs)
+    pad = max(0.15, 0.12 * (hi - lo))
+    return lo - pad, hi + pad
+
+
+PLOT = (800.0, 300.0)   # a class chart's plot on a projector, in px: where label_sides measures names
+
+
+def label_sides(points: list[tuple[float, float, str, float]]) -> list[str]:
+    """Where each point's name goes (a plotly textposition), so names close together do not print on one
+    another or on a point: greedily, the first side whose box (about 7 px a character, 16 px tall, in a
+    PLOT-sized plot) meets no point and no name placed before it; a name reads away from the nearer edge
+    first. `points`: (x, y as fractions of the plot, the label, the marker's radius in px)."""
+    import html
+
+    w_plot, h_plot = PLOT
+    taken = [(x * w_plot - r, y * h_plot - r, x * w_plot + r, y * h_plot + r) for x, y, _, r in points]
+    sides = []
+    for x, y, text, r in points:
+        px, py = x * w_plot, y * h_plot
+        w, h = 7.0 * len(html.unescape(text)) + 4, 16.0
+        boxes = {"top right": (px, py + r, px + w, py + r + h),
+                 "top left": (px - w, py + r, px, py + r + h),
+                 "bottom right": (px, py - r - h, px + w, py - r),
+                 "bottom left": (px - w, py - r - h, px, py - r),
+                 "middle right": (px + r + 2, py - h / 2, px + r + 2 + w, py + h / 2),
+                 "middle left": (px - r - 2 - w, py - h / 2, px - r - 2, py + h / 2)}
+        order = sorted(boxes, key=lambda s: ("left" in s) == (x < 0.5))   # away from the nearer edge first
+        free = [s for s in order if not any(_meets(boxes[s], t) for t in taken)
+                and boxes[s][0] >= 0 and boxes[s][2] <= w_plot]
+        side = free[0] if free else order[0]
+        sides.append(side)
+        taken.append(boxes[side])
+    return sides
+
+
+def _meets(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def point_size(group: list[dict]) -> int:
+    """A point's marker size: larger for more identical networks, up to 28 px."""
+    return min(12 + 4 * (len(group) - 1), 28)
 
 
 def class_chart(subs: list[dict], what: str, hide: bool):
     """Every submission: parameters (log axis) against public score, a colour per bend, a marker per
-    optimiser, hover naming the network."""
+    optimiser, each point named; identical networks (same settings, same score) are one larger point with
+    a count ('×3 Ada, Bo, Cy'); hover writes out the network."""
     import plotly.graph_objects as go
 
     from ui import charts
@@ -142,24 +238,35 @@ def class_chart(subs: list[dict], what: str, hide: bool):
     bends = sorted({s["spec"].get("act", "?") for s in subs})
     symbols = {"sgd": "circle", "momentum": "diamond", "adam": "square"}
     names = {n: f"Student {i + 1}" for i, n in enumerate(dict.fromkeys(s["nickname"] for s in subs))}
+    lo, hi = _log_span([s["n_params"] for s in subs])
+    y0, y1 = (-1.05, 1.25) if what == "R²" else (0, 109)   # chance and perfect in view, and room for a name
+    per_bend = [same_networks([s for s in subs if s["spec"].get("act", "?") == b], ("public",))
+                for b in bends]
+    flat = [g for mine in per_bend for g in mine]
+    sides = iter(label_sides([((math.log10(max(g[0]["n_params"], 1)) - lo) / (hi - lo),
+                               (scale * g[0]["public"] - y0) / (y1 - y0), point_label(g, names, hide),
+                               point_size(g) / 2) for g in flat]))
     fig = go.Figure()
-    for i, bend in enumerate(bends):
-        mine = [s for s in subs if s["spec"].get("act", "?") == bend]
+    for i, (bend, mine) in enumerate(zip(bends, per_bend, strict=True)):
+        labels = [point_label(g, names, hide) for g in mine]
         fig.add_trace(go.Scatter(
-            x=[s["n_params"] for s in mine], y=[scale * s["public"] for s in mine], mode="markers", name=bend,
-            marker=dict(size=12, color=charts.SERIES[i % len(charts.SERIES)],
-                        symbol=[symbols.get(s["spec"].get("opt"), "circle") for s in mine],
+            x=[g[0]["n_params"] for g in mine], y=[scale * g[0]["public"] for g in mine], mode="markers+text",
+            name=bend_name(bend), text=labels, textfont=dict(size=13),
+            textposition=[next(sides) for _ in mine],
+            marker=dict(size=[point_size(g) for g in mine],
+                        color=charts.SERIES[i % len(charts.SERIES)],
+                        symbol=[symbols.get(g[0]["spec"].get("opt"), "circle") for g in mine],
                         line=dict(width=1, color="#333")),
-            text=[f"{names[s['nickname']] if hide else for_plotly(s['nickname'])}: layers "
-                  f"{','.join(map(str, s['spec'].get('hidden') or [])) or 'none'}, {s['spec'].get('opt')}"
-                  for s in mine],
-            hovertemplate="%{text}<br>%{x} parameters<br>" + what + " %{y:.1f}<extra></extra>"))
+            customdata=[for_plotly(settings_words(g[0]["spec"])) for g in mine],
+            cliponaxis=False,   # a name over a point at 100 % is drawn whole
+            hovertemplate="%{text}: %{customdata}<br>%{x} parameters<br>" + what + " %{y:.1f}"
+                          "<extra></extra>"))
     fig.update_layout(height=380, margin=dict(l=8, r=8, t=40, b=8), showlegend=True,
                       legend=dict(orientation="h", y=1.12, x=1, xanchor="right", title=dict(text="bend ")),
                       title=dict(text=f"Size against public {what}", font=dict(size=16)))
-    fig.update_xaxes(type="log", title="parameters (log scale)")
+    fig.update_xaxes(type="log", title="parameters (log scale)", range=[lo, hi])
     fig.update_yaxes(title=f"public {what}" + ("" if what == "R²" else " (%)"),
-                     range=[-1.05, 1.05] if what == "R²" else [0, 101])   # chance and perfect both in view
+                     range=[y0, y1])
     return fig
 
 
@@ -176,10 +283,16 @@ def reveal_chart(subs: list[dict], what: str, hide: bool):
     fig = go.Figure()
     fig.add_scatter(x=[lo, hi], y=[lo, hi], mode="lines", hoverinfo="skip", showlegend=False,
                     line=dict(color=colors.OFF, dash="dash", width=1.5))
-    fig.add_scatter(x=[scale * s["public"] for s in subs], y=[scale * s["private"] for s in subs],
-                    mode="markers", showlegend=False,
-                    marker=dict(size=12, color=colors.BLUE, line=dict(width=1, color="#333")),
-                    text=[names[s["nickname"]] if hide else for_plotly(s["nickname"]) for s in subs],
+    groups = same_networks(subs, ("public", "private"))   # named, and identical networks as one, as above
+    fig.add_scatter(x=[scale * g[0]["public"] for g in groups], y=[scale * g[0]["private"] for g in groups],
+                    mode="markers+text", showlegend=False, cliponaxis=False,
+                    textposition=label_sides([((scale * g[0]["public"] - lo) / (hi - lo),
+                                               (scale * g[0]["private"] - lo) / (hi - lo),
+                                               point_label(g, names, hide), point_size(g) / 2)
+                                              for g in groups]),
+                    marker=dict(size=[point_size(g) for g in groups], color=colors.BLUE,
+                                line=dict(width=1, color="#333")),
+                    text=[point_label(g, names, hide) for g in groups], textfont=dict(size=13),
                     hovertemplate="%{text}<br>public %{x:.1f}<br>private %{y:.1f}<extra></extra>")
     unit = "" if what == "R²" else " (%)"
     fig.update_layout(height=380, margin=dict(l=8, r=8, t=40, b=8),

@@ -119,12 +119,22 @@ def here(ch: Challenge | None, playing: bool) -> None:
             connection.store().seat(ch.code, ch.seat, playing=playing)
 
 
+PAUSED = "PAUSED"
+
+
+def paused_sign(words: str) -> None:
+    """The class is paused, in type a room reads from the back: a warning box (an alert to a screen reader)
+    whose first line is a large heading, then one line of what it means for this viewer. The same sign on
+    the projector, a student's trainer and a student's board."""
+    st.warning(f"# {PAUSED}\n\n{words}", icon=":material/pause_circle:")
+
+
 def banner(ch: Challenge | None, is_paused: bool) -> None:
     if ch is None:
         return
     if is_paused:
-        st.warning("**Eyes up: your teacher paused the class.** Training and Submit wait until they resume; "
-                   "what you trained stays on this page.", icon=":material/visibility:")
+        paused_sign("**Eyes up: your teacher paused the class.** Training and Submit wait until they resume; "
+                    "what you trained stays on this page.")
     else:
         st.info(f"Class challenge `{ch.code}` as **{plain(ch.nickname)}**: the data is the class's (locked); "
                 "the network is yours. Submit it to be scored on test points nobody sees.",

@@ -16,3 +16,4 @@ TRIES = "class_join_tries"   # monotonic times of this page's Join presses (last
 MISSES = "class_wrong_codes"  # ... and of the wrong codes it named
 LINK_MISSED = "class_link_missed"   # the /class?code= this page already found no class for
 RECEIPT = "class_receipt"    # the last Submit's receipt (store.Receipt), shown under the button
+SUBMITTED_AT = "class_submitted_at"   # monotonic time of the last Submit sent (a replayed click is not)

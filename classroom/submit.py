@@ -9,44 +9,58 @@ import contextlib
 import json
 import logging
 import time
+from datetime import UTC, datetime
 
 import streamlit as st
 
 from classroom import board, connection
 from classroom.seats import Challenge
-from classroom.session import RECEIPT
+from classroom.session import RECEIPT, SUBMITTED_AT
 from classroom.text import plain
 from lib.challenge import evaluate, read_submission, settings
 from store import StoreDown, StoreError
+from ui import fmt
+
+AGAIN = 2.0   # seconds: a second Submit this soon is a replayed click (FIELD-NOTES), not a new network
 
 
-def submit_box(ch: Challenge, network, is_paused: bool) -> None:
-    """Submit to the class: the server scores the network on the hidden points and keeps it.
-    `network()` gives the network (weights) and its settings at the moment Submit is pressed."""
-    with st.container(border=True):
-        st.markdown("**Submit to the class**")
-        info = ch.info
+def button(bar, is_paused: bool) -> bool:
+    """Submit, in the trainer's row of buttons beside Play (classroom work is one press away)."""
+    return bar.button("Submit to the class", key="class_submit", type="primary", icon=":material/upload:",
+                      disabled=is_paused, width="stretch",
+                      help="Send this network (its settings and weights) to be scored on the class's hidden "
+                           "test points. Paused by the teacher: it waits until they resume.")
+
+
+def strip(ch: Challenge, clicked: bool, network) -> None:
+    """Under the row of buttons: the class's limits before a Submit, the receipt after one, one line when
+    it is refused. `network()` gives the network (weights) and its settings at the moment Submit is pressed.
+    The button is outside every fragment, like Play: a click that Streamlit replays in the next whole-page
+    run (FIELD-NOTES) would submit twice, so a press within AGAIN seconds of a kept submission is not sent
+    (after a refusal a press is always sent: it is a student trying again)."""
+    info = ch.info
+    if clicked and time.monotonic() - st.session_state.get(SUBMITTED_AT, -1e9) >= AGAIN:
+        _submit(ch, network)
+    r = st.session_state.get(RECEIPT)
+    what = "R²" if info.problem.get("problem") == "regress" else "accuracy"
+    if r is None:
         limits = []
         if info.max_params:
             limits.append(f"at most {info.max_params:,} parameters")
         if info.max_submissions:
             limits.append(f"{info.max_submissions} submissions each")
         if info.closes_at:
-            limits.append(f"closes {info.closes_at:%H:%M} UTC")
-        st.caption("Scored on the class's hidden test points: the public half now, the private half when "
-                   "your teacher reveals it." + (" Limits: " + ", ".join(limits) + "." if limits else ""))
-        clicked = st.button("Submit to the class", key="class_submit", type="primary",
-                            icon=":material/upload:", disabled=is_paused,
-                            help="Send this network (its settings and weights) to be scored.")
-        if clicked:
-            _submit(ch, network)
-        r = st.session_state.get(RECEIPT)
-        if r is not None:
-            what = "R²" if info.problem.get("problem") == "regress" else "accuracy"
-            shown = f"{r.public:.3f}" if what == "R²" else f"{100 * r.public:.1f} %"
-            left = "" if r.left is None else f" {r.left} submission{'s' if r.left != 1 else ''} left."
-            st.success(f"Scored: public {what} {shown}, rank {r.rank} in the class.{left}",
-                       icon=":material/check_circle:")
+            limits.append("closes " + fmt.until(info.closes_at, datetime.now(UTC), board.viewer_zone()))
+        st.caption(f":material/upload: **Submit** scores this network on the class's hidden test points. Its "
+                   f"**public {what}** there and this page's **Test {what}** (your own test points) are two "
+                   "different tests. The private half is scored when your teacher reveals it."
+                   + (" Limits: " + ", ".join(limits) + "." if limits else ""))
+    else:
+        shown = f"{r.public:.3f}" if what == "R²" else f"{100 * r.public:.1f} %"
+        left = "" if r.left is None else f" {r.left} submission{'s' if r.left != 1 else ''} left."
+        st.success(f"Scored: public {what} {shown} on the class's hidden points, rank {r.rank} in the "
+                   f"class.{left} This page's Test {what} is another test (your own test points), so the "
+                   "two numbers differ.", icon=":material/check_circle:")
 
 
 def _submit(ch: Challenge, network) -> None:
@@ -83,6 +97,7 @@ def _submit(ch: Challenge, network) -> None:
         st.error(f"Not submitted: this network could not be stored ({type(err).__name__}). Your network is "
                  "still on this page.", icon=":material/error:")
         return
+    st.session_state[SUBMITTED_AT] = time.monotonic()
     _record_submit(time.perf_counter() - t0, r.submission)
     board.changed(ch.code)   # this replica's boards show it at their next refresh
     st.session_state[RECEIPT] = r

@@ -121,6 +121,7 @@ class Adam(Optimizer):
 
 
 OPTIMIZERS: dict[str, type] = {"sgd": SGD, "momentum": Momentum, "adam": Adam}
+OPT_NAMES = {"sgd": "SGD", "momentum": "SGD with momentum", "adam": "Adam"}   # what a menu shows
 
 def make_optimizer(name, size, lr):
     """A fresh optimiser (zero moments) for a flat vector of `size` parameters."""

@@ -100,6 +100,7 @@ def teacher(code: str) -> None:
                    "it. Open it away from the projector.", icon=":material/key:")
         with st.expander("Your teacher's link", icon=":material/key:"):
             st.code(f"{base}/class?code={code}&key={new[1]}", language=None, wrap_lines=True)
+    sign = st.container()   # PAUSED, above the code, once the toggle below has said so
     left, right = st.columns([3, 2], vertical_alignment="center")
     with left:
         st.html(f'<div style="font-size:clamp(48px,9vw,120px);font-weight:700;letter-spacing:0.12em;'
@@ -126,6 +127,10 @@ def teacher(code: str) -> None:
         if value != was:
             connection.store().set_flag(code, key, flag, value)   # checked against the key on the server
             class_board.changed(code)
+    if pause:
+        with sign:
+            seats.paused_sign("**Eyes up.** Every student's Play has stopped and Submit waits until you resume "
+                              "(the switch below).")
     # The live parts are placed first but drawn after Manage: whatever they meet in the store, the teacher's
     # actions are on the page already (and each live part fails alone, as one line: connection.guarded).
     live, stars = st.container(), st.container()
@@ -220,6 +225,8 @@ def board(code: str, compact: bool = False) -> None:
     if info is None:
         st.caption("This class has ended.")
         return
+    if compact and info.paused:   # a student's phone: the projector's sign
+        seats.paused_sign("**Eyes up: your teacher paused the class.**")
     if compact:   # a student's phone: one line, the table first
         st.markdown(f"**{counts.joined}** joined · **{counts.active}** active in the last minute · "
                     f"**{counts.playing}** playing · **{counts.submissions}** submissions")
@@ -234,7 +241,7 @@ def board(code: str, compact: bool = False) -> None:
         return
     what = class_board.score_name(info)
     fmt = "%.3f" if what == "R²" else "%.1f %%"
-    st.dataframe(table, hide_index=True, width="stretch", column_config={
+    st.dataframe(class_board.for_viewer(table), hide_index=True, width="stretch", column_config={
         f"public {what}": st.column_config.NumberColumn(format=fmt),
         f"private {what}": st.column_config.NumberColumn(format=fmt)})
 
@@ -306,8 +313,8 @@ def snapshots(code: str) -> None:
             if drawn is None:
                 st.caption("A curve fit has no plane to draw; its settings:")
             else:
-                charts.show(pictures.snapshot_figure(drawn, X, y, wrong, info.problem, names[sub]),
-                            key=f"class_snap_{sub}", live=True)
+                charts.show(pictures.snapshot_figure(drawn, X, y, wrong, info.problem, names[sub],
+                                                     beside=len(starred)), key=f"class_snap_{sub}", live=True)
             ringed = f"{int(wrong.sum())} of {len(wrong)} public test points wrong (ringed)" \
                 if info.problem.get("problem") != "regress" else f"{len(wrong)} public test points"
             st.markdown(pictures.settings_line(by_id[sub].spec) + f" · {ringed}")

@@ -81,8 +81,6 @@ def top() -> tr.Spec | None:
                                                                          discrete)
     ctl.twin_note(knobs[1], run, spec, choice.twin_on, spec.twin_diff)
     with share_col:
-        if ch is not None:   # its own fragment: Submit reruns the box, not the maps
-            st.fragment(submit_part)(ch)
         ctl.share(run, ctl.link_values(spec, twin_on=choice.twin_on, speed=speed_text, discrete=bool(discrete)),
                   spec.problem, spec)
     st.session_state["trainer_spec"] = spec   # for /class: a teacher's Start takes the data of this view
@@ -144,6 +142,10 @@ def bend_switch(spec: tr.Spec) -> None:
     bend = LINKS.widget("bend")
     run: tr.Run = st.session_state[tr.RUN]
     t, d = run.trainer, run.data
+    if t.epoch == 0:   # issue 34: an untrained map has no boundary to return, beside words that promise one
+        st.info("Nothing is trained yet (epoch 0): the maps below show the random starting weights. Press "
+                "**+100** above, then compare the trained boundary with the same weights bent otherwise.",
+                icon=":material/hourglass_empty:")
     figs = st.session_state.setdefault(tr.FIGURES, {})
     xs, ys = np.linspace(-d.limit, d.limit, RES), np.linspace(-d.limit, d.limit, RES)
     if spec.problem != "classify" or lv.is_curve(run):
@@ -264,15 +266,11 @@ def warp_view(spec: tr.Spec) -> None:
                    "lines are where a unit is 0.")
 
 
-def submit_part(ch) -> None:
-    """Submit to the class: the network as it is when pressed (Play may have moved it since the box was
+def network() -> tuple[dict, dict]:
+    """What Submit sends: the network as it is when pressed (Play may have moved it since the page was
     drawn), read from the session's run."""
-
-    def network() -> tuple[dict, dict]:
-        t = st.session_state[tr.RUN].trainer
-        return t.to_dict(), submit.network_spec(t.cfg, t.epoch)
-
-    submit.submit_box(ch, network, seats.paused(ch))
+    t = st.session_state[tr.RUN].trainer
+    return t.to_dict(), submit.network_spec(t.cfg, t.epoch)
 
 
 def _follow_clicked() -> None:
@@ -386,7 +384,11 @@ if __name__ == "__main__":
         st.fragment(seats.watch, run_every=seats.WATCH_EVERY)(challenge, held)
     if held:
         st.session_state[tr.PLAYING] = False
-    ctl.buttons(held)
+    # A class's Submit sits beside Play (issue 34: it was 2.3 screens down at 1366 and 5 on a phone); what it
+    # says (limits, the receipt, a refusal) goes right under the row.
+    pressed = ctl.buttons(held, beside=(lambda bar: submit.button(bar, held)) if challenge else None)
+    if challenge is not None:
+        submit.strip(challenge, bool(pressed), network)
     spec = st.fragment(top)()   # a whole-page run draws the top, then the sections for its spec
     st.session_state[FULL] = False
     below(spec)

@@ -6,7 +6,7 @@ on some screen, and a colour is never used for anything but its meaning:
 | meaning                 | colours                                          |
 |-------------------------|--------------------------------------------------|
 | sign of a number        | POSITIVE blue, NEGATIVE vermillion; SIGNED scale |
-| classes (up to 5)       | CLASSES: orange, bluish green, reddish purple, yellow, sky blue, |
+| classes (up to 5)       | CLASSES: orange, bluish green, reddish purple (called pink), yellow, sky blue, |
 |                         | each with its own shape too: CLASS_SYMBOLS       |
 | on / off                | ON ink (near black), OFF grey (and dashed)       |
 | train / test            | no colour of its own: filled vs hollow marks, solid vs dotted lines |
@@ -28,7 +28,9 @@ ZERO = "#F2F2F2"  # the middle of a signed scale: near white, so 0 reads as "not
 SIGNED = [[0.0, NEGATIVE], [0.5, ZERO], [1.0, POSITIVE]]  # plotly colorscale, use with zmid=0
 
 CLASSES = (ORANGE, GREEN, PURPLE, YELLOW, SKY)  # class 0, 1, 2, ...
-CLASS_NAMES = ("orange", "green", "purple", "yellow", "sky blue")  # for captions
+# For captions, as a class sees them: Okabe-Ito's "reddish purple" #CC79A7 reads as pink on a screen or a
+# projector, and a caption that says "purple" beside a pink point had the room looking for another colour.
+CLASS_NAMES = ("orange", "green", "pink", "yellow", "sky blue")
 
 # Each class has its own shape as well as its colour, in every chart and legend (issue 35: a student who
 # cannot tell orange from green tells a circle from a square). Plotly marker symbols; a test point is

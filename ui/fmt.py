@@ -5,7 +5,8 @@ Rules, the same on every page:
 - no e-notation: a very small number reads 3.6 × 10⁻¹⁵, or "below rounding error" for gaps;
 - one precision per kind of number: weights and activations `num` (up to 3 decimals), shares
   `pct` (one decimal), counts `count` (thousands separators), money `money`;
-- shapes as 3 × 2.
+- shapes as 3 × 2; a network's hidden layers in words (`layers`: '1 hidden layer of 8');
+- times on class screens on the viewer's own clock or 'N min ago' (`when`, `until`), never UTC.
 LaTeX gets the same numbers through `tex` (LaTeX draws its own minus from "-").
 Tables: round the data itself (`frame`), not only its format, because st.dataframe's hidden
 accessible table and a copied cell hold the raw value (2.4299999999999997).
@@ -165,3 +166,76 @@ def frame(df, digits: int = 3):
         if out[c].dtype.kind == "f":
             out[c] = out[c].round(digits) + 0.0
     return out
+
+
+def layers(hidden) -> str:
+    """A network's hidden layers in words, never as a bare list a class reads as a count of layers:
+    () -> 'no hidden layer', (8,) -> '1 hidden layer of 8', (8, 4) -> '2 hidden layers of 8 and 4',
+    (16, 16) -> '2 hidden layers of 16 each'."""
+    units = [int(u) for u in (hidden or ())]
+    if not units:
+        return "no hidden layer"
+    if len(units) == 1:
+        return f"1 hidden layer of {units[0]:,}"
+    if len(set(units)) == 1:
+        return f"{len(units)} hidden layers of {units[0]:,} each"
+    *first, last = (f"{u:,}" for u in units)
+    return f"{len(units)} hidden layers of {', '.join(first)} and {last}"
+
+
+def ago(seconds: float) -> str:
+    """How long ago, in the words a room says it: 'just now', '1 min ago', '12 min ago', '2 h 5 min ago',
+    '3 days ago'. A time a little ahead (another machine's clock) is 'just now'."""
+    s = max(0, int(seconds))
+    if s < 60:
+        return "just now"
+    minutes = s // 60
+    if minutes < 60:
+        return f"{minutes} min ago"
+    hours, minutes = divmod(minutes, 60)
+    if hours < 24:
+        return f"{hours} h {minutes} min ago" if minutes else f"{hours} h ago"
+    days = hours // 24
+    return f"{days} day{'s' if days != 1 else ''} ago"
+
+
+def within(seconds: float) -> str:
+    """How long until, the other way round from `ago`: 'in 1 min', 'in 32 min', 'in 2 h 5 min', 'now'."""
+    s = int(seconds)
+    if s <= 0:
+        return "now"
+    minutes = -(-s // 60)   # 30 s left is 'in 1 min', not 'in 0 min'
+    if minutes < 60:
+        return f"in {minutes} min"
+    hours, minutes = divmod(minutes, 60)
+    return f"in {hours} h {minutes} min" if minutes else f"in {hours} h"
+
+
+def _zone(name: str | None):
+    """The viewer's time zone by name (st.context.timezone), or None when it is unknown or not a zone."""
+    if not name:
+        return None
+    from zoneinfo import ZoneInfo
+
+    try:
+        return ZoneInfo(str(name))
+    except (ValueError, KeyError, OSError):   # ZoneInfoNotFoundError is a KeyError
+        return None
+
+
+def when(at, now, zone: str | None) -> str:
+    """A past moment on a class screen: on the viewer's own clock with how long ago ('14:03, 2 min ago'),
+    or, when the viewer's zone is unknown, how long ago alone ('2 min ago'); never UTC. `at` and `now`
+    are aware datetimes; None (a row without a time) is '–'."""
+    if at is None:
+        return "–"
+    since = ago((now - at).total_seconds())
+    tz = _zone(zone)
+    return since if tz is None else f"{at.astimezone(tz):%H:%M}, {since}"
+
+
+def until(at, now, zone: str | None) -> str:
+    """A moment to come (a class closing): 'at 14:45 (in 32 min)' on the viewer's clock, or 'in 32 min'."""
+    left = within((at - now).total_seconds())
+    tz = _zone(zone)
+    return left if tz is None else f"at {at.astimezone(tz):%H:%M} ({left})"

@@ -218,8 +218,9 @@ def _set_playing(value: bool):
         fairshare.leave(fairshare.session_key())  # the others get this session's share at once
 
 
-def buttons(held: bool = False) -> None:
-    """Play, Step, +10, +100 and Reset in one wrapping row, right above the maps (on a phone too).
+def buttons(held: bool = False, beside=None):
+    """Play, Step, +10, +100 and Reset in one wrapping row, right above the maps (on a phone too);
+    `beside(bar)` draws its own button right after Play (a class's Submit) and its result is returned.
 
     Outside every fragment, with callbacks: a button inside the top fragment (the parent of the ticking
     live fragment) is disabled while a tick runs, and a playing tick is nearly always running.
@@ -237,6 +238,7 @@ def buttons(held: bool = False) -> None:
         bar.button("Play", key="trainer_play", type="primary", on_click=_set_playing, args=(True,), disabled=held,
                    icon=":material/play_arrow:", width="stretch",
                    help="Train continuously; the maps redraw several times a second.")
+    got = beside(bar) if beside is not None else None
     pace, full = PROBLEM_UI[problem_now()].network.pace, LINKS.value("speed") == "max"
     bar.button("Lesson pace" if full else "Full speed", key="trainer_pace", on_click=LINKS.set,
                args=("speed", pace if full else "max"),
@@ -250,6 +252,7 @@ def buttons(held: bool = False) -> None:
     # Paused by the teacher: no training at all, and nothing trained is thrown away until they resume.
     bar.button("Reset", key="trainer_reset", icon=":material/restart_alt:", width="stretch", on_click=_reset,
                help="Back to epoch 0 and the starting weights of this seed.", disabled=held)
+    return got
 
 
 def _step(k: int) -> None:

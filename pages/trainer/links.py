@@ -18,7 +18,7 @@ from engine import fairshare
 from lib.activations import ACTIVATIONS
 from lib.datasets import CLASSES_DEFAULT, CLASSES_MAX, CLASSES_MIN, DEFAULT_CELLS, PROBLEMS
 from lib.features import FEATURES
-from lib.optim import OPTIMIZERS
+from lib.optim import OPT_NAMES, OPTIMIZERS
 from lib.points import HAND_LINK_CHARS, HAND_MAX, MAX_POINTS
 from lib.train import MAX_LINK_PARAMS, read_export
 from pages.trainer import run as tr
@@ -28,7 +28,6 @@ ACTS = {k: a.label for k, a in ACTIVATIONS.items()}
 VIEWS = {"bend": "Bend", "inside": "Inside", "step": "One step", "warp": "Warp",
          "mistakes": "Mistakes", "code": "Code"}
 WORST = "worst"              # `pt`: follow the training point the network fits worst
-OPT_NAMES = {"sgd": "SGD", "momentum": "SGD with momentum", "adam": "Adam"}
 LR_OPTIONS = (0.00001, 0.0001, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0)
 PENALTIES = (0.0, 0.00001, 0.0001, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0)  # the Playground's 0..10
 BATCHES = (0, *range(1, 31), 32, 64, 128)   # the Playground's 1 to 30, and a few powers of two
@@ -419,7 +418,7 @@ def twin_title(spec: tr.Spec) -> str:
         return "No hidden layer"
     words = []
     if cfg["hidden"] != spec.hidden:
-        words.append("no hidden layer" if not cfg["hidden"] else f"hidden {format_hidden(cfg['hidden'])}")
+        words.append(fmt.layers(cfg["hidden"]))
     names = {"act": lambda v: ACTS[v], "opt": lambda v: OPT_NAMES[v], "lr": lambda v: f"learning rate {plain(v)}",
              "l1": lambda v: f"L1 {plain(v)}", "l2": lambda v: f"L2 {plain(v)}"}
     for key, say in names.items():

@@ -15,7 +15,7 @@ from lib.maps import RES, boundary_cells, curve_fit, labels_of, prediction_map, 
 from pages.trainer import charts as tc
 from pages.trainer import picking
 from pages.trainer import run as tr
-from pages.trainer.links import ACTS, CURVE_CAPTION, LINKS, PROBLEM_UI, format_hidden, twin_title
+from pages.trainer.links import ACTS, CURVE_CAPTION, LINKS, PROBLEM_UI, twin_title
 from ui import charts, fmt, state
 
 H_MAP, H_CURVES = 450, 400   # live chart heights (px): a map about 380 px square at 1366 px, 340 on a phone
@@ -61,7 +61,7 @@ def is_curve(run: tr.Run) -> bool:
 def net_title(spec: tr.Spec) -> str:
     if not spec.hidden:
         return "No hidden layer"
-    return f"Hidden {format_hidden(spec.hidden)} · {ACTS[spec.act]}"
+    return f"{fmt.layers(spec.hidden)} · {ACTS[spec.act]}"
 
 
 def span(d: tr.Data) -> float:
@@ -170,7 +170,7 @@ def numbers(spec: tr.Spec, run: tr.Run, m: dict) -> None:
                  help="Mean squared error on the training points (plus the L1 and L2 penalties).")
         c.metric("Train R²", _r2(m["train_r2"]), width=125,
                  help="1 − (squared error) / (spread of the values): 1 is a perfect fit, 0 no better than "
-                      "their mean.")
+                      "their mean, below 0 worse than it.")
         c.metric("Test R²", _r2(m["test_r2"]), width=125,
                  help="On the points the network never trains on (none: every point is a training point).")
         c.metric("Test mean absolute error", _r2(m["test_mae"]), width=190,
@@ -181,6 +181,10 @@ def numbers(spec: tr.Spec, run: tr.Run, m: dict) -> None:
         c.metric("Train accuracy", _pct(m["train_acc"]), width=125)
         c.metric("Test accuracy", _pct(m["test_acc"]), width=125,
                  help="On the points the network never trains on (none: every point is a training point).")
+    if spec.head == "linear" and np.isfinite(m["train_r2"]) and m["train_r2"] < 0:
+        # issue 34: "Train R² −14.48" at epoch 0 reads as a broken number without this word
+        st.caption(f"R² below 0 ({_r2(m['train_r2'])}): the network's curve is further from the points than a "
+                   "flat line at their mean would be. It has not learned yet; training brings R² up towards 1.")
     if run.twin is not None:
         m0 = run.twin.metrics()
         who = twin_title(spec)

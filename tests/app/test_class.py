@@ -326,7 +326,7 @@ def test_two_students_on_the_board_in_order_a_students_view_has_no_teacher_contr
     table = teacher.dataframe[0].value
     assert list(table["student"]) == order and list(table["rank"]) == [1, 2, 3]
     assert list(table["epochs"]) == [{"Ada": 100, "Bo": 300, "Cy": 7}[n] for n in order]   # as trained
-    assert all(len(t) == 8 for t in table["submitted (UTC)"])                       # hh:mm:ss
+    assert list(table["submitted"]) == ["just now"] * 3              # no zone from this browser: no clock
     assert "private accuracy" not in table.columns
     # A student's /class: the same board, live, and no teacher control (no toggle, no manage expander).
     student = open_page("class", {"code": code})
@@ -372,7 +372,8 @@ def test_starred_snapshots_show_in_order_with_settings_and_rings_and_reveal_adds
     snaps = [f["layout"]["title"]["text"] for f in figs if f["layout"].get("height") == 420]
     assert snaps == [f"{rows['Bo'].rank}. Bo", f"{rows['Ada'].rank}. Ada"]          # in the teacher's order
     text = _text(teacher)
-    assert "layers **8**" in text and "epochs **300**" in text and "public test points wrong (ringed)" in text
+    assert "1 hidden layer of 8, ReLU · Adam, rate 0\\.03, all points a step · 300 epochs" in text
+    assert "layers **" not in text and "public test points wrong (ringed)" in text
     # The rings are lib's: the public points this network gets wrong.
     from lib.challenge import public_mistakes
 
@@ -502,8 +503,8 @@ def test_any_stored_row_leaves_the_board_the_charts_and_manage_drawn_and_a_bad_r
     assert not teacher.exception
     assert _manage_present(teacher)
     table = teacher.dataframe[0].value
-    layers = dict(zip(table["student"], table["layers"], strict=True))
-    assert layers["Ada"] == "8"
+    layers = dict(zip(table["student"], table["network"], strict=True))
+    assert layers["Ada"] == "1 hidden layer of 8"
     for name in ("Eve", "Nan", "Inf", "Odd", "Big", "Bare", "Junk"):
         assert layers[name] == text.BAD, (name, layers[name])
     assert not any("could not be drawn" in c.value for c in teacher.caption)     # no part gave up
@@ -716,3 +717,161 @@ def test_the_teacher_removes_a_student_who_never_submitted(tmp_path, monkeypatch
     at.selectbox(key="class_remove_who").select("Flood 1").run()
     at.button(key="class_remove").click().run()
     assert not at.exception and [s.nickname for s in db.seats(code, key)] == ["Ada"]
+
+
+def _paused_signs(at) -> list[str]:
+    return [w.value for w in at.warning if w.value.startswith(f"# {seats.PAUSED}\n")]
+
+
+def test_paused_is_a_large_sign_on_the_projector_the_students_trainer_and_the_students_board():
+    """Issue 34: a paused class showed only a small toggle on the projector. Now a heading in a warning box,
+    on every screen of the class, and gone again at resume."""
+    code, key = store().create_class(PROBLEM)
+    seat = store().join(code, "Ada")
+    teacher = open_page("class", {"code": code, "key": key})
+    assert not _paused_signs(teacher)
+    teacher.toggle(key="class_pause").set_value(True).run()
+    assert not teacher.exception and store().get_class(code).paused
+    assert len(_paused_signs(teacher)) == 1
+    # Drawn above the join code: the first thing on the projector under the title.
+    order = [el for el in teacher.main if getattr(el, "type", None) in ("warning", "html")]
+    assert order[0].type == "warning" and order[0].value.startswith("# PAUSED")
+    assert code in order[1].proto.body
+    student = open_page("trainer", {"class": code, "seat": seat, "twin": "false"})
+    assert len(_paused_signs(student)) == 1 and "Eyes up" in _paused_signs(student)[0]
+    board_view = open_page("class", {"code": code})
+    assert len(_paused_signs(board_view)) == 1
+    teacher.toggle(key="class_pause").set_value(False).run()
+    assert not _paused_signs(teacher)
+    assert not _paused_signs(open_page("class", {"code": code}))
+
+
+def test_class_times_are_on_the_viewers_clock_or_minutes_ago_never_utc():
+    """Issue 34: the board said 'submitted (UTC)' and Submit 'closes 14:45 UTC'. Each viewer's own clock
+    (st.context.timezone) with how long ago, or how long ago alone when the browser gives no zone."""
+    from datetime import UTC, datetime, timedelta
+    from zoneinfo import ZoneInfo
+
+    code, key = store().create_class(PROBLEM, closes_at=datetime.now(UTC) + timedelta(minutes=32, seconds=30))
+    seat = store().join(code, "Ada")
+    store().submit(code, seat, spec={"hidden": [8], "epoch": 7}, weights={"w": [1]}, n_params=33,
+                   public=0.9, private=0.8)
+    _raw("UPDATE submissions SET created_at = :t", t=(datetime.now(UTC) - timedelta(minutes=12)).replace(
+        tzinfo=None))
+    board.changed(code)
+    teacher = open_page("class", {"code": code, "key": key})
+    table = teacher.dataframe[0].value
+    assert not any("UTC" in c for c in table.columns)
+    assert list(table["submitted"]) == ["12 min ago"]
+    teacher.context = {"timezone": "Asia/Tokyo"}
+    teacher.run()
+    at = store().leaderboard(code)[0].at
+    tokyo = at.astimezone(ZoneInfo("Asia/Tokyo"))
+    assert list(teacher.dataframe[0].value["submitted"]) == [f"{tokyo:%H:%M}, 12 min ago"]
+    # Submit's box: when the class closes, on the student's clock, and how long that is.
+    student = open_page("trainer", {"class": code, "seat": seat, "twin": "false"})
+    said = _text(student)
+    assert "UTC" not in said and "closes in 33 min" in said
+    student.context = {"timezone": "America/New_York"}
+    student.run()
+    closes = store().get_class(code).closes_at.astimezone(ZoneInfo("America/New_York"))
+    assert f"closes at {closes:%H:%M} (in 33 min)" in _text(student)
+
+
+def test_the_pages_test_accuracy_and_the_receipts_public_accuracy_are_named_as_two_tests():
+    """Issue 34: a student read 'Test accuracy 91 %' and 'public accuracy 84 %' as one number that changed."""
+    code, _ = store().create_class(PROBLEM)
+    seat = store().join(code, "Ada")
+    at = open_page("trainer", {"class": code, "seat": seat, "twin": "false"})
+    assert any(m.label == "Test accuracy" for m in at.metric)
+    assert "**public accuracy** there and this page's **Test accuracy** (your own test points) are two " \
+           "different tests" in _text(at)
+    at.button(key="trainer_step_100").click().run()
+    at.button(key="class_submit").click().run()
+    receipt = at.success[0].value
+    assert receipt.startswith("Scored: public accuracy") and "on the class's hidden points" in receipt
+    assert "This page's Test accuracy is another test (your own test points)" in receipt
+
+
+def test_submit_sits_in_the_row_of_play_right_after_it():
+    """Issue 34: Submit was in the share column, 2.3 screens under Play at 1366 and 5 on a phone."""
+    code, _ = store().create_class(PROBLEM)
+    seat = store().join(code, "Ada")
+    at = open_page("trainer", {"class": code, "seat": seat, "twin": "false"})
+
+    def rows(node):
+        for child in getattr(node, "children", {}).values():
+            keys = [getattr(c, "key", None) for c in getattr(child, "children", {}).values()]
+            if "trainer_play" in keys:
+                yield keys
+            yield from rows(child)
+
+    row = next(rows(at._tree))
+    assert row[:2] == ["trainer_play", "class_submit"]
+    alone = open_page("trainer", {"twin": "false"})                    # outside a class: no Submit at all
+    assert "class_submit" not in next(rows(alone._tree))
+
+
+def test_the_class_chart_names_its_points_and_draws_identical_networks_as_one_point_with_a_count():
+    """Issue 34: the class chart's points had no names, and three students who submitted the same network
+    (same settings, same score) were three points drawn on one another."""
+    code, key = store().create_class(PROBLEM)
+    same = {"hidden": [8], "act": "relu", "opt": "adam", "lr": 0.03, "batch": 0, "l1": 0.0, "l2": 0.0,
+            "epoch": 100}
+    for nick in ("Ada", "Bo", "<b>Cy</b>"):
+        store().submit(code, store().join(code, nick), spec=same, weights=_net(), n_params=33, public=0.85,
+                       private=0.8)
+    store().submit(code, store().join(code, "Di"), spec={**same, "epoch": 200}, weights=_net(), n_params=33,
+                   public=0.9, private=0.7)
+    store().submit(code, store().join(code, "[Ed](//x)"), spec={**same, "hidden": [4, 4]}, weights=_net(),
+                   n_params=37, public=0.85, private=0.8)
+    board.changed(code)
+    teacher = open_page("class", {"code": code, "key": key})
+    assert not teacher.exception
+    chart = next(f for f in figures(teacher) if f["layout"].get("xaxis", {}).get("type") == "log")
+    points = {t: (x, y) for tr_ in chart["data"] for t, x, y in zip(tr_["text"], decode(tr_["x"]),
+                                                                      decode(tr_["y"]), strict=True)}
+    assert points == {"×3 Ada, Bo, &lt;b&gt;Cy&lt;/b&gt;": (33, 85.0), "Di": (33, 90.0),
+                      "[Ed](//x)": (37, 85.0)}                      # named, as typed, never HTML
+    assert "markers+text" in {tr_["mode"] for tr_ in chart["data"]} and chart["data"][0]["name"] == "ReLU"
+    lo, hi = chart["layout"]["xaxis"]["range"]                         # no point (or name) on an edge
+    assert lo < np.log10(33) - 0.1 and np.log10(37) + 0.1 < hi
+    table = teacher.dataframe[0].value                                   # the board in the same words
+    assert set(table["bend"]) == {"ReLU"} and set(table["network"]) == {"1 hidden layer of 8",
+                                                                         "2 hidden layers of 4 each"}
+    hover = chart["data"][0]["customdata"]
+    assert "1 hidden layer of 8, ReLU · Adam, rate 0.03, all points a step · 100 epochs" in hover
+    teacher.toggle(key="class_reveal").set_value(True).run()            # public against private: the same
+    reveal = next(f for f in figures(teacher) if f["layout"]["title"]["text"].startswith("Public against"))
+    assert sorted(reveal["data"][1]["text"]) == ["Di", "[Ed](//x)", "×3 Ada, Bo, &lt;b&gt;Cy&lt;/b&gt;"]
+    teacher.toggle(key="class_hide").set_value(True).run()              # hidden names: numbered students
+    chart = next(f for f in figures(teacher) if f["layout"].get("xaxis", {}).get("type") == "log")
+    labels = [t for tr_ in chart["data"] for t in tr_["text"]]
+    assert not any(n in " ".join(labels) for n in ("Ada", "Bo", "Cy", "Di", "Ed"))
+    assert any(t.startswith("×3 Student ") for t in labels)
+
+
+def test_a_points_label_counts_identical_networks_names_three_and_is_never_html():
+    from classroom.pictures import point_label, same_networks
+
+    spec = {"hidden": [8], "act": "relu", "opt": "adam", "lr": 0.03, "batch": 0, "epoch": 5}
+    subs = [{"nickname": n, "spec": spec, "n_params": 33, "public": 0.5}
+            for n in ("Ada", "Bo", "<i>Cy</i>", "Di", "Ed", "Ada")]
+    subs.append({"nickname": "Fay", "spec": {**spec, "lr": 0.1}, "n_params": 33, "public": 0.5})
+    groups = same_networks(subs, ("public",))
+    assert [len(g) for g in groups] == [6, 1]
+    names = {s["nickname"]: f"Student {i + 1}" for i, s in enumerate(subs)}
+    assert point_label(groups[0], names, False) == "×6 Ada, Bo, &lt;i&gt;Cy&lt;/i&gt; +2"   # Ada once
+    assert point_label(groups[1], names, False) == "Fay"
+    assert point_label(groups[1], names, True) == "Student 7"
+
+
+def test_names_close_together_on_the_class_chart_are_placed_apart():
+    """Three networks at 97, 97.5 and 100 % of the same size printed 'Cy', 'Ada' and 'Bo' on one another."""
+    from classroom.pictures import label_sides
+
+    points = [(0.5, 0.89, "Ada", 6), (0.52, 0.895, "Bo", 6), (0.5, 0.917, "Cy", 6), (0.9, 0.5, "Di", 6)]
+    sides = label_sides(points)
+    assert len(set(sides[:3])) == 3                                   # three names, three sides
+    assert label_sides([(0.05, 0.5, "×3 Ada, Bo, Cy", 10)]) == ["top right"]    # away from the left edge
+    assert label_sides([(0.95, 0.5, "Di", 6)]) == ["top left"]                   # ... and the right one

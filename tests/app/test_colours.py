@@ -1,5 +1,5 @@
 """One colour language over every chart of every lesson, at its defaults (ui/colors.py): a bend drawn in
-more than one chart keeps its colour, and the class colours (orange, green, purple, ...) appear only where
+more than one chart keeps its colour, and the class colours (orange, green, pink, ...) appear only where
 points have classes. Issue 26 found SiLU wine in one chart and indigo in another; this sweep would have
 caught it, and catches the next one."""
 

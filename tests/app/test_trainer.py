@@ -187,12 +187,14 @@ def test_changing_the_layers_starts_a_new_network():
     at.button(key="trainer_step_10").click().run()
     at.text_input(key="hidden").set_value("4,4").run()
     assert _metrics(at)["Epoch"] == "0"
-    assert "Hidden 4,4" in str(figures(at))
+    assert "2 hidden layers of 4 each" in str(figures(at))
 
 
 def test_bend_switch_identity_collapses_to_the_printed_layer_and_back():
     at = open_page("trainer", {"twin": "false", "bend": "identity"})
+    assert any("Nothing is trained yet" in i.value for i in at.info)    # epoch 0: no boundary to return
     at.button(key="trainer_step_100").click().run()
+    assert not any("Nothing is trained yet" in i.value for i in at.info)
     t = _spec_trainer(epochs=100)
     W = t.params[0][0] @ t.params[1][0]                     # (2, 1)
     b = t.params[0][1] @ t.params[1][0] + t.params[1][1]    # (1,)
@@ -569,7 +571,7 @@ def test_the_page_reproduces_from_its_share_link():
              "twin": "false", "opt": "momentum", "noise": "0.1", "n": "300"}
     at = open_page("trainer", query)
     assert not at.exception
-    assert "Hidden 3 · Tanh" in str(figures(at))
+    assert "1 hidden layer of 3 · Tanh" in str(figures(at))
     assert at.selectbox(key="batch").value == 10 and at.select_slider(key="lr").value == 0.1
     at.button(key="trainer_step_100").click().run()
     link = next(c.value for c in at.code if "w=" in c.value)
@@ -578,7 +580,7 @@ def test_the_page_reproduces_from_its_share_link():
         assert shared[k] == v, k
     at2 = open_page("trainer", shared)
     assert _metrics(at2)["Train accuracy"] == _metrics(at)["Train accuracy"]
-    assert figures(at2)[0]["layout"]["title"]["text"] == "Hidden 3 · Tanh"
+    assert figures(at2)[0]["layout"]["title"]["text"] == "1 hidden layer of 3 · Tanh"
 
 
 def test_l1_and_a_large_l2_from_the_link_train_as_the_engine_does():
@@ -653,7 +655,7 @@ def test_three_classes_shade_by_class_and_confidence_and_count_a_k_by_k_matrix()
     tables = [df.value for df in at.dataframe]
     assert tables and all(t.shape == (3, 3) for t in tables)
     assert sum(int(np.trace(t.to_numpy())) for t in tables[:1]) == round(want["train_acc"] * 320)
-    assert "class 2 (purple diamond)" in " ".join(h.proto.body for h in at.get("html"))  # the colour key
+    assert "class 2 (pink diamond)" in " ".join(h.proto.body for h in at.get("html"))  # the colour key
 
 
 def test_k_changes_the_classes_and_a_file_for_two_classes_is_refused():
@@ -707,7 +709,8 @@ def test_values_on_the_plane_use_the_signed_scale_and_the_twin_follows():
     figs = [f for f in figures(at) if f["layout"].get("uirevision") == "boundary"]
     assert len(figs) >= 2                          # the network and its twin (and the bend section's)
     units = NETWORKS["regress"][0][0]
-    assert [f["layout"]["title"]["text"] for f in figs[:2]] == [f"Hidden {units} · ReLU", "No hidden layer"]
+    titles = [f["layout"]["title"]["text"] for f in figs[:2]]
+    assert titles == [f"1 hidden layer of {units} · ReLU", "No hidden layer"]
     from pages.trainer import charts as tc
     assert figs[0]["data"][0]["colorscale"] == [list(c) for c in tc.VALUE_SHADING] or \
         [tuple(c) for c in figs[0]["data"][0]["colorscale"]] == [tuple(c) for c in tc.VALUE_SHADING]
@@ -850,7 +853,7 @@ def test_a_tanh_twin_of_the_same_widths_starts_from_the_same_weights_and_trains_
     want.step(100)
     assert f"Twin: Tanh: Train accuracy {fmt.pct(want.metrics()['train_acc'])}" in _captions(at)
     maps = [f for f in figures(at) if f["layout"].get("uirevision") == "boundary"]
-    assert [f["layout"]["title"]["text"] for f in maps[:2]] == ["Hidden 8 · ReLU", "Twin: Tanh"]
+    assert [f["layout"]["title"]["text"] for f in maps[:2]] == ["1 hidden layer of 8 · ReLU", "Twin: Tanh"]
     curves = next(f for f in figures(at) if f["layout"].get("uirevision") == "curves")
     assert {"twin: tanh · train", "your network · train"} <= {t["name"] for t in curves["data"]}
     assert {decode(t["x"])[-1] for t in curves["data"]} == {100.0}
@@ -1073,3 +1076,15 @@ def test_each_class_is_drawn_in_its_own_shape_on_the_map_and_the_inside_views():
     train = ic._marks(np.zeros((5, 2)), y, "train", 5, None)["marker"]["symbol"]
     test = ic._marks(np.zeros((5, 2)), y, "test", 5, None)["marker"]["symbol"]
     assert train == list(colors.CLASS_SYMBOLS) and test == [s + "-open" for s in colors.CLASS_SYMBOLS]
+
+
+def test_a_negative_r2_at_the_start_gets_a_word_and_goes_when_the_fit_is_good():
+    """Issue 34 item 6: 'Train R² −14.48' at epoch 0 needs a word; it goes once R² is above 0."""
+    at = open_page("trainer", {"problem": "regress"})
+    r2 = next(m for m in at.metric if m.label == "Train R²").value
+    assert r2.startswith("−")
+    assert any("R² below 0" in c.value and r2 in c.value for c in at.caption)
+    for _ in range(5):                                        # 500 epochs: the curve fits
+        at.button(key="trainer_step_100").click().run()
+    assert not next(m for m in at.metric if m.label == "Train R²").value.startswith("−")
+    assert not any("R² below 0" in c.value for c in at.caption)

@@ -322,7 +322,7 @@ def test_three_classes_and_a_curve_fit_with_ramps(open_page):
     _click(page, "+100")
     _wait_epoch(page, 100)
     assert_clean(page)
-    assert "Train accuracy" in main_text(page) and "class 2 (purple)" in main_text(page)
+    assert "Train accuracy" in main_text(page) and "class 2 (pink)" in main_text(page)
     assert page.locator(f"{BOUNDARY} g.hm image").count() == 1
     screenshot(page, "trainer-classes")
     page = open_page("/trainer?problem=regress&view=mistakes")
@@ -375,7 +375,7 @@ def test_weights_from_a_file_load_and_a_bad_one_is_refused(open_page, tmp_path):
     page.get_by_text("Weights loaded from net.json at epoch 50").wait_for()
     _wait_epoch(page, 50)
     assert_clean(page)
-    assert "Hidden 4,4 · Tanh" in main_text(page)
+    assert "2 hidden layers of 4 each · Tanh" in main_text(page)
 
 
 # --- points placed by hand ----------------------------------------------------------------------

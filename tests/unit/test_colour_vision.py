@@ -8,8 +8,8 @@ with full colour vision). About 2 is the smallest difference people notice side 
 "a different colour" at a glance on a small mark.
 
 Measured (ΔE00, the closest pair of class colours): 21.7 with full colour vision (orange / yellow),
-14.0 protanopia (purple / sky blue), 11.6 deuteranopia (orange / yellow), 10.9 tritanopia (orange /
-purple); the sign colours 49.6 or more. Every pair passes; the closest ones are near the floor, which
+14.0 protanopia (pink / sky blue), 11.6 deuteranopia (orange / yellow), 10.9 tritanopia (orange /
+pink); the sign colours 49.6 or more. Every pair passes; the closest ones are near the floor, which
 is one more reason every class also has its own shape.
 
 Where a pair falls under the floor it is listed in SHAPE_CARRIES, with why: the shape tells those

@@ -86,3 +86,31 @@ def test_change_writes_a_fall_with_the_ascii_minus_streamlit_reads_as_a_fall():
     assert fmt.change(-0.81, 4, keep=1) == "-0.81" and _is_negative_delta(fmt.change(-0.81, 4))
     assert fmt.change(0.5) == "0.5" and not _is_negative_delta(fmt.change(0.5))
     assert not _is_negative_delta(fmt.num(-0.81))   # why: Streamlit takes num's '−' for a rise
+
+
+@pytest.mark.parametrize("hidden, want", [
+    ((), "no hidden layer"), (None, "no hidden layer"), ((8,), "1 hidden layer of 8"),
+    ((8, 4), "2 hidden layers of 8 and 4"), ([16, 8, 4], "3 hidden layers of 16, 8 and 4"),
+    ((16, 16), "2 hidden layers of 16 each"), ((1000,), "1 hidden layer of 1,000")])
+def test_layers_in_words_never_a_bare_list_read_as_a_count_of_layers(hidden, want):
+    assert fmt.layers(hidden) == want
+
+
+def test_times_on_the_viewers_clock_or_how_long_ago_never_utc():
+    from datetime import UTC, datetime, timedelta
+
+    now = datetime(2026, 7, 1, 12, 10, 30, tzinfo=UTC)
+    assert [fmt.ago(s) for s in (-5, 0, 59, 60, 119, 125, 3599, 3600, 3900, 86_400, 3 * 86_400)] == [
+        "just now", "just now", "just now", "1 min ago", "1 min ago", "2 min ago", "59 min ago", "1 h ago",
+        "1 h 5 min ago", "1 day ago", "3 days ago"]
+    two = now - timedelta(minutes=2)
+    assert fmt.when(two, now, "Europe/London") == "13:08, 2 min ago"       # BST: UTC+1 in July
+    assert fmt.when(two, now, "America/New_York") == "08:08, 2 min ago"
+    assert fmt.when(two, now, None) == fmt.when(two, now, "Not/AZone") == "2 min ago"   # unknown: no clock
+    assert fmt.when(None, now, "UTC") == "–"
+    assert "UTC" not in fmt.when(two, now, "UTC")
+    assert [fmt.within(s) for s in (-1, 0, 30, 60, 61, 32 * 60, 3600, 3900)] == [
+        "now", "now", "in 1 min", "in 1 min", "in 2 min", "in 32 min", "in 1 h", "in 1 h 5 min"]
+    closes = now + timedelta(minutes=32)
+    assert fmt.until(closes, now, "Europe/Berlin") == "at 14:42 (in 32 min)"
+    assert fmt.until(closes, now, "") == "in 32 min"
