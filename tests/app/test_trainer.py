@@ -541,7 +541,7 @@ def test_the_legend_symbols_are_the_shapes_drawn():
         return [s for s in shapes if colors.CLASSES[c] in (s["fillcolor"], s["line"].get("color"))]
 
     circles, squares = of(0), of(1)
-    assert circles and all("H" not in s["path"] and s["path"].split("Z")[0].count("L") == 7 for s in circles)
+    assert circles and all("H" not in s["path"] and s["path"].split("Z")[0].count("L") == 5 for s in circles)
     assert squares and all("H" in s["path"] for s in squares)
     assert not fig["layout"].get("showlegend", True)  # no legend of shapes (it drew hexagons)
     assert fig["layout"]["xaxis"]["showticklabels"] is True  # axis numbers on the live map
@@ -1062,14 +1062,14 @@ def test_the_link_table_is_declared_for_the_page_file():
 
 def test_each_class_is_drawn_in_its_own_shape_on_the_map_and_the_inside_views():
     """Issue 35 item 3: five classes, five shapes (ui.colors.CLASS_SYMBOLS), drawn as paths on the map
-    (ui.boundary.class_path: circle 8 corners, square, diamond 4, triangle 3, cross 12) and as plotly
+    (ui.boundary.class_path: circle 6 corners, square, diamond 4, triangle 3, cross 12) and as plotly
     symbols where the points are markers (filled train, -open test)."""
     from pages.trainer import inside_charts as ic
     from ui import boundary, colors
 
     pts = np.array([[0.0, 0.0], [1.0, 1.0]])
     corners = [boundary.class_path(pts, 0.1, c).split("Z")[0].count("L") + 1 for c in (0, 2, 3, 4)]
-    assert corners == [8, 4, 3, 12]
+    assert corners == [6, 4, 3, 12]
     assert boundary.class_path(pts, 0.1, 1) == boundary.dots_path(pts, 0.1, sides=4)
     assert all(boundary.class_path(pts, 0.1, c).count("Z") == 2 for c in range(5))
     y = np.arange(5)

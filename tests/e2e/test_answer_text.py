@@ -2,8 +2,8 @@
 carries it, and its numbers as a table behind "The numbers behind this chart". Read from Chromium's
 accessibility tree (Playwright's aria snapshot of the page's main part), not from the DOM's text.
 
-Also the screenshots of what this changed (artifacts/screenshots/answer-*.png): the trainer's classes
-in their shapes, at both widths.
+Also the screenshots of what this changed (artifacts/screenshots/answer-*.png): each page with its
+numbers open, and the trainer's classes in their shapes at both widths.
 """
 from __future__ import annotations
 
@@ -27,9 +27,10 @@ def _tree(page) -> str:
     return page.locator("[data-testid='stMain']").aria_snapshot()
 
 
+@pytest.mark.parametrize("width", ["laptop", "phone"])
 @pytest.mark.parametrize("path", list(CASES))
-def test_each_lesson_s_answer_is_in_the_accessibility_tree(open_page, path):
-    page = open_page(path)
+def test_each_lesson_s_answer_is_in_the_accessibility_tree(open_page, path, width):
+    page = open_page(path, width)
     if path == "/trainer":   # an answer worth reading: a few epochs trained
         page.locator("[data-testid='stMain']").get_by_role("button", name="+100", exact=True).click()
         page.wait_for_function("() => /after 100 epochs/.test("
@@ -44,6 +45,7 @@ def test_each_lesson_s_answer_is_in_the_accessibility_tree(open_page, path):
     tree = _tree(page)
     table = tree[tree.index(NUMBERS):]
     assert re.search(r"- table", table) and re.search(r"- (cell|columnheader)", table), table[:2000]
+    screenshot(page, "answer-" + path.strip("/"))
 
 
 @pytest.mark.parametrize("width", ["laptop", "phone"])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.e2e.conftest import wait_ready
 from tests.e2e.test_every_view import LESSONS
 
 pytestmark = pytest.mark.e2e
@@ -39,3 +40,21 @@ def test_every_chart_on_every_lesson_has_a_name(open_page, path):
     names = [f["name"] for f in found if f["how"] == "figure"]
     for name in names:
         assert page.get_by_role("figure", name=name, exact=True).count() >= 1, name
+
+
+def test_a_chart_that_takes_clicks_is_named_by_a_line_only_a_screen_reader_reads(open_page):
+    """Picking points turns the trainer's map into an st.plotly_chart (it reports clicks): that element
+    takes no aria-label, so ui.charts.hidden_name puts "Chart: <name>" just before it, out of sight."""
+    from tests.e2e.test_every_view import axe_findings
+
+    page = open_page("/trainer?twin=false")
+    page.locator("[data-testid='stMain']").get_by_role("button", name="class 0", exact=False).first.click()
+    page.wait_for_selector(".layerlab-sr", state="attached", timeout=60_000)
+    wait_ready(page)
+    found = page.evaluate(CHART_NAMES)
+    picked = [f for f in found if f["how"] == "caption"]
+    assert picked and all(len(f["name"]) > 4 for f in picked), found
+    sr = page.locator(".layerlab-sr").first
+    assert sr.bounding_box()["width"] <= 1   # out of sight...
+    assert "Chart: " in page.locator("[data-testid='stMain']").aria_snapshot()   # ...not out of the tree
+    assert axe_findings(page) == []
