@@ -226,9 +226,9 @@ def _pile_as_text(thresholds, rates, income: float, cur: str) -> None:
         f"{fmt.money(float(tax.relu_tax(income, thresholds, rates)), cur, 2)}: marginal rate "
         f"{fmt.pct(tax.marginal_rate(income, thresholds, rates), 2)}, effective rate "
         f"{fmt.pct(tax.effective_rate(income, thresholds, rates), 2)}.",
-        ["income", "tax", "marginal rate", "effective rate"],
+        # no marginal rate per row: at a threshold itself it is the band below's, which reads as wrong
+        ["income", "tax", "effective rate"],
         [[fmt.money(i, cur) + (" (followed)" if i == income else ""), fmt.money(float(t), cur, 2),
-          fmt.pct(tax.marginal_rate(i, thresholds, rates), 2),
           fmt.pct(tax.effective_rate(i, thresholds, rates), 2) if i > 0 else "none"]
          for i, t in zip(at.tolist(), taxes.tolist(), strict=True)])
 
