@@ -192,7 +192,6 @@ def numbers(spec: tr.Spec, run: tr.Run, m: dict) -> None:
             st.caption(f"{who}: Train R² {_r2(m0['train_r2'])} · test {_r2(m0['test_r2'])}")
         else:
             st.caption(f"{who}: Train accuracy {_pct(m0['train_acc'])} · test {_pct(m0['test_acc'])}")
-    st.caption(summary(spec, m))
 
 
 def summary(spec: tr.Spec, m: dict) -> str:
@@ -231,6 +230,9 @@ def curves(spec: tr.Spec, run: tr.Run, figs: dict) -> None:
     """The loss and score curves, the network's and its twin's; while playing they are redrawn at most
     once every tr.CURVES_HOLD seconds (a step or reset shows at once)."""
     t = run.trainer
+    # the answer in words, above the curves: under both maps with a twin, so the maps keep their place on
+    # a phone's first screens
+    st.caption(summary(spec, t.metrics()))
     hold = tr.CURVES_HOLD if st.session_state.get(tr.PLAYING) else 0.0
     name = twin_title(spec)
     name = name[0].lower() + name[1:] if name == "No hidden layer" else name.lower()
