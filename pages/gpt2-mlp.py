@@ -98,7 +98,8 @@ def _p(v: float) -> str:
 def _matrix(M, rows, cols, caption: str) -> None:
     """A computed matrix with its name and shape above it (a plotly title would sit on the labels)."""
     st.markdown(f"**{caption}** · shape {fmt.shape(M.shape)}")
-    view.show(view.matrix_figure(M, tuple(rows), tuple(cols)))
+    view.show(view.matrix_figure(M, tuple(rows), tuple(cols)), name=f"{caption}: a matrix of cells, shape "
+              f"{fmt.shape(M.shape)}")
 
 
 def section_controls() -> tuple[str, bool]:
@@ -174,7 +175,8 @@ def section_glance(steps, W1, W2) -> None:
     left, right = st.columns([3, 2], vertical_alignment="center")
     with left:
         view.show(view.block_figure(steps.x[i], W1, steps.post[i], W2, steps.out[i], tuple(FEATURES),
-                                    tuple(HIDDEN)))
+                                    tuple(HIDDEN)), name="The MLP block at a glance: the first token widened, "
+                  "bent by GELU and narrowed back, as a network diagram")
     with right:
         on = ffn.units_on(steps.pre[i])
         st.markdown(
@@ -289,7 +291,8 @@ def section_check(inputs, finite: bool, act: str) -> None:
                 st.warning(f"{ck.n_wrong} of {ck.wrong.size} cells off by more than {fmt.num(tol, 4)} "
                            f"({ck.n_slips} new in this step); the largest, {fmt.num(worst, 4)}, at "
                            f"{TOKENS[r]}, {LABELS[name][k]}.", icon=":material/rule:")
-            view.show(view.check_figure(ck, TOKENS, LABELS[name]))
+            view.show(view.check_figure(ck, TOKENS, LABELS[name]), name="Your cells against the computed ones: "
+                      "a grid of right and wrong cells")
 
 
 @st.fragment

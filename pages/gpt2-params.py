@@ -14,7 +14,7 @@ from lib.transformer import (
     weight_groups,
 )
 from pages.gpt2_params import views as ui
-from ui import fmt, room, state
+from ui import charts, fmt, state
 from ui.source import show_source
 
 G = PRESETS["gpt2"]  # the declared defaults; every field's default on a run is the chosen preset's
@@ -136,7 +136,8 @@ def section_model(preset, base, cfg, problems, shown, v: ui.View) -> None:
     with right:
         st.markdown("**Where the parameters live**: area is parameter count. Click a box to zoom in, "
                     "the bar at the top to zoom out.")
-        st.plotly_chart(room.scaled(v.treemap), width="stretch", config={"displaylogo": False})
+        charts.show(v.treemap, key="gpt2_treemap", name="Where the parameters live: a treemap, area is "
+                    "parameter count")
     rest = tot.total - tot.blocks - tot.embeddings
     for col, (label, n, why) in zip(st.columns(3), [
             (f"In all {shown.n_layer} blocks", tot.blocks, None),
@@ -255,7 +256,8 @@ def section_presets(shown, v: ui.View) -> None:
     )
     ui.presets_view(custom, v.presets)
     st.markdown("**Where each model's parameters live**, as shares of its own total. Hover a bar for the count.")
-    st.plotly_chart(room.scaled(v.presets_figure), width="stretch", config={"displaylogo": False})
+    charts.show(v.presets_figure, key="gpt2_presets", name="Where each model's parameters live: bars of "
+                "shares of its own total, one per preset")
 
 
 @st.fragment

@@ -212,15 +212,30 @@ def recipe_card(layer: Layer) -> None:
     ins, outs = tuple(layer.ins), tuple(layer.outs)
     net, cells_at = (right[0], right[1]) if big else (right, right)
     with net:
-        charts.show(card.diagram(layer.W, layer.x, layer.y, ins, outs), key="rc_diagram")
+        charts.show(card.diagram(layer.W, layer.x, layer.y, ins, outs), key="rc_diagram",
+                    name=f"The recipe card as a network: each {layer.fruit} an input, each "
+                    f"{layer.smoothie} an output, a line per weight")
         st.markdown(f"The same numbers as a network: each {layer.fruit} a circle on the left, each neuron a "
                     "circle on the right with its output inside. Every line is **one weight**, one cell of "
                     "W: blue positive, vermillion negative, thicker for bigger. Hover a line: it names its "
                     "cell.")
+        _outputs_as_text(layer)
     with cells_at:
-        charts.show(card.cells(layer.W, ins, outs), key="rc_wcells")
+        charts.show(card.cells(layer.W, ins, outs), key="rc_wcells",
+                    name=f"W as cells, {fmt.shape(nin, nout)}: one row per {layer.fruit}, one column per "
+                    f"{layer.smoothie}")
         st.caption(f"W as cells, {fmt.shape(nin, nout)}: one row per {layer.fruit}, one column per "
                    f"{layer.smoothie}, in the same colours.")
+
+
+def _outputs_as_text(layer: Layer) -> None:
+    """The network's answer in words and a table (issue 35 item 2): each output y = xW + b."""
+    part = layer.x @ layer.W                                              # (nout,) the input part xW
+    charts.answer(
+        "Outputs y = xW + b: " + ", ".join(f"{n} {val(y)}" for n, y in zip(layer.outs, layer.y, strict=True))
+        + ".",
+        [layer.smoothie, f"{layer.fruit} part xW", layer.bias, "output y"],
+        [[n, val(p), val(b), val(y)] for n, p, b, y in zip(layer.outs, part, layer.b, layer.y, strict=True)])
 
 
 # --- 2. The arithmetic -------------------------------------------------------------------------

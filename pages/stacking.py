@@ -151,7 +151,8 @@ def mini() -> None:
     grad = float(squared_error_grad(y_hat, target)[0])
     left, right = st.columns([3, 2], gap="large")
     with left:
-        charts.show(figures.mini_diagram(mW1, mW2, mx, h1, y_hat), key="st_mini")
+        charts.show(figures.mini_diagram(mW1, mW2, mx, h1, y_hat), key="st_mini",
+                    name="The mini network as a diagram: inputs, hidden units and output, a line per weight")
         st.caption("Lines are weights: blue positive, vermillion negative, grey dotted zero; "
                    "the circles hold each neuron's output.")
     with right:
@@ -372,10 +373,12 @@ def storage() -> None:
     g1, g2 = st.columns(2)
     with g1:
         st.markdown(f"**GPT-2 Conv1D**: W is {fmt.shape(nin, nout)} (in × out)")
-        charts.show(figures.matrix_cells(W, tuple(ins), tuple(outs)), key="st_gpt2w")
+        charts.show(figures.matrix_cells(W, tuple(ins), tuple(outs)), key="st_gpt2w",
+                    name=f"GPT-2 Conv1D's W as cells, {fmt.shape(nin, nout)}")
     with g2:
         st.markdown(f"**nn.Linear**: weight is {fmt.shape(nout, nin)} (out × in)")
-        charts.show(figures.matrix_cells(weight, tuple(outs), tuple(ins)), key="st_torchw")
+        charts.show(figures.matrix_cells(weight, tuple(outs), tuple(ins)), key="st_torchw",
+                    name=f"nn.Linear's weight as cells, {fmt.shape(nout, nin)}")
     code_gpt2, code_torch = st.tabs(["GPT-2 style (NumPy)", "PyTorch nn.Linear"])
     code_gpt2.code(
         f"# weight stored (n_in, n_out) = ({nin}, {nout})\n"

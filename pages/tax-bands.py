@@ -179,7 +179,8 @@ def tax_section() -> None:
             st.caption("Each band adds a ramp: nothing below its threshold, then its rate step on every "
                        "extra unit. Crossing a threshold changes only the tax on the income above it.")
         with picture:
-            charts.show(view["pile"])
+            charts.show(view["pile"], name="The tax as a pile of ramps, one per band, against income")
+            _pile_as_text(thresholds, rates, float(income), cur)
         st.caption("Filled slices: the ramps, one per band, stacked in threshold order; their top edge "
                    "(the ink line) is the tax." + (" A falling rate is a ramp that slopes down: it takes "
                                                    "its hatched slice off the top of the pile."
@@ -213,6 +214,23 @@ def tax_section() -> None:
             st.metric("Effective rate", fmt.pct(tax.effective_rate(income, thresholds, rates), 2))
     with breakdown:
         one_income(income, thresholds, rates, cur)
+
+
+def _pile_as_text(thresholds, rates, income: float, cur: str) -> None:
+    """The pile's answer in words, and its numbers at each threshold and at the income followed
+    (issue 35 item 2)."""
+    at = np.unique(np.append(np.asarray(thresholds, dtype=float), income))     # (m,) ascending
+    taxes = tax.relu_tax(at, thresholds, rates)                                 # (m,)
+    charts.answer(
+        f"At an income of {fmt.money(income, cur)} the ramps pile up to a tax of "
+        f"{fmt.money(float(tax.relu_tax(income, thresholds, rates)), cur, 2)}: marginal rate "
+        f"{fmt.pct(tax.marginal_rate(income, thresholds, rates), 2)}, effective rate "
+        f"{fmt.pct(tax.effective_rate(income, thresholds, rates), 2)}.",
+        # no marginal rate per row: at a threshold itself it is the band below's, which reads as wrong
+        ["income", "tax", "effective rate"],
+        [[fmt.money(i, cur) + (" (followed)" if i == income else ""), fmt.money(float(t), cur, 2),
+          fmt.pct(tax.effective_rate(i, thresholds, rates), 2) if i > 0 else "none"]
+         for i, t in zip(at.tolist(), taxes.tolist(), strict=True)])
 
 
 def schedule_editor(preset: tax.Schedule) -> tuple[np.ndarray, np.ndarray]:

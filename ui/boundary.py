@@ -115,6 +115,40 @@ def dots_path(pts: np.ndarray, r: float, sides: int = 6) -> str:
     )
 
 
+# Each class's shape (ui.colors.CLASS_SYMBOLS) as corners around (0, 0), for a point of radius 1; each
+# about the ink of the square of side 2 (a diamond or a triangle of the same width looks smaller).
+# The circle is a hexagon: at 3-4 px it reads as round, and every corner is text sent on each live tick
+# (an octagon doubled the points' paths of a two-class map, 10.5 -> 21.6 KB; a hexagon 10.5 -> 17.6 KB).
+_CROSS_ARM = 0.4
+SHAPE_CORNERS = {
+    "circle": np.column_stack([np.cos(a := np.linspace(0, 2 * np.pi, 6, endpoint=False)), np.sin(a)]) * 1.1,
+    "diamond": np.array([[0.0, 1.35], [1.35, 0.0], [0.0, -1.35], [-1.35, 0.0]]),
+    "triangle-up": np.array([[0.0, 1.45], [1.3, -0.8], [-1.3, -0.8]]),
+    "cross": np.array([[_CROSS_ARM, 1.3], [_CROSS_ARM, _CROSS_ARM], [1.3, _CROSS_ARM], [1.3, -_CROSS_ARM],
+                       [_CROSS_ARM, -_CROSS_ARM], [_CROSS_ARM, -1.3], [-_CROSS_ARM, -1.3],
+                       [-_CROSS_ARM, -_CROSS_ARM], [-1.3, -_CROSS_ARM], [-1.3, _CROSS_ARM],
+                       [-_CROSS_ARM, _CROSS_ARM], [-_CROSS_ARM, 1.3]]),
+}
+
+
+def class_path(pts: np.ndarray, r: float, c: int) -> str:
+    """Every point of class c as its class's shape (ui.colors.CLASS_SYMBOLS), all in ONE SVG path:
+    class 1 the squares of dots_path, the others polygons, corners in short hundredths as there.
+
+    pts : ndarray of shape (m, 2)
+    """
+    symbol = colors.CLASS_SYMBOLS[c % len(colors.CLASS_SYMBOLS)]
+    if symbol == "square" or not len(pts):
+        return dots_path(pts, r, sides=4)
+    corners = np.rint((pts[:, None, :] + SHAPE_CORNERS[symbol][None] * r) * 100).astype(np.int64)  # (m, s, 2)
+    if int(np.abs(corners).max()) >= _HUNDREDTHS_MAX:
+        words = [[_hundredths(a) + "," + _hundredths(b) for a, b in poly] for poly in corners.tolist()]
+    else:
+        o, text = _HUNDREDTHS_MAX, _HUNDREDTHS
+        words = [[text[a + o] + "," + text[b + o] for a, b in poly] for poly in corners.tolist()]
+    return "".join("M" + "L".join(poly) + "Z" for poly in words)
+
+
 def _hundredths(v: int) -> str:
     """An integer number of hundredths as short SVG path text: 5 -> '.05', -120 -> '-1.2', 0 -> '0'."""
     v = int(v)
@@ -157,8 +191,10 @@ def _points_shapes(Xtr, ytr, Xte, yte, *, limit: float, xref: str = "x", yref: s
             pts = X[group == c]  # (m, 2)
             if len(pts):
                 color = VALUE_MARKS[c] if span is not None else None
-                shapes.append(dict(type="path", path=dots_path(pts, 0.8 * r if split == "train" else 0.9 * r,
-                                                                sides=4),
+                size = 0.8 * r if split == "train" else 0.9 * r
+                # values: squares in five colours; classes: each its own shape (class_path)
+                path = dots_path(pts, size, sides=4) if span is not None else class_path(pts, size, c)
+                shapes.append(dict(type="path", path=path,
                                    xref=xref, yref=yref, layer="above", **_styles(c, split, color)))
     return shapes
 
@@ -177,11 +213,12 @@ def _content(a) -> tuple:
 
 def points_shapes(Xtr, ytr, Xte, yte, *, limit: float, xref: str = "x", yref: str = "y", k: int = 2,
                   span: float | None = None) -> list[dict]:
-    """Each class of each split as one path shape: train points filled squares, test points hollow ones.
+    """Each class of each split as one path shape: train points filled, test points hollow.
 
-    k classes 0..k-1 in CLASSES; with `span` (values), five bands of value in VALUE_MARKS.
+    k classes 0..k-1 in CLASSES, each in its own shape (class_path); with `span` (values), five bands
+    of value in VALUE_MARKS, as squares.
     Train shapes first, then test; a class without points has no shape.
-    Their legend is legend_html(), outside the figure (a shape's own legend symbol is not a square).
+    Their legend is legend_html(), outside the figure (a shape's own legend symbol is not its shape).
     Made once per set of points (a small cache shared by the sessions); each call gets its own dicts.
     """
     key = (*_content(Xtr), *_content(ytr), *_content(Xte), *_content(yte), float(limit), xref, yref, k,

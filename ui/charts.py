@@ -8,6 +8,8 @@ categories), which colour-blind students can tell apart.
 
 from __future__ import annotations
 
+import html
+import re
 import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -135,7 +137,8 @@ def _non_finite(fig: go.Figure) -> bool:
     return False
 
 
-def show(fig: go.Figure, *, key: str | None = None, live: bool = False, on_click=None) -> None:
+def show(fig: go.Figure, *, key: str | None = None, live: bool = False, on_click=None,
+         name: str | None = None) -> None:
     """Draw a figure at full width. Refuses to draw NaN or infinities (a chart must never lie).
 
     The chart changes in place when the figure changes (ui.inplace: Plotly.react in the chart already on
@@ -144,8 +147,12 @@ def show(fig: go.Figure, *, key: str | None = None, live: bool = False, on_click
     live=True is for charts redrawn many times a second: no mode bar, which saves the browser work.
     on_click: a callback for a click on one of the figure's points (Streamlit's point selection through
     st.plotly_chart; it reads the click from st.session_state[key]).
+    name: what the chart shows, for a screen reader (default: the figure's title without its markup).
+    The in-place chart carries it as its own accessible name (role="figure", aria-label); st.plotly_chart
+    takes no attributes, so there the name goes in a visually hidden line just before the chart.
     """
-    bad, text, height = _sent_form(fig)
+    bad, text, height, title = _sent_form(fig)
+    name = name or title
     if bad:
         st.warning("This chart has values too large to draw; change the inputs to bring them back.")
         return
@@ -153,19 +160,82 @@ def show(fig: go.Figure, *, key: str | None = None, live: bool = False, on_click
     if live:
         config["displayModeBar"] = False
     if on_click is not None:
+        hidden_name(name)
         st.plotly_chart(room.scaled(fig), width="stretch", config=config, key=key, on_select=on_click,
                         selection_mode="points")
         return
     if not inplace.available():
+        hidden_name(name)
         st.plotly_chart(room.scaled(fig), width="stretch", config=config, key=key)
         return
-    inplace.draw(text, key=key or _call_site_key(), height=height, config=config)
+    inplace.draw(text, key=key or _call_site_key(), height=height, config=config, name=name)
 
 
-def _sent_form(fig: go.Figure) -> tuple[bool, str | None, int]:
-    """(has NaN or infinities, plotly's JSON of it, its height). Kept on a figure made to be sent again
-    and again (ui.frozen's, ui.light's Light), for as long as its sent dict is the same object:
-    a cached figure drawn on every rerun is checked and written once."""
+SR_ONLY = "layerlab-sr"   # a line a screen reader reads and the eye does not see (ui/room.py's CSS)
+
+
+def hidden_name(name: str | None) -> None:
+    """A chart's name just before an st.plotly_chart, for a screen reader only (that element takes no
+    aria-label of its own): "Chart: <name>"."""
+    if name:
+        st.html(f'<p class="{SR_ONLY}">Chart: {html.escape(name)}</p>')
+
+
+def _plain(text) -> str:
+    """plotly's markup (<b>, <br>, <sup>) and HTML entities out: plain words."""
+    if isinstance(text, dict):
+        text = text.get("text", "")
+    text = re.sub(r"<br\s*/?>", " ", str(text or ""))
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", text)).split())
+
+
+NUMBERS = "The numbers behind this chart"
+
+
+def answer(summary: str, columns: list[str] | None = None, rows: list[list[str]] = ()) -> None:
+    """A chart's answer as text (issue 35 item 2): one line under the chart that says what it shows, and
+    its numbers as a table behind a disclosure (NUMBERS). Every number is the caller's, written by
+    ui.fmt; the table is Markdown, so a screen reader meets a real table with headers."""
+    st.caption(summary)
+    if columns and rows:
+        with st.expander(NUMBERS):
+            st.markdown(text_table(columns, rows))
+
+
+def text_table(columns: list[str], rows) -> str:
+    """A Markdown table of already written cells ("|" escaped, so a cell never splits)."""
+    def cell(v) -> str:
+        return str(v).replace("|", "\\|").replace("\n", " ")
+    lines = ["| " + " | ".join(cell(c) for c in columns) + " |", "|" + "---|" * len(columns)]
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def title_text(spec: dict) -> str:
+    """What a figure shows, in words: its title; without one, its axes and its named lines ("tax
+    against income: flat tax, ReLU sum"); without those, the kinds of its traces ("heatmap")."""
+    layout = spec.get("layout") or {}
+    title = _plain(layout.get("title"))
+    if title:
+        return title
+    def axis(letter: str) -> str:
+        titles = (_plain(v.get("title")) for k, v in sorted(layout.items())
+                  if re.fullmatch(letter + r"axis\d*", k) and isinstance(v, dict))
+        return next((t for t in titles if t), "")
+    x, y = axis("x"), axis("y")
+    what = f"{y} against {x}" if x and y else (y or x)
+    traces = spec.get("data") or []
+    names = list(dict.fromkeys(n for t in traces
+                               if (n := _plain(t.get("name"))) and t.get("showlegend") is not False))
+    kinds = list(dict.fromkeys(str(t.get("type") or "scatter") for t in traces))
+    lines = ", ".join(names[:5]) + (" and more" if len(names) > 5 else "")
+    return ": ".join(p for p in (what, lines) if p) or ("chart: " + ", ".join(kinds) if kinds else "")
+
+
+def _sent_form(fig: go.Figure) -> tuple[bool, str | None, int, str]:
+    """(has NaN or infinities, plotly's JSON of it, its height, its title as plain words). Kept on a
+    figure made to be sent again and again (ui.frozen's, ui.light's Light), for as long as its sent
+    dict is the same object: a cached figure drawn on every rerun is checked and written once."""
     sent = fig.__dict__.get("_frozen_spec") or fig.__dict__.get("_sent_dict")
     memo = fig.__dict__.get("_layerlab_sent")
     if sent is not None and memo is not None and memo[0] is sent:
@@ -173,7 +243,7 @@ def _sent_form(fig: go.Figure) -> tuple[bool, str | None, int]:
     spec = fig.to_dict()
     bad = _non_finite(fig)
     form = (bad, None if bad else pio.to_json(spec, validate=False),
-            int(spec.get("layout", {}).get("height") or 450))
+            int(spec.get("layout", {}).get("height") or 450), title_text(spec))
     sent = fig.__dict__.get("_frozen_spec") or fig.__dict__.get("_sent_dict")  # Light makes it in to_dict
     if sent is not None:
         fig.__dict__["_layerlab_sent"] = (sent, form)

@@ -6,7 +6,8 @@ on some screen, and a colour is never used for anything but its meaning:
 | meaning                 | colours                                          |
 |-------------------------|--------------------------------------------------|
 | sign of a number        | POSITIVE blue, NEGATIVE vermillion; SIGNED scale |
-| classes (up to 5)       | CLASSES: orange, bluish green, reddish purple (called pink), yellow, sky blue |
+| classes (up to 5)       | CLASSES: orange, bluish green, reddish purple (called pink), yellow, sky blue, |
+|                         | each with its own shape too: CLASS_SYMBOLS       |
 | on / off                | ON ink (near black), OFF grey (and dashed)       |
 | train / test            | no colour of its own: filled vs hollow marks, solid vs dotted lines |
 | categories (series)     | CATEGORY: Paul Tol's muted palette, none of the above |
@@ -30,6 +31,24 @@ CLASSES = (ORANGE, GREEN, PURPLE, YELLOW, SKY)  # class 0, 1, 2, ...
 # For captions, as a class sees them: Okabe-Ito's "reddish purple" #CC79A7 reads as pink on a screen or a
 # projector, and a caption that says "purple" beside a pink point had the room looking for another colour.
 CLASS_NAMES = ("orange", "green", "pink", "yellow", "sky blue")
+
+# Each class has its own shape as well as its colour, in every chart and legend (issue 35: a student who
+# cannot tell orange from green tells a circle from a square). Plotly marker symbols; a test point is
+# the same shape hollow (SYMBOL + "-open"). ui/boundary.py draws the same shapes as paths (class_path).
+CLASS_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "cross")
+CLASS_SHAPES = ("circle", "square", "diamond", "triangle", "cross")       # in words, for legends
+CLASS_GLYPHS = (("&#9679;", "&#9675;"), ("&#9632;", "&#9633;"), ("&#9670;", "&#9671;"),
+                ("&#9650;", "&#9651;"), ("&#10010;", "&#10011;"))     # (filled, hollow) for HTML legends
+
+
+def class_symbol(c: int, test: bool = False) -> str:
+    """Class c's plotly marker symbol: filled for a training point, hollow (-open) for a test point."""
+    return CLASS_SYMBOLS[c % len(CLASS_SYMBOLS)] + ("-open" if test else "")
+
+
+def class_label(c: int) -> str:
+    """Class c in words, colour and shape: "class 0 (orange circle)"."""
+    return f"class {c} ({CLASS_NAMES[c]} {CLASS_SHAPES[c]})"
 
 
 def class_scale(k: int = 2) -> list:

@@ -259,8 +259,13 @@ export default function (component) {
   div.__sent = sent;
   div.__look = look;
   div.dataset.pending = '1';  // until this figure is on screen (the browser tests wait for it)
-  const { id, fig, config, scale } = JSON.parse(recolor(sent, t));
+  const { id, fig, config, scale, name } = JSON.parse(recolor(sent, t));
   div.__id = id;
+  // Its accessible name (ui/charts.py's show: the title, or a name given): a screen reader meets a
+  // figure called by what it shows. A figure, not an image: an image's children are presentational,
+  // and plotly's mode bar and drag areas inside it are controls (axe: nested-interactive, serious).
+  div.setAttribute('role', 'figure');
+  div.setAttribute('aria-label', name || (fig.layout && fig.layout.title && fig.layout.title.text) || 'Chart');
   div.__figures = (div.__figures || 0) + 1;  // figures this chart was given (the browser tests read it)
   themed(fig, t);
   if (scale && scale !== 1) bigger(fig, scale);  // the room view (ui/room.py)

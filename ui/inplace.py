@@ -141,14 +141,16 @@ def available() -> bool:
     return True
 
 
-def draw(spec_json: str, *, key: str, height: int, config: dict) -> None:
+def draw(spec_json: str, *, key: str, height: int, config: dict, name: str | None = None) -> None:
     """Mount (or update in place) the chart `key` with a figure given as plotly's JSON. Display only:
     a chart that takes clicks (point picking) goes through st.plotly_chart (ui.charts.show).
 
     A figure this session's page already holds under `key` is not sent again: the chart gets a
-    60-byte "same as before" instead (see the module doc)."""
+    60-byte "same as before" instead (see the module doc).
+    name: what the chart shows; the chart's element carries it as its accessible name (role="figure")."""
     scale = f', "scale": {room.SCALE}' if room.on() else ""   # the room view: the page scales the text
-    payload = ('"fig": ' + spec_json + ', "config": ' + json.dumps(config) + scale + "}").encode()
+    label = ', "name": ' + json.dumps(name) if name else ""
+    payload = ('"fig": ' + spec_json + ', "config": ' + json.dumps(config) + scale + label + "}").encode()
     digest = hashlib.blake2b(payload, digest_size=12).hexdigest()
     held = st.session_state.setdefault(HELD, {})
     if held.get(key) == digest:

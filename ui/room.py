@@ -30,7 +30,12 @@ CHART_DEFAULTS = {"font": 12, "tick": 12, "axis_title": 14, "title": 16, "legend
 # themes alike. A formula's box is 2 px narrower than KaTeX's content, so the browser made every display
 # a scrolling region no keyboard can reach: 2 px of padding each side and it scrolls only when it must.
 _READABLE = ('<style>[data-testid="stCaptionContainer"] { color: inherit; opacity: 0.8; }'
-             '.katex-display { padding: 0 2px; }</style>')
+             '.katex-display { padding: 0 2px; }'
+             # a chart's name for a screen reader only (ui/charts.py's hidden_name): out of sight and of
+             # the column's flow, still in the accessibility tree
+             '.layerlab-sr { position: absolute; width: 1px; height: 1px; overflow: hidden;'
+             ' clip-path: inset(50%); white-space: nowrap; margin: 0; }'
+             '[data-testid="stElementContainer"]:has(.layerlab-sr) { position: absolute; }</style>')
 _CSS = (f"<style>html {{ font-size: {round(100 * SCALE)}%; }}"
         '[data-testid="stMainBlockContainer"] { padding-top: 3rem; }'
         '[data-testid="stMetricValue"] { font-size: 1.4rem; }'

@@ -46,10 +46,11 @@ def _layout(height: int, x_title: str | None = None, y_title: str | None = None,
     return layout
 
 
-def show(fig: go.Figure, *, live: bool = False) -> None:
+def show(fig: go.Figure, *, live: bool = False, name: str | None = None) -> None:
     """Draw a figure at full width, never NaN or infinities (ui.charts.show); live=True for a
-    chart a slider redraws while it is dragged: no mode bar, less for the browser to rebuild."""
-    charts.show(fig, live=live)
+    chart a slider redraws while it is dragged: no mode bar, less for the browser to rebuild.
+    name: what it shows, for a screen reader (default: its title, else its axes)."""
+    charts.show(fig, live=live, name=name)
 
 
 def block_figure(x_row, W1, post_row, W2, out_row, features: tuple, hidden: tuple) -> go.Figure:

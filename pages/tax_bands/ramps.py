@@ -216,8 +216,10 @@ def plane_figure(axis, values, *, title: str, segments=(), points=None, contour:
         for cls, name in ((0, "ring"), (1, "disc")):
             sel = np.asarray(y) == cls
             fig.add_trace(go.Scatter(
-                x=X[sel, 0], y=X[sel, 1], mode="markers", name=f"{name} ({colors.CLASS_NAMES[cls]})",
-                marker=dict(size=7, color=colors.CLASSES[cls], line=dict(color="white", width=0.8)),
+                x=X[sel, 0], y=X[sel, 1], mode="markers",
+                name=f"{name} ({colors.CLASS_NAMES[cls]} {colors.CLASS_SHAPES[cls]})",
+                marker=dict(size=8, color=colors.CLASSES[cls], symbol=colors.class_symbol(cls),
+                            line=dict(color="white", width=0.8)),
                 hovertemplate=f"{name}<br>(%{{x:.2f}}, %{{y:.2f}})<extra></extra>"))
     for i, seg in enumerate(segments):
         fig.add_trace(go.Scatter(

@@ -48,7 +48,8 @@ def _bar(stops: list, width: int = 110) -> str:
 
 def legend_html(problem: str = "classify", k: int = 2, span: float = 1.0, discrete: bool = False) -> str:
     """The points' legend and the shading's colour key as one line of HTML (no user text in it):
-    the same squares as the marks.
+    the same shapes as the marks (each class its own, ui.colors.CLASS_SYMBOLS; values squares), and
+    the shading's classes named in words.
 
     Outside the live figure, which then redraws without a legend of its own (a plotly legend is
     re-laid out on every redraw).
@@ -64,19 +65,22 @@ def legend_html(problem: str = "classify", k: int = 2, span: float = 1.0, discre
     if problem == "classes":
         items = []
         for c in range(k):
-            color, name = colors.CLASSES[c], colors.CLASS_NAMES[c]
-            items.append(sq.format(color, "&#9632;") + sq.format(color, "&#9633;") + f" class {c} ({name})")
+            filled, hollow = colors.CLASS_GLYPHS[c]
+            items.append(sq.format(colors.CLASSES[c], filled) + sq.format(colors.CLASSES[c], hollow)
+                         + f" {colors.class_label(c)}")
         items.append("filled train, hollow test")
         sure = "" if discrete else ", paler where it is unsure"
-        bars = "".join(_bar([tint(col, 0.08), tint(col, 0.55)], 40) for col in colors.CLASSES[:k])
-        items.append(f"shading: the class the network picks{sure} {bars}")
+        bars = " ".join(f"{_bar([tint(col, 0.08), tint(col, 0.55)], 40)} {colors.CLASS_NAMES[c]}: class {c}"
+                        for c, col in enumerate(colors.CLASSES[:k]))
+        items.append(f"shading: the class the network picks{sure}, {bars}")
         return '<div style="font-size:0.875rem;line-height:1.8">' + " &nbsp; ".join(items) + "</div>"
     items = []
     for c in (0, 1):
-        color, name = colors.CLASSES[c], colors.CLASS_NAMES[c]
-        items.append(f'<span style="color:{color};font-size:1.2em">&#9632;</span> class {c} ({name}), train')
-        items.append(f'<span style="color:{color};font-size:1.2em">&#9633;</span> class {c}, test')
-    items.append(f"shading P(class 1): 0 {_bar([c for _, c in SHADING])} 1")
+        color, (filled, hollow) = colors.CLASSES[c], colors.CLASS_GLYPHS[c]
+        items.append(f'<span style="color:{color};font-size:1.2em">{filled}</span> {colors.class_label(c)}, train')
+        items.append(f'<span style="color:{color};font-size:1.2em">{hollow}</span> class {c}, test')
+    items.append(f"shading P(class 1): 0 ({colors.CLASS_NAMES[0]}, class 0) {_bar([c for _, c in SHADING])} "
+                 f"1 ({colors.CLASS_NAMES[1]}, class 1)")
     return '<div style="font-size:0.875rem;line-height:1.8">' + " &nbsp; ".join(items) + "</div>"
 
 

@@ -145,7 +145,8 @@ def regions_figure(xs, ys, ids, *, limit: float, folds=(), data=None, height: in
     if data is not None:
         traces.append(dict(
             type="scatter", x=f32(data.Xtr[:, 0]), y=f32(data.Xtr[:, 1]), mode="markers", hoverinfo="skip",
-            marker=dict(color=[colors.CLASSES[c] for c in data.ytr], size=5, symbol="square",
+            marker=dict(color=[colors.CLASSES[c] for c in data.ytr], size=5,
+                        symbol=[colors.class_symbol(int(c)) for c in data.ytr],
                         line=dict(color="white", width=0.5)), showlegend=False))
     axis = dict(range=[-limit, limit], showticklabels=True, showgrid=False, zeroline=False, fixedrange=True,
                 constrain="domain", tickfont=dict(size=TICK_FONT), nticks=5)
@@ -193,7 +194,7 @@ def _confusion_schema(k: int):
     import pyarrow as pa
 
     frame = pd.DataFrame(np.zeros((k, k), dtype=np.int64),
-                         index=[f"true class {c} ({colors.CLASS_NAMES[c]})" for c in range(k)],
+                         index=[f"true {colors.class_label(c)}" for c in range(k)],
                          columns=[f"taken for class {c}" for c in range(k)])
     table = pa.Table.from_pandas(frame)
     return table.schema, table.column(k)
@@ -232,7 +233,8 @@ def follow_pick_figure(data, chosen: int, problem: str) -> go.Figure:
     if problem == "regress":
         marker = dict(color=colors.OFF, size=7)
     else:
-        marker = dict(color=[colors.CLASSES[int(c) % len(colors.CLASSES)] for c in y], size=7)
+        marker = dict(color=[colors.CLASSES[int(c) % len(colors.CLASSES)] for c in y], size=7,
+                      symbol=[colors.class_symbol(int(c)) for c in y])
     fig = go.Figure()
     fig.add_scatter(x=xs, y=ys, mode="markers", marker=marker, showlegend=False,
                     hovertemplate="point %{pointIndex}<extra></extra>")
@@ -262,7 +264,10 @@ def _marks(P, y, split: str, k: int, span: float | None) -> dict:
     palette = VALUE_MARKS if span is not None else colors.CLASSES[:k]
     color = [palette[g] for g in group.tolist()]
     train = split == "train"
-    marker = dict(symbol="square" if train else "square-open", size=7, color=color,
+    # values: squares; classes: each its own shape (ui.colors.CLASS_SYMBOLS), hollow for test points
+    symbol = ("square" if train else "square-open") if span is not None else [
+        colors.class_symbol(g, test=not train) for g in group.tolist()]
+    marker = dict(symbol=symbol, size=7, color=color,
                   line=dict(color="white", width=0.8) if train else dict(width=2))
     return dict(type="scatter", x=f32(P[:, 0]), y=f32(P[:, 1]), mode="markers", name=f"{split} points",
                 hoverinfo="skip", showlegend=False, marker=marker)

@@ -168,8 +168,9 @@ PROBLEM_UI = {
         "network can only draw a straight boundary; give it a hidden layer with a **bend** and the same "
         "training loop carves out curved regions. Press **Play** and watch both side by side.",
         "labels 0 or 1", "an XOR of two classes",
-        "Shading: the network's P(class 1), from orange (class 0) through white to green (class 1). Filled "
-        "squares: training points; hollow squares: test points, never trained on. " + _CURVES),
+        "Shading: the network's P(class 1), from orange (class 0) through white to green (class 1). Class 0 "
+        "points are circles, class 1 squares; filled: training points; hollow: test points, never trained "
+        "on. " + _CURVES),
     "classes": ProblemUI(
         "spiral",
         FirstNetwork((16, 16), 0.03, "10", "two layers of {units}: a spiral's arms need bends on bends; one small "
@@ -179,8 +180,9 @@ PROBLEM_UI = {
         "hidden layers and a **bend** the borders curve around the arms. Press **Play** and watch both side by "
         "side.",
         "labels 0 to {last}", "{k} clusters, one per class",
-        "Shading: the class the network picks among {k}, in its colour, paler where it is unsure. Filled "
-        "squares: training points; hollow squares: test points, never trained on. " + _CURVES),
+        "Shading: the class the network picks among {k}, in its colour, paler where it is unsure. Each class "
+        "has its own shape (circle, square, diamond, triangle, cross); filled: training points; hollow: test "
+        "points, never trained on. " + _CURVES),
     "regress": ProblemUI(
         "sin(2x)",
         FirstNetwork((32,), 0.1, "50", "one layer of {units}: a curve is a sum of ramps, one per unit (as tax "

@@ -137,7 +137,7 @@ def _names(problem: str, k: int) -> dict:
         names["value"] = "add points"
     else:
         for c in range(2 if problem == "classify" else k):
-            names[c] = f"class {c} ({colors.CLASS_NAMES[c]})"
+            names[c] = colors.class_label(c)
     return names
 
 

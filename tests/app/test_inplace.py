@@ -56,7 +56,8 @@ def test_the_sent_figure_is_plotlys_json_with_the_streamlit_template():
     el = chart_elements(at)[0]
     assert el.proto.WhichOneof("data") == "bytes"  # JSON as UTF-8, not a str Streamlit encodes again
     payload = json.loads(el.proto.bytes)
-    assert set(payload) == {"id", "fig", "config"}  # id: the digest a later "same as before" names
+    assert set(payload) == {"id", "fig", "config", "name"}  # id: the digest a later "same as before" names
+    assert payload["name"]   # the chart's accessible name (issue 35): its title, or its axes and lines
     assert payload["config"]["displaylogo"] is False
     fig = inplace.spec(el.proto)
     # the placeholder colours the page swaps for the theme's travel in the template

@@ -397,3 +397,20 @@ def test_the_ramps_are_named_by_their_rate_step_and_their_bands_rate():
     names = [tr_.get("name", "") for f in figures(at) for tr_ in f["data"]]
     assert "£50,270: +20 points (band rate 40 %)" in names
     assert "uk-2024-taper" not in " ".join([c.value for c in at.caption] + [m.value for m in at.markdown])
+
+
+def test_the_pile_says_its_answer_in_words_and_a_table():
+    """Issue 35 item 2: under the pile, the tax at the income followed as a line, and its numbers at each
+    threshold and that income behind "The numbers behind this chart" (every number lib's, by ui.fmt)."""
+    from ui.charts import NUMBERS
+
+    at = open_page("tax-bands")
+    at.number_input(key="income").set_value(150_000.0).run()
+    s = tax.PRESETS["uk-2024"]
+    want = fmt.money(float(tax.relu_tax(150_000.0, s.thresholds, s.rates)), s.currency, 2)
+    line = next(c.value for c in at.caption if c.value.startswith("At an income of"))
+    assert want in line and fmt.pct(tax.effective_rate(150_000.0, s.thresholds, s.rates), 2) in line
+    box = next(e for e in at.expander if e.label == NUMBERS)
+    table = box.markdown[0].value
+    assert "(followed)" in table and want in table
+    assert table.count("\n") == 1 + len(s.thresholds) + 1   # header, rule, a row per threshold and the income

@@ -456,7 +456,8 @@ def test_a_confusion_table_is_the_arrow_table_streamlit_makes_from_the_frame():
 
     for k in (2, 3, 5):
         C = np.random.default_rng(k).integers(0, 300, (k, k))
-        frame = pd.DataFrame(C, index=[f"true class {c} ({colors.CLASS_NAMES[c]})" for c in range(k)],
+        frame = pd.DataFrame(C, index=[f"true class {c} ({colors.CLASS_NAMES[c]} {colors.CLASS_SHAPES[c]})"
+                                        for c in range(k)],
                              columns=[f"taken for class {c}" for c in range(k)])
         made = ic.confusion_table(C)
         assert convert_arrow_table_to_arrow_bytes(made) == convert_pandas_df_to_arrow_bytes(frame)
@@ -523,13 +524,25 @@ def test_no_empty_curves_before_the_first_epoch():
     assert [f for f in figures(at) if f["layout"].get("uirevision") == "curves"]
 
 
-def test_the_legend_symbols_are_the_squares_drawn():
+def test_the_legend_symbols_are_the_shapes_drawn():
+    """Each class its own shape (issue 35 item 3): class 0 circles, class 1 squares, on the map and in
+    its legend, which names the shading's classes in words."""
     at = open_page("trainer", {"twin": "false"})
     fig = next(f for f in figures(at) if f["layout"].get("uirevision") == "boundary")
     legend = " ".join(h.proto.body for h in at.get("html"))
-    assert legend.count("&#9632;") == 2 and legend.count("&#9633;") == 2  # filled and hollow squares
-    assert "class 0 (orange), train" in legend and "class 1 (green), train" in legend
-    assert all(s["path"].count("H") for s in fig["layout"]["shapes"])  # the marks are squares too
+    assert legend.count("&#9679;") == 1 and legend.count("&#9675;") == 1  # filled and hollow circles
+    assert legend.count("&#9632;") == 1 and legend.count("&#9633;") == 1  # filled and hollow squares
+    assert "class 0 (orange circle), train" in legend and "class 1 (green square), train" in legend
+    assert "0 (orange, class 0)" in legend and "1 (green, class 1)" in legend   # the shading in words
+    from ui import colors
+
+    shapes = fig["layout"]["shapes"]
+    def of(c):
+        return [s for s in shapes if colors.CLASSES[c] in (s["fillcolor"], s["line"].get("color"))]
+
+    circles, squares = of(0), of(1)
+    assert circles and all("H" not in s["path"] and s["path"].split("Z")[0].count("L") == 5 for s in circles)
+    assert squares and all("H" in s["path"] for s in squares)
     assert not fig["layout"].get("showlegend", True)  # no legend of shapes (it drew hexagons)
     assert fig["layout"]["xaxis"]["showticklabels"] is True  # axis numbers on the live map
 
@@ -642,7 +655,7 @@ def test_three_classes_shade_by_class_and_confidence_and_count_a_k_by_k_matrix()
     tables = [df.value for df in at.dataframe]
     assert tables and all(t.shape == (3, 3) for t in tables)
     assert sum(int(np.trace(t.to_numpy())) for t in tables[:1]) == round(want["train_acc"] * 320)
-    assert "class 2 (pink)" in " ".join(h.proto.body for h in at.get("html"))  # the colour key
+    assert "class 2 (pink diamond)" in " ".join(h.proto.body for h in at.get("html"))  # the colour key
 
 
 def test_k_changes_the_classes_and_a_file_for_two_classes_is_refused():
@@ -1045,6 +1058,24 @@ def test_the_link_table_is_declared_for_the_page_file():
     from pages.trainer import links
 
     assert state.declared(PAGE) is links.LINKS
+
+
+def test_each_class_is_drawn_in_its_own_shape_on_the_map_and_the_inside_views():
+    """Issue 35 item 3: five classes, five shapes (ui.colors.CLASS_SYMBOLS), drawn as paths on the map
+    (ui.boundary.class_path: circle 6 corners, square, diamond 4, triangle 3, cross 12) and as plotly
+    symbols where the points are markers (filled train, -open test)."""
+    from pages.trainer import inside_charts as ic
+    from ui import boundary, colors
+
+    pts = np.array([[0.0, 0.0], [1.0, 1.0]])
+    corners = [boundary.class_path(pts, 0.1, c).split("Z")[0].count("L") + 1 for c in (0, 2, 3, 4)]
+    assert corners == [6, 4, 3, 12]
+    assert boundary.class_path(pts, 0.1, 1) == boundary.dots_path(pts, 0.1, sides=4)
+    assert all(boundary.class_path(pts, 0.1, c).count("Z") == 2 for c in range(5))
+    y = np.arange(5)
+    train = ic._marks(np.zeros((5, 2)), y, "train", 5, None)["marker"]["symbol"]
+    test = ic._marks(np.zeros((5, 2)), y, "test", 5, None)["marker"]["symbol"]
+    assert train == list(colors.CLASS_SYMBOLS) and test == [s + "-open" for s in colors.CLASS_SYMBOLS]
 
 
 def test_a_negative_r2_at_the_start_gets_a_word_and_goes_when_the_fit_is_good():

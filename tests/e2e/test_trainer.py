@@ -322,7 +322,7 @@ def test_three_classes_and_a_curve_fit_with_ramps(open_page):
     _click(page, "+100")
     _wait_epoch(page, 100)
     assert_clean(page)
-    assert "Train accuracy" in main_text(page) and "class 2 (pink)" in main_text(page)
+    assert "Train accuracy" in main_text(page) and "class 2 (pink diamond)" in main_text(page)
     assert page.locator(f"{BOUNDARY} g.hm image").count() == 1
     screenshot(page, "trainer-classes")
     page = open_page("/trainer?problem=regress&view=mistakes")
@@ -410,7 +410,7 @@ def test_points_placed_by_hand_join_the_run_travel_in_the_link_and_go_again(open
     _click(page, "+100")
     _wait_epoch(page, 100)
     assert _placed(page) == 0
-    page.locator(".st-key-trainer_pick").get_by_text("class 1 (green)").click()
+    page.locator(".st-key-trainer_pick").get_by_text("class 1 (green square)").click()
     wait_ready(page)
     corner = [(3.36, -3.36), (3.12, -3.36), (3.36, -3.12), (3.12, -3.12), (2.88, -3.36)]
     for i, (x, y) in enumerate(corner):
@@ -442,10 +442,10 @@ def test_only_my_points_starts_from_an_empty_plane(open_page):
     page = open_page("/trainer?only=true&twin=false")
     assert "An empty plane" in main_text(page)
     assert_clean(page)
-    page.locator(".st-key-trainer_pick").get_by_text("class 0 (orange)").click()
+    page.locator(".st-key-trainer_pick").get_by_text("class 0 (orange circle)").click()
     wait_ready(page)
     _click_map(page, -1.2, 1.2, 1)
-    page.locator(".st-key-trainer_pick").get_by_text("class 1 (green)").click()
+    page.locator(".st-key-trainer_pick").get_by_text("class 1 (green square)").click()
     wait_ready(page)
     _click_map(page, 1.2, -1.2, 2)
     assert "An empty plane" not in main_text(page) and "only=true" in page.url
