@@ -3,14 +3,15 @@
 A chart drawn in place (ui/inplace.js) is a figure to the accessibility tree: role="figure" named by
 the figure's title or the name ui.charts.show was given. A chart drawn by st.plotly_chart (it takes no
 attributes) follows a line only a screen reader reads: "Chart: <name>" (ui.charts.hidden_name).
-Read through Chromium's accessibility tree (Playwright's role queries), not the DOM's attributes.
+Read through Chromium's accessibility tree (Playwright's role queries), not the DOM's attributes. Every
+lesson's charts are checked by assert_charts_named, called by tests/e2e/test_every_view.py on the page
+load it makes anyway.
 """
 from __future__ import annotations
 
 import pytest
 
 from tests.e2e.conftest import wait_ready
-from tests.e2e.test_every_view import LESSONS
 
 pytestmark = pytest.mark.e2e
 
@@ -26,9 +27,7 @@ CHART_NAMES = r"""() => Array.from(document.querySelectorAll('.js-plotly-plot'))
 })"""
 
 
-@pytest.mark.parametrize("path", LESSONS)
-def test_every_chart_on_every_lesson_has_a_name(open_page, path):
-    page = open_page(path)
+def assert_charts_named(page, path: str) -> None:
     found = page.evaluate(CHART_NAMES)
     assert found, f"{path} drew no chart"
     # "Chart" (inplace.js's last resort) and "chart: heatmap" (ui.charts's, a figure without title or

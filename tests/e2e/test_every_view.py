@@ -80,6 +80,10 @@ def test_every_view_passes_axe_and_keeps_chart_text_apart(open_page, path, view)
     assert axe_findings(page) == []
     assert path in ("/", "/class") or _charts(page) > 0, f"{path} drew no chart to check"
     assert page.evaluate(CHART_TEXT) == []
+    if view == "laptop" and path in LESSONS:   # every chart named (issue 35), on this same page load
+        from tests.e2e.test_chart_names import assert_charts_named
+
+        assert_charts_named(page, path)
 
 
 @pytest.mark.parametrize("query, width", [("", "laptop"), ("problem=regress&big=true", "laptop"),
