@@ -6,6 +6,7 @@ Nicknames are shown as plain text only (st.dataframe, st.markdown of escaped tex
 
 The modules, each importing only those above it (tests/unit/test_floors.py's CLASS_ORDER):
 
+    history.py     secrets out of the browser's history: the teacher's key, the student's seat in one entry
     session.py     every st.session_state key of the challenge's side, named once
     text.py        the words shown, and what a student typed as plain text (plain, label, cell)
     connection.py  the class store (store()), a part's line while it is away (away), guarded parts
@@ -16,6 +17,7 @@ The modules, each importing only those above it (tests/unit/test_floors.py's CLA
     submit.py      Submit to the class: the box, the scoring on the server, the receipt
     links.py       the sidebar's "A link for the class" and its short link
     lesson.py      a student's page in a lesson class (app.py calls its `follow`)
+    build.py       the teacher building a lesson on /class: steps from links, questions, save, file out/in
     lead.py        the teacher leading a lesson on /class
 
 Callers import the module they need (`from classroom import board`); this file holds nothing else.

@@ -101,8 +101,8 @@ def join(code: str, nickname: str) -> str:
 # --- the teacher's key, the student link --------------------------------------------------------------
 def take_key(code: str | None) -> None:
     """A teacher's link carries `key`: keep it in this session, and take it out of the address bar and out
-    of the browser's history (ui/history.py: a plain `del st.query_params` left it one Back away)."""
-    from ui import history
+    of the browser's history (classroom/history.py: a plain `del st.query_params` left it one Back away)."""
+    from classroom import history
 
     key = st.query_params.get("key")
     if key is not None and code:

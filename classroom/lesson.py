@@ -147,7 +147,7 @@ def follow(path_now: str) -> bool:
     if _path(ls.steps[want]) != path_now or st.session_state.get(SEEN) != (code, want):
         _go(code, seat, want, ls, path_now)   # off the lesson's step, or the step changed: follow it
     if "seat" not in st.query_params:
-        from ui import history
+        from classroom import history
 
         history.put(seat=seat)   # just joined: into this entry only
     step = ls.steps[want]

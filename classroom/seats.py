@@ -47,7 +47,7 @@ def challenge() -> Challenge | None:
     """The class this /trainer is in (`class` and `seat` in its link), or None with one line saying why."""
     code, seat = st.query_params.get("class"), st.query_params.get("seat")
     if code and not seat and (seat := st.session_state.get(JOINED, {}).get(normal_code(code))):
-        from ui import history
+        from classroom import history
 
         history.put(seat=seat)   # just joined: into this entry only, never one pushed on /class
     if not code and not seat:

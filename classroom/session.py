@@ -6,7 +6,7 @@ own three, FOLLOWING, SEEN and PICK, which only it reads.)
 from __future__ import annotations
 
 KEYS = "class_keys"          # {code: teacher's key}, never in a link after the first load
-JOINED = "class_joined"      # {code: seat} of the classes this session joined (ui/history.put)
+JOINED = "class_joined"      # {code: seat} of the classes this session joined (classroom/history.put)
 SEAT_SEEN = "class_seat_seen"  # when this seat last told the store it was here (throttle)
 KNOWN = "class_known"        # the Challenge this page was last told (kept while the store is away)
 DRAWN_AWAY = "class_drawn_away"  # the page's last full run found the store away

@@ -48,7 +48,7 @@ def test_a_teacher_starts_a_challenge_and_gets_a_code_and_a_link_shown_once():
 def test_the_teachers_key_leaves_the_address_bar_and_a_wrong_one_opens_the_student_view():
     code, key = store().create_class(PROBLEM)
     at = open_page("class", {"code": code, "key": key})
-    at.run()   # the browser takes it out of its history entry (ui/history.py); without one, the next run does
+    at.run()   # the browser takes it out of its history entry (classroom/history.py); else, the next run does
     assert not at.exception and "key" not in at.query_params
     assert any(t.label == "Pause the class" for t in at.toggle)          # the teacher's view
     wrong = open_page("class", {"code": code, "key": "guess"})

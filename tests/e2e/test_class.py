@@ -220,7 +220,7 @@ def test_a_bad_row_and_a_markdown_nickname_leave_the_teachers_page_whole(browser
     teacher = ctx.new_page()
     teacher.on("request", lambda r: asked.append(r.url))           # from the first load on
     teacher.goto(f"{server.url}/class?code={code}&key={key}")
-    teacher.wait_for_url(lambda url: "key=" not in url, timeout=30_000)   # the key left (ui/history.py) ...
+    teacher.wait_for_url(lambda url: "key=" not in url, timeout=30_000)  # the key left (history.py) ...
     wait_ready(teacher)                                                 # ... and the run that follows is done
     teacher.locator("[data-testid='stDataFrame']").wait_for(timeout=15_000)
     assert_clean(teacher)

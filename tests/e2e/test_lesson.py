@@ -43,7 +43,7 @@ def test_a_teacher_leads_three_students_through_a_step_and_reveals(open_page):
                 for name, width in (("Ada", "phone"), ("Bo", "laptop"), ("Cy", "laptop"))]
     for s in students:
         assert "step 1 of 5" in main_text(s) and "your teacher leads" in main_text(s)
-        assert "seat=" in s.url                          # a reload keeps the student (ui/history.put)
+        assert "seat=" in s.url                          # a reload keeps the student (classroom/history.put)
 
     _button(teacher, "Next").click()
     t0 = time.monotonic()
