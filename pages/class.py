@@ -320,8 +320,10 @@ def snapshots(code: str) -> None:
             st.markdown(pictures.settings_line(by_id[sub].spec) + f" · {ringed}")
 
 
-def room(code: str) -> None:
-    """The teacher's room, or a student's way in (and the class's board when the link names one)."""
+def room(code: str) -> bool:
+    """The teacher's room, or a student's way in (and the class's board when the link names one). True
+    when the class is a lesson class: known only once the code was found (a try the door counts), so the
+    page's title never tells a guessed code's kind."""
     try:
         info = door.find(code) if code else None
     except StoreDown:
@@ -331,6 +333,7 @@ def room(code: str) -> None:
         code, info = "", None
     if code and info is None:
         st.error(f"No class has the code {text.plain(code)}: check it on the board.", icon=":material/error:")
+    lesson_class = info is not None and is_lesson(code)
     if info is not None and door.is_teacher(code):
         teacher(code)
     else:
@@ -342,7 +345,7 @@ def room(code: str) -> None:
                     "joins with a nickname, trains on the live trainer and presses **Submit**.")
         if info is not None:   # a student's link: join, then the class's board, live as on the projector
             join(code)
-            if connection.store().lesson_state(code) is None:   # a lesson class has no board: its steps are the pages
+            if not lesson_class:   # a lesson class has no board: its steps are the pages
                 st.subheader(f"The board of class {code}")
                 st.fragment(connection.away()(board), run_every=3)(code, compact=True)
             with st.expander("Start a challenge of your own (for a teacher)", icon=":material/flag:"):
@@ -355,6 +358,7 @@ def room(code: str) -> None:
                 start()
                 lead.start_box()
             build.builder()
+    return lesson_class
 
 
 def is_lesson(code: str) -> bool:
@@ -367,11 +371,14 @@ def is_lesson(code: str) -> bool:
 
 if __name__ == "__main__":
     code = normal_code(st.query_params.get("code") or "")
-    lesson_class = is_lesson(code)   # (not `lesson`: that name is classroom.lesson on this page)
-    st.title("Class lesson" if lesson_class else "Class challenge")
+    head = st.empty()   # the title, once the room knows its class's kind
+    head.title("Class challenge")
     door.take_key(code)
+    lesson_class = False   # (not `lesson`: that name is classroom.lesson on this page)
     with connection.away(look_again=True):   # the class store away: one line, and the page comes back by itself
-        room(code)
+        lesson_class = room(code)
+    if lesson_class:
+        head.title("Class lesson")
     if not lesson_class:   # how a challenge scores: nothing a lesson's room needs under its steps
         problems = ", ".join(p.label for p in PROBLEMS.values())
         st.caption(f"Any problem type works ({problems}): the score is accuracy for classes, R² for values.")

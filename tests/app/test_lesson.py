@@ -134,6 +134,21 @@ def test_a_paced_student_is_brought_back_and_free_mode_lets_them_choose(switches
     assert "step 1 of 5" in _text(at) and switches[-1][1].get("w11") in (None, "0.5")
 
 
+def test_a_page_out_of_tries_learns_nothing_of_a_codes_kind_from_the_title():
+    """The title says "Class lesson" only once the door has found the code (a counted try): a page that
+    spent its wrong-code tries sees the same "Class challenge" title for a lesson's code as for any."""
+    import time
+
+    code, _ = store().start_lesson(lead.ready()["recipe-card"], paths=lead.paths())
+    student = open_page("class", {"code": code})
+    assert student.title[0].value == "Class lesson"                   # found: a lesson class
+    guesser = AppTest.from_file(str(Path(__file__).resolve().parents[2] / "app.py"), default_timeout=60)
+    guesser.query_params["code"] = code
+    guesser.session_state[session.MISSES] = [time.monotonic()] * 20  # this page's tries are spent
+    guesser.run().switch_page("pages/class.py").run()
+    assert not guesser.exception and guesser.title[0].value == "Class challenge"
+
+
 def test_the_teacher_downloads_the_answers_and_ends_the_lesson():
     teacher, code, key = _teacher()
     store().goto(code, key, 1)
