@@ -110,7 +110,8 @@ def teacher(code: str) -> None:
         if ls is None:
             st.caption(class_board.describe_problem(info.problem) + ".")
     with right:
-        st.image(door.qr_png(student), width=220, caption="The student link")
+        st.image(door.qr_png(student), width=220, caption="The student link",
+                 alt=f"QR code of the student link, {student}")   # a screen reader names it (axe: image-alt)
     if ls is not None:   # a lesson class: the teacher leads it (classroom/lead.py)
         lead.lead(code, ls)
         return

@@ -121,6 +121,30 @@ def assert_clean(page) -> None:
     assert page.locator("[data-testid='stMain']").count() == 1
 
 
+WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+
+
+def axe_findings(page) -> list[str]:
+    """The serious and critical WCAG 2.0-2.2 A/AA violations axe-core finds on the page as it stands
+    (axe-playwright-python ships axe-core: nothing is downloaded). Every screen a test photographs asks it."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = Axe().run(page, options={"runOnly": {"type": "tag", "values": WCAG}}).response["violations"]
+    return [f"{v['id']} ({v['impact']}, {len(v['nodes'])}): {v['help']} at {v['nodes'][0]['target']}"
+            for v in found if v["impact"] in ("serious", "critical")]
+
+
+def tab_to(page, name: str, limit: int = 120) -> None:
+    """The keyboard alone: press Tab from where the focus is until the focused element's text is `name`
+    (fails if `limit` presses never reach it); then Enter works it, as a keyboard user would."""
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        text = page.evaluate("() => document.activeElement.innerText || ''")
+        if name in [line.strip() for line in text.split("\n")]:   # a button's icon is a line of its own
+            return
+    raise AssertionError(f"{limit} presses of Tab never reached {name!r}")
+
+
 @pytest.fixture
 def open_page(browser, server):
     """open_page(path, width="laptop") -> a ready Playwright page at server.url + path."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import assert_clean, main_text, screenshot, wait_ready
+from tests.e2e.conftest import assert_clean, axe_findings, main_text, screenshot, wait_ready
 
 PROBLEM = {"problem": "classify", "dataset": "checkerboard", "k": 3, "n": 400, "noise": 0.1, "cells": 2,
            "seed": 0, "feat": ["x1", "x2"]}
@@ -63,12 +63,18 @@ def test_a_student_finds_submit_beside_play_on_the_first_screen(browser, server,
         assert box["y"] + box["height"] <= h, (screen, submit)        # whole, on the first screen
         assert abs(submit - play) * h <= 60, (play, submit)            # in Play's row (or the next, wrapped)
         assert "closes at" in main_text(page) or "closes in" in main_text(page)
+        assert axe_findings(page) == []   # issue 35: every class screen
         screenshot(page, "class-trainer-submit")
-        button.first.click()
+        # The keyboard alone (issue 35): Submit is the next stop after Play, and Enter sends it.
+        page.locator("[data-testid='stMain']").get_by_role("button", name="Play", exact=True).first.focus()
+        page.keyboard.press("Tab")
+        assert "Submit to the class" in page.evaluate("() => document.activeElement.innerText")
+        page.keyboard.press("Enter")
         page.get_by_text("Scored: public accuracy").wait_for(timeout=30_000)
         wait_ready(page)
         assert "another test" in main_text(page)                        # the two tests, in words
         assert Store().counts(code).submissions == 1
+        assert axe_findings(page) == []   # issue 35: every class screen
         screenshot(page, "class-trainer-receipt")
     finally:
         ctx.close()
@@ -113,6 +119,7 @@ def test_the_projector_says_paused_in_large_type_and_its_board_reads_in_words(br
         text = main_text(page)
         assert "1 hidden layer of 8" in text or "1 hidden layer of 8" in page.content()
         assert "UTC" not in text
+        assert axe_findings(page) == []   # issue 35: every class screen
         screenshot(page, "class-projector")
         page.get_by_text("Pause the class").click()
         sign = page.locator("[data-testid='stAlert']", has=page.locator("h1", has_text="PAUSED"))
@@ -124,11 +131,13 @@ def test_the_projector_says_paused_in_large_type_and_its_board_reads_in_words(br
         assert size >= 40, size                                   # large type, read from the back
         assert box["y"] + box["height"] <= SCREENS["projector"][1]   # on the first screen
         assert sign.get_attribute("role") == "alert" or sign.locator("[role='alert']").count() == 1
+        assert axe_findings(page) == []   # issue 35: every class screen
         screenshot(page, "class-projector-paused")
         student = store.join(code, "Eve")
         sctx, phone = _open(browser, f"{server.url}/trainer?class={code}&seat={student}", SCREENS["phone"])
         try:
             phone.locator("h1", has_text="PAUSED").wait_for(timeout=10_000)
+            assert axe_findings(phone) == []   # issue 35: every class screen
             screenshot(phone, "class-trainer-paused")
         finally:
             sctx.close()
@@ -170,6 +179,7 @@ def test_snapshots_have_no_blank_gap_under_their_maps_and_speak_plain_words(brow
         _star(page, ("Di", "Ada", "Bo"))
         gaps = page.evaluate(SNAP_GAPS)
         print(screen, gaps)
+        assert axe_findings(page) == []   # issue 35: every class screen
         screenshot(page, "class-snapshots")
         assert len(gaps) == 3
         # Under each map only its tick labels and margin (about 30 px); 121 px were blank at 1366 on main.

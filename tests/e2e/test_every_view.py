@@ -19,7 +19,7 @@ import re
 
 import pytest
 
-from tests.e2e.conftest import wait_ready
+from tests.e2e.conftest import axe_findings, wait_ready
 
 pytestmark = pytest.mark.e2e
 
@@ -57,20 +57,10 @@ CHART_TEXT = r"""() => {
 }"""
 
 LESSONS = ["/recipe-card", "/stacking", "/activations", "/tax-bands", "/gpt2-params", "/gpt2-mlp", "/trainer"]
-WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 
 
 def _charts(page) -> int:
     return page.locator(".js-plotly-plot").count()
-
-
-def axe_findings(page) -> list[str]:
-    """The serious and critical WCAG A/AA violations axe-core finds on the page as it stands."""
-    from axe_playwright_python.sync_playwright import Axe
-
-    found = Axe().run(page, options={"runOnly": {"type": "tag", "values": WCAG}}).response["violations"]
-    return [f"{v['id']} ({v['impact']}, {len(v['nodes'])}): {v['help']} at {v['nodes'][0]['target']}"
-            for v in found if v["impact"] in ("serious", "critical")]
 
 
 @pytest.mark.parametrize("view", ["laptop", "phone", "big"])

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from lib.lessons import recipe_lesson
-from tests.e2e.conftest import assert_clean, main_text, screenshot, wait_ready
+from tests.e2e.conftest import assert_clean, axe_findings, main_text, screenshot, wait_ready
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 ON_STEP = "() => location.pathname.endsWith('/recipe-card') && location.search.includes('class=')"
@@ -72,6 +72,7 @@ def test_a_teacher_leads_three_students_through_a_step_and_reveals(open_page):
     assert any("3 answers" in t and f"the answer: {right}" in t for t in titles), titles
     assert_clean(teacher)
     teacher.mouse.move(0, 0)                              # no tooltip over the projector's shot
+    assert axe_findings(teacher) == []   # issue 35: every class screen
     shutil.copy(screenshot(teacher, "lesson-reveal"), DOCS / "lesson-reveal.png")
 
     ada = students[0]
@@ -81,4 +82,5 @@ def test_a_teacher_leads_three_students_through_a_step_and_reveals(open_page):
     assert f"Your answer {right}" in text and f"the answer {right} ✓" in text, text[:300]
     assert "Predict first" not in text and "1.0 × 1.5" in text   # the step's view: w₁₁ = 1.5 on the card
     assert_clean(ada)
+    assert axe_findings(ada) == []   # issue 35: every class screen
     shutil.copy(screenshot(ada, "lesson-phone"), DOCS / "lesson-phone.png")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from tests.e2e.conftest import assert_clean, main_text, screenshot, wait_ready
+from tests.e2e.conftest import assert_clean, axe_findings, main_text, screenshot, tab_to, wait_ready
 
 BUILD = "Build a lesson of your own (for the teacher)"
 
@@ -44,12 +44,15 @@ def test_a_teacher_builds_a_two_step_lesson_from_links_saves_it_and_starts_it(op
     _add(teacher, "/activations?bend=identity&hide=bend", "No bend", 2)
     text = main_text(teacher)
     assert "1. The card" in text and "2. No bend" in text and "/activations?bend=identity&hide=bend" in text
-    _button(teacher, "Save the lesson").click()
+    teacher.get_by_role("textbox", name="The lesson's title").focus()   # from the title on, keys alone
+    tab_to(teacher, "Save the lesson")
+    teacher.keyboard.press("Enter")
     teacher.get_by_text("Saved under the code").wait_for(timeout=15_000)
     wait_ready(teacher)
     code = re.search(r"Saved under the code ([A-Z2-9]{6})", main_text(teacher))[1]
     assert_clean(teacher)
     teacher.mouse.move(0, 0)
+    assert axe_findings(teacher) == []   # issue 35: every class screen
     screenshot(teacher, "lesson-build")
 
     phone = open_page("/class", "phone")                   # the same lesson, opened again by its code
@@ -61,6 +64,7 @@ def test_a_teacher_builds_a_two_step_lesson_from_links_saves_it_and_starts_it(op
     assert "2. No bend" in main_text(phone) and "Cards <b>and</b> bends" in main_text(phone)   # as typed
     assert_clean(phone)
     phone.mouse.move(0, 0)
+    assert axe_findings(phone) == []   # issue 35: every class screen
     screenshot(phone, "lesson-build")
 
     pick = teacher.locator(".st-key-lesson_start_pick")   # chosen under Lead a lesson, shown as typed
@@ -72,4 +76,5 @@ def test_a_teacher_builds_a_two_step_lesson_from_links_saves_it_and_starts_it(op
     assert "Step 1 of 2: The card" in text and "Cards <b>and</b> bends" in text, text[:400]
     assert teacher.locator("[data-testid='stImage'] img").count() == 1       # the join QR, as any lesson's
     assert_clean(teacher)
+    assert axe_findings(teacher) == []   # issue 35: every class screen
     screenshot(teacher, "lesson-build-started")
