@@ -246,9 +246,18 @@ export default function (component) {
     // afresh, or its figure lost on the way) asks for it, and the next run sends it whole.
     const id = JSON.parse(sent).same;
     if (div.__id !== id || !div.__sent) {
-      window.__layerLabAsked = (window.__layerLabAsked || 0) + 1;  // counted for the browser tests
       div.__sent = null;  // whatever it shows, the figure that comes next is drawn
-      setTimeout(() => setTriggerValue('missing', id), 0);
+      // Ask now, and again every 2 s (five times at most) while no figure has come: the rerun a trigger
+      // starts can be lost (seen once in CI, a student's /trainer just after the join), and a chart
+      // left empty is the one thing this must never do.
+      const asking = div.__asking = {};
+      const ask = (n) => setTimeout(() => {
+        if (div.__asking !== asking || div.__sent || !div.isConnected) return;
+        window.__layerLabAsked = (window.__layerLabAsked || 0) + 1;  // counted for the browser tests
+        setTriggerValue('missing', id);
+        if (n < 5) ask(n + 1);
+      }, n ? 2000 : 0);
+      ask(0);
       return;
     }
     if (div.__look === look) return;
@@ -257,6 +266,7 @@ export default function (component) {
   }
   if (div.__sent === sent && div.__look === look) return;  // the same figure in the same theme
   div.__sent = sent;
+  div.__asking = null;  // a figure came: stop asking
   div.__look = look;
   div.dataset.pending = '1';  // until this figure is on screen (the browser tests wait for it)
   const { id, fig, config, scale, name } = JSON.parse(recolor(sent, t));

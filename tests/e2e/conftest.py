@@ -74,6 +74,15 @@ INPLACE_DRAWN = """() => !document.querySelector('.layerlab-chart[data-pending]'
     c => !c.closest('.stBidiComponent') || c.querySelector('.layerlab-chart .main-svg'))"""
 
 
+# What each in-place chart holds, for a wait that timed out (tests/e2e's one unexplained CI failure).
+_CHARTS_NOW = """() => Array.from(
+    document.querySelectorAll("[data-testid='stBidiComponentRegular']")).map(c => {
+  const d = c.querySelector('.layerlab-chart');
+  return {chart: !!d, pending: d?.dataset.pending, drawn: !!c.querySelector('.main-svg'), id: d?.__id,
+          figures: d?.__figures, asked: window.__layerLabAsked, text: d?.textContent?.slice(0, 80)};
+})"""
+
+
 _ELEMENTS = """() => document.querySelectorAll(
     "[data-testid='stMain'] [data-testid='stElementContainer']").length"""
 
@@ -101,13 +110,18 @@ def wait_ready(page, timeout: float = 60_000) -> None:
     """Connected, script finished, no skeleton left, and the same so 300 ms later: the page as a student
     sees it. (The browser can report 'notRunning' for a moment with only the first elements of a page
     drawn, e.g. /trainer's buttons and none of its maps: a count that still grows means a run is on.)"""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     page.wait_for_selector("[data-testid='stApp'][data-test-connection-state='CONNECTED']",
                            timeout=timeout)
     for _ in range(20):
         _script_finished(page, timeout)
         page.wait_for_function("!document.querySelector('[data-testid=\"stSkeleton\"]')",
                                timeout=timeout)
-        page.wait_for_function(INPLACE_DRAWN, timeout=timeout)
+        try:
+            page.wait_for_function(INPLACE_DRAWN, timeout=timeout)
+        except PlaywrightTimeout:
+            raise AssertionError(f"charts not drawn at {page.url}: {page.evaluate(_CHARTS_NOW)}") from None
         before = page.evaluate(_ELEMENTS)
         page.wait_for_timeout(300)  # let plotly finish drawing
         if page.evaluate(_ELEMENTS) == before > 0:   # 0: the page's first run has not drawn yet
