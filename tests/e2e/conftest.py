@@ -194,7 +194,7 @@ def screenshot(page, name: str) -> Path:
     path = SHOTS / f"{name}-{size['width']}.png"
     height = min(int(page.evaluate(_CONTENT_HEIGHT)) + 40, 16000)
     page.set_viewport_size({"width": size["width"], "height": max(height, size["height"])})
-    page.wait_for_timeout(700)  # charts re-layout to the new size
+    page.wait_for_timeout(400)  # charts re-layout to the new size (only a new width redraws one)
     page.screenshot(path=str(path))
     page.set_viewport_size(size)
     return path

@@ -106,21 +106,22 @@ def test_a_slider_in_a_fragment_reruns_its_section_alone_and_updates_the_url(bro
         ctx.close()
 
 
-def test_screenshots_at_both_widths(open_page):
-    # The page as it opens is checked and photographed at both widths by test_readable.py.
-    for width in ("laptop", "phone"):
-        page = open_page("/activations?bend=identity&deriv=true&show=gelu&show=gelu_tanh&x=-2", width)
-        assert_clean(page)
-        screenshot(page, "activations-identity")
-        every = "&".join(f"show={name}" for name in list(ACTIVATIONS)[-7:])  # the table's newest bends
-        page = open_page(f"/activations?{every}&deriv=true", width)
-        assert_clean(page)
-        assert "Ignored" not in main_text(page)
-        overflow = page.evaluate(
-            "() => { const m = document.querySelector('[data-testid=\"stMain\"]');"
-            " return m.scrollWidth - m.clientWidth; }")
-        assert overflow <= 0, f"{width}, every bend: {overflow}px of horizontal overflow"
-        screenshot(page, "activations-every-bend")
+def test_screenshots_of_a_chosen_view_and_of_every_bend(open_page):
+    """The page as it opens is checked and photographed at both widths by test_every_view.py; here the
+    identity bend with GELU's two forms on a laptop, and the table's newest bends on a phone, where
+    they could run off the side."""
+    page = open_page("/activations?bend=identity&deriv=true&show=gelu&show=gelu_tanh&x=-2")
+    assert_clean(page)
+    screenshot(page, "activations-identity")
+    every = "&".join(f"show={name}" for name in list(ACTIVATIONS)[-7:])  # the table's newest bends
+    page = open_page(f"/activations?{every}&deriv=true", "phone")
+    assert_clean(page)
+    assert "Ignored" not in main_text(page)
+    overflow = page.evaluate(
+        "() => { const m = document.querySelector('[data-testid=\"stMain\"]');"
+        " return m.scrollWidth - m.clientWidth; }")
+    assert overflow <= 0, f"every bend: {overflow}px of horizontal overflow on a phone"
+    screenshot(page, "activations-every-bend")
 
 
 def test_a_hand_bound_choice_in_a_fragment_keeps_the_url_in_step(browser, server):

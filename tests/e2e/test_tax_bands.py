@@ -35,15 +35,14 @@ def _edit_cell(page, row: int, column: int, text: str) -> None:
     wait_ready(page)
 
 
-@pytest.mark.parametrize("width", ["laptop", "phone"])
-def test_opens_and_is_photographed(open_page, width):
-    page = open_page("/tax-bands", width)
+def test_opens_with_its_sources_and_every_chart(open_page):
+    """(test_every_view.py checks and photographs this page at both widths and on a projector.)"""
+    page = open_page("/tax-bands")
     assert_clean(page)
     text = main_text(page)
     for words in ("Sums of ReLUs", "HMRC", "2024/25", "Cybenko (1989)", "Hornik (1991)", "fold line"):
         assert words in text
     assert page.locator(".js-plotly-plot").count() >= 9
-    screenshot(page, "tax-bands")
 
 
 def test_bend_off_collapses_to_one_line_and_is_photographed(open_page):
