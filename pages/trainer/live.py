@@ -16,7 +16,7 @@ from pages.trainer import charts as tc
 from pages.trainer import picking
 from pages.trainer import run as tr
 from pages.trainer.links import ACTS, CURVE_CAPTION, LINKS, PROBLEM_UI, twin_title
-from ui import charts, fmt, state
+from ui import announce, charts, fmt, state
 
 H_MAP, H_CURVES = 450, 400   # live chart heights (px): a map about 380 px square at 1366 px, 340 on a phone
 CURVE_RES = 240              # points along a curve fit's axis
@@ -185,6 +185,9 @@ def numbers(spec: tr.Spec, run: tr.Run, m: dict) -> None:
         # issue 34: "Train R² −14.48" at epoch 0 reads as a broken number without this word
         st.caption(f"R² below 0 ({_r2(m['train_r2'])}): the network's curve is further from the points than a "
                    "flat line at their mean would be. It has not learned yet; training brings R² up towards 1.")
+    playing = bool(st.session_state.get(tr.PLAYING))
+    # the same numbers for a screen reader, at most every few seconds while playing (ui/announce.py)
+    announce.say(progress(spec, m, playing), "trainer_progress", every=announce.EVERY if playing else 0.0)
     if run.twin is not None:
         m0 = run.twin.metrics()
         who = twin_title(spec)
@@ -192,6 +195,13 @@ def numbers(spec: tr.Spec, run: tr.Run, m: dict) -> None:
             st.caption(f"{who}: Train R² {_r2(m0['train_r2'])} · test {_r2(m0['test_r2'])}")
         else:
             st.caption(f"{who}: Train accuracy {_pct(m0['train_acc'])} · test {_pct(m0['test_acc'])}")
+
+
+def progress(spec: tr.Spec, m: dict, playing: bool) -> str:
+    """What the live region says: "Training: epoch 1,200, test accuracy 94 %, loss 0.052." """
+    score = (f"test R² {_r2(m['test_r2'])}" if spec.head == "linear" else f"test accuracy {_pct(m['test_acc'])}")
+    return (f"{'Training' if playing else 'Stopped'}: epoch {fmt.count(m['epoch'])}, {score}, "
+            f"loss {fmt.fixed(m['train_loss'], 3)}.")
 
 
 def summary(spec: tr.Spec, m: dict) -> str:

@@ -1088,3 +1088,31 @@ def test_a_negative_r2_at_the_start_gets_a_word_and_goes_when_the_fit_is_good():
         at.button(key="trainer_step_100").click().run()
     assert not next(m for m in at.metric if m.label == "Train R²").value.startswith("−")
     assert not any("R² below 0" in c.value for c in at.caption)
+
+
+def _announced(at) -> str:
+    """The trainer's live region's words (ui/announce.py), as sent to the page."""
+    from ui import announce
+
+    found = []
+
+    def walk(node) -> None:
+        for child in getattr(node, "children", {}).values():
+            if getattr(child, "type", None) == "bidi_component" \
+                    and child.proto.component_name == announce.NAME:
+                found.append(child.proto)
+            walk(child)
+
+    walk(at._tree)
+    assert len(found) == 1, found
+    return found[0].json.strip('"') if found[0].HasField("json") else found[0].bytes.decode()
+
+
+def test_a_live_region_says_the_epoch_and_score_after_each_step():
+    """Issue 35: a screen reader hears the progress (polite, out of sight); a Step's result at once."""
+    at = open_page("trainer", {"twin": "false"})
+    assert _announced(at) == f"Stopped: epoch 0, test accuracy {_metrics(at)['Test accuracy']}, " \
+                             f"loss {_metrics(at)['Loss']}."
+    at.button(key="trainer_step_100").click().run()
+    m = _metrics(at)
+    assert _announced(at) == f"Stopped: epoch 100, test accuracy {m['Test accuracy']}, loss {m['Loss']}."

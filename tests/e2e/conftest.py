@@ -68,10 +68,10 @@ def fresh_server():
 
 
 # Every ui.inplace chart holds the figure it was last sent (it marks itself pending until drawn), and
-# every such component on the page has mounted its chart.
+# every such component on the page has mounted its chart (or is a live region, ui/announce.py).
 INPLACE_DRAWN = """() => !document.querySelector('.layerlab-chart[data-pending]') && Array.from(
     document.querySelectorAll("[data-testid='stBidiComponentRegular']")).every(
-    c => !c.closest('.stBidiComponent') || c.querySelector('.layerlab-chart .main-svg'))"""
+    c => !c.closest('.stBidiComponent') || c.querySelector('.layerlab-live, .layerlab-chart .main-svg'))"""
 
 
 # What each in-place chart holds, for a wait that timed out (tests/e2e's one unexplained CI failure).
@@ -148,12 +148,19 @@ def axe_findings(page) -> list[str]:
             for v in found if v["impact"] in ("serious", "critical")]
 
 
+# The focused element's text when it is a control (a scrollable region, such as Streamlit's main part,
+# takes the focus too, and its text holds every button's).
+_FOCUSED_CONTROL = """() => { const e = document.activeElement;
+  return e && e.matches('button, a, input, textarea, select, [role=button], [role=slider], [role=tab]')
+    ? (e.innerText || e.getAttribute('aria-label') || '') : ''; }"""
+
+
 def tab_to(page, name: str, limit: int = 120) -> None:
     """The keyboard alone: press Tab from where the focus is until the focused element's text is `name`
     (fails if `limit` presses never reach it); then Enter works it, as a keyboard user would."""
     for _ in range(limit):
         page.keyboard.press("Tab")
-        text = page.evaluate("() => document.activeElement.innerText || ''")
+        text = page.evaluate(_FOCUSED_CONTROL)
         if name in [line.strip() for line in text.split("\n")]:   # a button's icon is a line of its own
             return
     raise AssertionError(f"{limit} presses of Tab never reached {name!r}")

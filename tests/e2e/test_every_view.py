@@ -99,7 +99,8 @@ _FIRST_LIVE = """() => {
   const els = document.querySelectorAll(
     ["stPlotlyChart", "stBidiComponentRegular", "stMetric", "stDataFrame", "stGraphVizChart"]
     .map(t => `[data-testid='stMain'] [data-testid='${t}']`).join(","));
-  const tops = Array.from(els).filter(e => e.offsetParent).map(e => e.getBoundingClientRect().top);
+  const tops = Array.from(els).filter(e => e.offsetParent && !e.querySelector('.layerlab-live'))
+    .map(e => e.getBoundingClientRect().top);
   return tops.length ? Math.min(...tops) : null;
 }"""
 

@@ -1,0 +1,99 @@
+"""The keyboard alone (issue 35 item 4), as a student without a mouse works: Tab to a control, Enter.
+
+- /trainer: Tab to Play, Enter, the epochs advance, the live region tells a screen reader how far
+  training has got (at most every few seconds, never every tick), Tab to Pause, Enter, it stops.
+- the class join: Tab to the nickname, type it, Tab to Join, Enter; on the class trainer, Tab to
+  +100, Enter, Tab to Submit, Enter: the receipt.
+- 200 % zoom on a 1366 px laptop (a 683 px wide page of twice the pixels): nothing runs off the side.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from classroom import connection
+from tests.e2e.conftest import assert_clean, screenshot, tab_to, wait_ready
+from tests.e2e.test_links import PROBLEM
+
+pytestmark = pytest.mark.e2e
+
+AT_TRAINER = "() => location.pathname.endsWith('/trainer') && location.search.includes('seat=')"
+
+_EPOCH = """() => { const m = Array.from(
+  document.querySelectorAll("[data-testid='stMain'] [data-testid='stMetric']"))
+  .find(e => e.innerText.startsWith('Epoch'));
+  return m ? parseInt(m.querySelector("[data-testid='stMetricValue']").innerText.replace(/,/g, '')) : -1; }"""
+_SAID = "() => document.querySelector('.layerlab-live[role=status]')?.textContent || ''"
+
+
+def test_the_trainer_by_keyboard_alone_plays_pauses_and_is_told_the_progress(open_page):
+    page = open_page("/trainer?twin=false")
+    assert page.evaluate(_SAID).startswith("Stopped: epoch 0, test accuracy")
+    tab_to(page, "Play")
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"() => ({_EPOCH})() > 0", timeout=30_000)
+    said, start = [], time.monotonic()
+    while time.monotonic() - start < 9:            # what a screen reader is given while it plays
+        text = page.evaluate(_SAID)
+        if not said or said[-1] != text:
+            said.append(text)
+        page.wait_for_timeout(200)
+    assert page.evaluate(_EPOCH) > 0
+    training = [s for s in said if s.startswith("Training: epoch")]
+    assert training, said
+    assert len(said) <= 4, said                    # 9 s of ticks: a few announcements, not one a tick
+    tab_to(page, "Pause")                          # the button was redrawn: the keyboard finds it again
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"() => /^Stopped: epoch [1-9]/.test(({_SAID})())", timeout=30_000)
+    wait_ready(page)
+    epoch = page.evaluate(_EPOCH)
+    assert f"epoch {epoch:,}," in page.evaluate(_SAID)   # the words say the epoch the page shows
+    page.wait_for_timeout(1500)
+    assert page.evaluate(_EPOCH) == epoch                # stopped
+    assert_clean(page)
+
+
+def test_the_class_join_and_submit_by_keyboard_alone(open_page):
+    code, _ = connection.store().create_class(PROBLEM)
+    page = open_page(f"/class?code={code}", "phone")
+    nickname = page.get_by_role("textbox", name="Your nickname")
+    for _ in range(40):                                  # Tab to the nickname's field
+        page.keyboard.press("Tab")
+        if nickname.evaluate("e => e === document.activeElement"):
+            break
+    else:
+        raise AssertionError("Tab never reached the nickname")
+    page.keyboard.type("Kim")
+    tab_to(page, "Join")
+    page.keyboard.press("Enter")
+    page.wait_for_function(AT_TRAINER, timeout=30_000)
+    wait_ready(page)
+    tab_to(page, "+100")
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"() => ({_EPOCH})() >= 100", timeout=30_000)
+    wait_ready(page)
+    tab_to(page, "Submit to the class")
+    page.keyboard.press("Enter")
+    page.get_by_text("Scored: public accuracy").wait_for(timeout=30_000)
+    assert_clean(page)
+    assert re.search(r"Kim", page.inner_text("[data-testid='stMain']"))
+
+
+_SIDEWAYS = """() => { const m = document.querySelector("[data-testid='stMain']");
+  return m.scrollWidth - m.clientWidth; }"""
+
+
+@pytest.mark.parametrize("path", ["/trainer", "/tax-bands", "/recipe-card"])
+def test_200_percent_zoom_on_a_laptop_loses_nothing_sideways(browser, server, path):
+    """WCAG 1.4.4 / 1.4.10: at 200 % a 1366 x 768 screen is a 683 x 384 page drawn at twice the pixels."""
+    ctx = browser.new_context(viewport={"width": 683, "height": 384}, device_scale_factor=2)
+    page = ctx.new_page()
+    page.goto(server.url + path)
+    wait_ready(page)
+    assert_clean(page)
+    assert page.evaluate(_SIDEWAYS) <= 0, f"{path}: runs off the side at 200 %"
+    screenshot(page, "zoom-200" + path.replace("/", "-"))
+    ctx.close()
