@@ -30,7 +30,8 @@ whose figure has that digest sends `{"same": digest}` instead, and the JavaScrip
 it is. If the page does not hold that figure (the chart was mounted afresh, or the message was lost
 to a cancelled run), it says so with a trigger (`missing`), whose callback forgets the key, so the
 rerun that trigger starts sends the figure whole: a wrong guess costs one rerun, never a wrong or
-empty chart. (That rerun can be lost: a chart that got no figure asks again every 2 s, five times.) A run of another page forgets everything (`new_page`, from app.py).
+empty chart. (That rerun can be lost: a chart that got no figure asks again every 2 s, five times.)
+A run of another page forgets everything (`new_page`, from app.py).
 
 Painted, not replotted. A playing trainer's live maps change only their shading from one tick to
 the next, and Plotly.react redoes every default, axis and trace for that (15-20 ms of the page's main
