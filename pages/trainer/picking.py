@@ -24,6 +24,7 @@ VALUE = "trainer_pick_value"    # the value a click adds on the plane (regress)
 CONTEXT = "trainer_pick_ctx"    # what the callback needs: the page's problem, classes, plane and links
 NOTE = "trainer_pick_note"      # the one line a refused click leaves under the map
 MOVED = "trainer_hand_moved"    # a click changed the points: the page reruns whole
+TYPED = ("trainer_typed_x", "trainer_typed_y")   # a point typed by its coordinates (the keyboard's way)
 ADD, MINE = "add", "mine"       # legend groups of the picking grid and of your points
 VALUE_RANGE = (-3.0, 3.0)       # a plane's new value: the built-in sets stay within -1.6 to 3
 
@@ -162,6 +163,7 @@ def controls(links, problem: str, k: int, limit: float, curve_fit: bool, count: 
         if mode == "value" and not curve_fit:
             st.slider("Value of a new point", *VALUE_RANGE, 1.0, 0.1, key=VALUE, width=220,
                       help="The value each click gives its point (the shading's colours, blue above 0).")
+        typed(links, mode, names, limit, curve_fit)
         st.button("Clear my points", icon=":material/delete_sweep:", on_click=clear, args=(links,),
                   disabled=count == 0, help="Remove every point you placed by hand; the dataset stays.")
     what = None
@@ -182,6 +184,29 @@ def controls(links, problem: str, k: int, limit: float, curve_fit: bool, count: 
         st.caption(f":orange[:material/block: {note}]")
     st.session_state[CONTEXT] = dict(problem=problem, k=k, limit=limit, curve=curve_fit, mode=mode)
     return what
+
+
+def typed(links, mode, names: dict, limit: float, curve_fit: bool) -> None:
+    """A point by its coordinates, for the keyboard alone (issue 35): where a click would put it, typed."""
+    with st.expander("Add a point by typing its coordinates"):
+        row = st.container(horizontal=True, vertical_alignment="bottom")
+        first, second = ("x", "value") if curve_fit else ("x₁", "x₂")
+        row.number_input(first, -limit, limit, 0.0, 0.1, key=TYPED[0], width=130,
+                         help=f"Across: from {-limit:g} to {limit:g}.")
+        low, high = VALUE_RANGE if curve_fit else (-limit, limit)
+        row.number_input(second, low, high, 0.0, 0.1, key=TYPED[1], width=130,
+                         help=f"The point's value: from {low:g} to {high:g}." if curve_fit else
+                              f"Up: from {low:g} to {high:g}.")
+        row.button(f"Add {names[mode]}" if mode is not None else "Add", key="trainer_typed_add",
+                   on_click=_typed, args=(links,), disabled=mode is None,
+                   help="Adds the point, as a click there would." if mode is not None else
+                        "Choose what to add above first (a class" + (", or “add points”)." if curve_fit else ")."))
+
+
+def _typed(links) -> None:
+    ctx = st.session_state.get(CONTEXT)
+    if ctx is not None and ctx["mode"] is not None:
+        _add(links, ctx, float(st.session_state.get(TYPED[0], 0.0)), float(st.session_state.get(TYPED[1], 0.0)))
 
 
 # --- the callbacks: a click, Clear ------------------------------------------------------------------
@@ -213,23 +238,31 @@ def on_click(key: str, links):
             if not removed:
                 return
         elif group == ADD and ctx["mode"] is not None:
-            if ctx["curve"]:
-                point = (x, y)
-            elif ctx["mode"] == "value":
-                point = (x, y, float(st.session_state.get(VALUE, 1.0)))
-            else:
-                point = (x, y, ctx["mode"])
-            try:
-                P = add_hand(P, point, ctx["problem"], ctx["k"] if ctx["problem"] == "classes" else None,
-                             ctx["limit"], ctx["curve"])
-            except ValueError as err:
-                st.session_state[NOTE] = f"Not placed: {err}."
-                return
+            _add(links, ctx, x, y, P)
+            return
         else:
             return
         links.set("pts", encode_hand(P))
         st.session_state[MOVED] = True
     return callback
+
+
+def _add(links, ctx: dict, x: float, y: float, P: np.ndarray | None = None) -> None:
+    """One point of the chosen class (or value) at (x, y) joins your points, or the line that says why not."""
+    if ctx["curve"]:
+        point = (x, y)
+    elif ctx["mode"] == "value":
+        point = (x, y, float(st.session_state.get(VALUE, 1.0)))
+    else:
+        point = (x, y, ctx["mode"])
+    try:
+        P = add_hand(current(links, ctx) if P is None else P, point, ctx["problem"],
+                     ctx["k"] if ctx["problem"] == "classes" else None, ctx["limit"], ctx["curve"])
+    except ValueError as err:
+        st.session_state[NOTE] = f"Not placed: {err}."
+        return
+    links.set("pts", encode_hand(P))
+    st.session_state[MOVED] = True
 
 
 def clear(links) -> None:

@@ -1116,3 +1116,22 @@ def test_a_live_region_says_the_epoch_and_score_after_each_step():
     at.button(key="trainer_step_100").click().run()
     m = _metrics(at)
     assert _announced(at) == f"Stopped: epoch 100, test accuracy {m['Test accuracy']}, loss {m['Loss']}."
+
+
+def test_a_point_typed_by_its_coordinates_joins_the_data_as_a_click_would():
+    """Issue 35 item 4: the keyboard's way to add a point, beside the click."""
+    from pages.trainer import picking
+
+    at = open_page("trainer", {"twin": "false"})
+    assert at.button(key="trainer_typed_add").disabled            # nothing chosen to add yet
+    at.session_state[picking.MODE] = 1                             # "class 1 (green square)"
+    at.run()
+    at.number_input(key=picking.TYPED[0]).set_value(1.2)
+    at.number_input(key=picking.TYPED[1]).set_value(-0.5)
+    at.button(key="trainer_typed_add").click().run()
+    assert not at.exception
+    assert at.query_params["pts"] == "1.2_-0.5_1"
+    assert "1 of 150 points placed by hand" in " ".join(c.value for c in at.caption)
+    at.number_input(key=picking.TYPED[0]).set_value(-2.0)
+    at.button(key="trainer_typed_add").click().run()
+    assert at.query_params["pts"] == "1.2_-0.5_1~-2_-0.5_1"

@@ -151,8 +151,9 @@ def axe_findings(page) -> list[str]:
 # The focused element's text when it is a control (a scrollable region, such as Streamlit's main part,
 # takes the focus too, and its text holds every button's).
 _FOCUSED_CONTROL = """() => { const e = document.activeElement;
-  return e && e.matches('button, a, input, textarea, select, [role=button], [role=slider], [role=tab]')
-    ? (e.innerText || e.getAttribute('aria-label') || '') : ''; }"""
+  const controls = 'button, a, input, textarea, select, summary, [role=button], [role=slider], [role=tab]';
+  return e && e.matches(controls)
+    ? (e.innerText || e.getAttribute('aria-label') || (e.labels && e.labels[0]?.innerText) || '') : ''; }"""
 
 
 def tab_to(page, name: str, limit: int = 120) -> None:

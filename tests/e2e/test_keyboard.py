@@ -97,3 +97,27 @@ def test_200_percent_zoom_on_a_laptop_loses_nothing_sideways(browser, server, pa
     assert page.evaluate(_SIDEWAYS) <= 0, f"{path}: runs off the side at 200 %"
     screenshot(page, "zoom-200" + path.replace("/", "-"))
     ctx.close()
+
+
+def test_a_point_typed_by_keyboard_joins_the_data(open_page):
+    """Issue 35 item 4: a point by its coordinates and class, without a click on the map."""
+    page = open_page("/trainer?twin=false")
+    tab_to(page, "just look")                      # the pills are one Tab stop: arrows move among them
+    for _ in range(2):
+        page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")
+    wait_ready(page)
+    tab_to(page, "Add a point by typing its coordinates")
+    page.keyboard.press("Enter")
+    for label, value in (("x₁", "1.2"), ("x₂", "-0.5")):
+        tab_to(page, label)
+        page.keyboard.press("Control+A")
+        page.keyboard.type(value)
+    tab_to(page, "Add class 1 (green square)")     # leaving the field sets its value
+    wait_ready(page)
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => location.search.includes('pts=1.2_-0.5_1')", timeout=30_000)
+    wait_ready(page)
+    assert "1 of 150 points placed by hand" in page.inner_text("[data-testid='stMain']")
+    assert_clean(page)
+    screenshot(page, "trainer-typed-point")
