@@ -9,6 +9,9 @@ Why a component and not st.html: st.html replaces its whole markup when its text
 region put into the page afresh is not announced by every screen reader (they watch regions that were
 there before the change). The component keeps one element across reruns and changes only its text.
 The region is out of sight (ui/room.py's `layerlab-sr`): the eye reads the same numbers beside the maps.
+
+The same component keeps the keyboard's place where a button is swapped for its partner (`swaps`: Play
+and Pause are two buttons, each with its own key, so the focus on one would fall to the page's top).
 """
 
 from __future__ import annotations
@@ -32,8 +35,29 @@ _JS = f"""export default function ({{ data, parentElement }}) {{
     box.setAttribute('aria-atomic', 'true');   // read whole, not the changed word
     parentElement.appendChild(box);
   }}
-  const text = typeof data === 'string' ? data : '';
-  if (box.textContent !== text) box.textContent = text;
+  const said = data && typeof data.text === 'string' ? data.text : '';
+  if (box.textContent !== said) box.textContent = said;
+  window.__layerLabSwaps = data && data.swaps || [];
+  if (window.__layerLabKeeper) return;
+  // The keyboard's place across a swap: a button worked by a key (Enter, Space) whose rerun draws its
+  // partner in its place (Play -> Pause) would leave the focus on the page's top; give it the partner.
+  window.__layerLabKeeper = true;
+  let keyAt = 0, want = null;
+  document.addEventListener('keydown', () => {{ keyAt = Date.now(); }}, true);
+  document.addEventListener('pointerdown', () => {{ keyAt = 0; }}, true);
+  document.addEventListener('focusout', (e) => {{
+    if (Date.now() - keyAt > 1500) return;
+    for (const [a, b] of window.__layerLabSwaps) {{
+      if (e.target.closest && e.target.closest('.st-key-' + a)) want = {{key: b, at: Date.now()}};
+    }}
+  }}, true);
+  new MutationObserver(() => {{
+    if (!want || Date.now() - want.at > 10000) {{ want = null; return; }}
+    const active = document.activeElement;
+    if (active && active !== document.body && !active.matches('main, [data-testid=stMain]')) return;
+    const next = document.querySelector('.st-key-' + want.key + ' button');
+    if (next && !next.disabled) {{ want = null; next.focus(); }}
+  }}).observe(document.body, {{childList: true, subtree: true}});
 }}"""
 
 
@@ -53,6 +77,10 @@ def held(memory, key: str, text: str, every: float = EVERY, now: float | None = 
     return last[0]
 
 
-def say(text: str, key: str, every: float = EVERY) -> None:
-    """The live region `key`, saying `text` (or, within `every` seconds of its last change, what it said)."""
-    _component()(key=key, data=held(st.session_state, key, text, every), height=0)
+def say(text: str, key: str, every: float = EVERY, swaps: tuple[tuple[str, str], ...] = ()) -> None:
+    """The live region `key`, saying `text` (or, within `every` seconds of its last change, what it said).
+
+    swaps: pairs of button keys (a, b) where working a by keyboard redraws b in its place (Play, Pause):
+    the focus goes to b, not to the top of the page."""
+    data = {"text": held(st.session_state, key, text, every), "swaps": [list(p) for p in swaps]}
+    _component()(key=key, data=data, height=0)

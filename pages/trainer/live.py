@@ -187,7 +187,8 @@ def numbers(spec: tr.Spec, run: tr.Run, m: dict) -> None:
                    "flat line at their mean would be. It has not learned yet; training brings R² up towards 1.")
     playing = bool(st.session_state.get(tr.PLAYING))
     # the same numbers for a screen reader, at most every few seconds while playing (ui/announce.py)
-    announce.say(progress(spec, m, playing), "trainer_progress", every=announce.EVERY if playing else 0.0)
+    announce.say(progress(spec, m, playing), "trainer_progress", every=announce.EVERY if playing else 0.0,
+                 swaps=(("trainer_play", "trainer_pause"), ("trainer_pause", "trainer_play")))
     if run.twin is not None:
         m0 = run.twin.metrics()
         who = twin_title(spec)

@@ -1105,7 +1105,9 @@ def _announced(at) -> str:
 
     walk(at._tree)
     assert len(found) == 1, found
-    return found[0].json.strip('"') if found[0].HasField("json") else found[0].bytes.decode()
+    import json
+
+    return json.loads(found[0].json)["text"]
 
 
 def test_a_live_region_says_the_epoch_and_score_after_each_step():

@@ -45,7 +45,8 @@ def test_the_trainer_by_keyboard_alone_plays_pauses_and_is_told_the_progress(ope
     training = [s for s in said if s.startswith("Training: epoch")]
     assert training, said
     assert len(said) <= 4, said                    # 9 s of ticks: a few announcements, not one a tick
-    tab_to(page, "Pause")                          # the button was redrawn: the keyboard finds it again
+    # Pause took Play's place and the focus with it: Enter again, no Tab (ui/announce.py's swaps)
+    assert page.evaluate("() => document.activeElement.closest('.st-key-trainer_pause') !== null")
     page.keyboard.press("Enter")
     page.wait_for_function(f"() => /^Stopped: epoch [1-9]/.test(({_SAID})())", timeout=30_000)
     wait_ready(page)
@@ -53,6 +54,8 @@ def test_the_trainer_by_keyboard_alone_plays_pauses_and_is_told_the_progress(ope
     assert f"epoch {epoch:,}," in page.evaluate(_SAID)   # the words say the epoch the page shows
     page.wait_for_timeout(1500)
     assert page.evaluate(_EPOCH) == epoch                # stopped
+    page.wait_for_function("() => document.activeElement.closest('.st-key-trainer_play') !== null",
+                           timeout=10_000)          # and Play takes it back
     assert_clean(page)
 
 
