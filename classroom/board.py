@@ -12,7 +12,7 @@ import json
 import streamlit as st
 
 from classroom import connection
-from classroom.pictures import bend_name, class_chart, reveal_chart
+from classroom.pictures import bend_name, class_chart, class_chart_words, reveal_chart
 from classroom.text import BAD, cell, name_text
 from lib.challenge import read_submission
 from store import ClassInfo, Counts, Row, Store, normal_code
@@ -159,7 +159,8 @@ def _charts_built(code: str, submissions: int, generation: int, what: str, hide:
     from ui.frozen import frozen
 
     subs = readable_subs(_submissions_read(code, generation), what)
-    return frozen(class_chart(subs, what, hide)), frozen(reveal_chart(subs, what, hide)) if revealed else None
+    reveal = frozen(reveal_chart(subs, what, hide)) if revealed else None
+    return frozen(class_chart(subs, what, hide)), reveal, class_chart_words(subs, what, hide)
 
 
 def readable_subs(subs: list[dict], what: str) -> list[dict]:
@@ -177,7 +178,8 @@ def readable_subs(subs: list[dict], what: str) -> list[dict]:
 
 
 def class_charts(code: str, info: ClassInfo, submissions: int):
-    """The class chart (and after the reveal, public against private) as frozen figures, built again only
+    """The class chart (and after the reveal, public against private) as frozen figures, and the class
+    chart's answer as text (pictures.class_chart_words: its line, columns, rows), built again only
     when the class's number of submissions (or a teacher's switch) changed: a refresh sends them again
     without building or copying them."""
     code = normal_code(code)

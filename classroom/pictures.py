@@ -300,3 +300,33 @@ def reveal_chart(subs: list[dict], what: str, hide: bool):
     fig.update_xaxes(title=f"public {what}{unit}", range=[lo, hi])
     fig.update_yaxes(title=f"private {what}{unit}", range=[lo, hi])
     return fig
+
+
+def class_chart_words(subs: list[dict], what: str, hide: bool) -> tuple[str, list[str], list[list[str]]]:
+    """The class chart's answer as text (issue 35 item 2): one line ("12 networks: the best public accuracy
+    is 96.5 % (Ada, 49 parameters); the largest, 1,201 parameters, scored 91.0 %.") and its numbers as a
+    table, best first (the chart's points, identical networks as one row with their count)."""
+    from ui import fmt
+
+    def score(v: float) -> str:
+        return fmt.fixed(v, 3) if what == "R²" else fmt.pct(v)
+
+    names = {n: f"Student {i + 1}" for i, n in enumerate(dict.fromkeys(s["nickname"] for s in subs))}
+    groups = sorted(same_networks(subs, ("public",)), key=lambda g: (-g[0]["public"], g[0]["n_params"]))
+    if not groups:
+        return "No network to draw yet.", [], []
+
+    def who(g: list[dict]) -> str:   # Markdown-escaped (a table's "|" is escaped once, by text_table)
+        shown = ", ".join(names[s["nickname"]] if hide else s["nickname"] for s in g)
+        return plain(shown).replace("\\|", "|")
+
+    best, largest = groups[0], max(groups, key=lambda g: g[0]["n_params"])
+    line = (f"{fmt.count(len(subs))} network{'s' if len(subs) != 1 else ''}: the best public {what} is "
+            f"{score(best[0]['public'])} ({who(best)}, {fmt.count(best[0]['n_params'])} parameters)")
+    if largest is not best:
+        line += (f"; the largest, {fmt.count(largest[0]['n_params'])} parameters, scored "
+                 f"{score(largest[0]['public'])}")
+    columns = ["who", "parameters", f"public {what}", "network"]
+    rows = [[who(g), fmt.count(g[0]["n_params"]), score(g[0]["public"]), settings_line(g[0]["spec"])]
+            for g in groups]
+    return line + ".", columns, rows

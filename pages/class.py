@@ -261,10 +261,11 @@ def gallery(code: str) -> None:
     info, counts, rows = class_board.board_now(code)
     if info is None or not rows:
         return
-    chart, reveal = class_board.class_charts(code, info, counts.submissions)
+    chart, reveal, (line, columns, table) = class_board.class_charts(code, info, counts.submissions)
     charts.show(chart, key="class_chart")
     st.caption("Every submission: a colour per bend, a marker per optimiser. A bigger network is not always a "
                "better test score.")
+    charts.answer(line, columns, table)   # the chart's answer as text, for a screen reader too
     if info.revealed:   # over-fitting made visible: who was tuned to the half they were shown
         charts.show(reveal, key="class_reveal_chart")
         st.caption("On the dashed line a network did as well on the half nobody saw; under it, it was tuned to "

@@ -3,6 +3,8 @@ submits and is scored on the hidden points; the board shows it; pause holds Play
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from classroom import board, connection, door, seats, session, text
@@ -898,3 +900,32 @@ def test_a_class_link_whose_data_key_is_bound_to_its_widget_still_locks_the_data
     at.run()
     assert not at.exception
     assert at.slider(key="noise").value == 0.0 and at.slider(key="noise").disabled
+
+
+def test_the_class_chart_says_its_answer_in_words_and_a_table_names_as_typed():
+    """Issue 35 item 2: the class chart's answer as text (a line, and its numbers behind a disclosure),
+    every name as typed and never Markdown or HTML, numbered students when names are hidden."""
+    code, key = store().create_class(PROBLEM)
+    spec = {"hidden": [8], "act": "relu", "opt": "adam", "lr": 0.03, "batch": 0, "l1": 0.0, "l2": 0.0,
+            "epoch": 100}
+    for nick, public, n, hidden in (("Ada", 0.85, 33, [8]), ("[Ed](//x)", 0.9, 37, [4, 4]),
+                                    ("<b>Cy</b>", 0.8, 121, [8, 8])):
+        store().submit(code, store().join(code, nick), spec={**spec, "hidden": hidden}, weights=_net(),
+                       n_params=n, public=public, private=0.8)
+    board.changed(code)
+    teacher = open_page("class", {"code": code, "key": key})
+    assert not teacher.exception
+    line = ("3 networks: the best public accuracy is 90.0 % (\\[Ed\\]\\(//x\\), 37 parameters); the "
+            "largest, 121 parameters, scored 80.0 %.")
+    assert line in [c.value for c in teacher.caption]
+    table = next(m.value for m in teacher.markdown if m.value.startswith("| who |"))
+    rows = table.splitlines()[2:]
+    net = "ReLU · Adam, rate 0\\.03, all points a step · 100 epochs |"
+    assert rows == ["| \\[Ed\\]\\(//x\\) | 37 | 90.0 % | 2 hidden layers of 4 each, " + net,
+                    "| Ada | 33 | 85.0 % | 1 hidden layer of 8, " + net,
+                    "| \\<b\\>Cy\\</b\\> | 121 | 80.0 % | 2 hidden layers of 8 each, " + net]
+    teacher.toggle(key="class_hide").set_value(True).run()
+    words = " ".join(c.value for c in teacher.caption) + next(
+        m.value for m in teacher.markdown if m.value.startswith("| who |"))
+    assert "Student 2, 37 parameters" in words
+    assert not re.search(r"\bAda\b|Ed\\\]|Cy\\<", words), words      # ("Adam" is the optimiser)
