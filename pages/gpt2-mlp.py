@@ -139,7 +139,8 @@ def section_block(act: str, use_bias: bool):
 
     st.header(f"3. Narrow: y = h W₂{plus2}")
     st.markdown(f"From {D_FF} numbers back to {D}: each output feature adds up the bent hidden units "
-                "weighted by a column of W₂. This y is added to the token's residual stream.")
+                "weighted by a column of W₂. This y is added to the token's residual stream (the token's running "
+                "vector of numbers, which every block reads and adds its result to).")
     a, slot_out = st.columns([2, 3])
     with a:
         W2 = LINKS.widget("w2", row_labels=HIDDEN, col_labels=FEATURES, number_format="%.1f")

@@ -323,9 +323,10 @@ def curve_live() -> None:
         charts.show(error_fig, key="tax_error")  # the same for every number of ramps: sent once
         st.caption("Error against the number of ramps, for every number the slider offers. With even "
                    "knots it falls, though not always smoothly: it matters whether a knot lands where the "
-                   "curve bends.")
+                   "curve bends. RMSE: the root of the mean squared gap between the ramps' sum and the curve.")
         e1, e2 = st.columns(2)
-        e1.metric("Root-mean-square error", _error(fit.rmse))
+        e1.metric("Root-mean-square error", _error(fit.rmse),
+                  help="RMSE: the square root of the mean squared gap between the ramps' sum and the curve.")
         e2.metric("Largest error on the range", _error(fit.max_error))
 
 

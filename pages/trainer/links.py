@@ -175,7 +175,8 @@ PROBLEM_UI = {
         "spiral",
         FirstNetwork((16, 16), 0.03, "10", "two layers of {units}: a spiral's arms need bends on bends; one small "
                                            "layer stays near chance"),
-        "Three to five classes of points, a tiny network with one output per class (softmax), and gradient "
+        "Three to five classes of points, a tiny network with one output per class (softmax: the outputs made "
+        "into shares that add up to 1, one per class), and gradient "
         "descent running live. With **no hidden layer** every border between two classes is straight; with "
         "hidden layers and a **bend** the borders curve around the arms. Press **Play** and watch both side by "
         "side.",
@@ -264,7 +265,8 @@ LINKS = state.Links(
                  "Applied after every hidden layer. Changing it keeps the weights.", names=ACTS,
                  meaning="the bend after every hidden layer"),
     state.select("opt", OPTIMIZERS, "adam", "Optimiser",
-                 "How each step uses the gradient: plain SGD, SGD with momentum, or Adam.", names=OPT_NAMES,
+                 "How each step uses the gradient: plain SGD, SGD with momentum (steps keep some of their last "
+                 "direction), or Adam (each weight's step scaled by how large its gradients have been lately).", names=OPT_NAMES,
                  meaning="optimiser"),
     state.select("batch", BATCHES, 0, "Batch size",
                  "Training points per step. All points (full batch) is one step per epoch, the fastest.",

@@ -199,7 +199,8 @@ def followed_point(spec: tr.Spec, d: tr.Data, i: int, got: dict, act: str, head:
     bend = ACTIVATIONS[act].label
     for k, (z, h, delta, passes) in enumerate(zip(got["z"], got["h"], got["delta"], got["passes"], strict=False)):
         off = int((~passes).sum())
-        st.markdown(f"**Hidden layer {k + 1}**: each unit's sum, {bend}, its output, and δ = ∂loss/∂sum"
+        st.markdown(f"**Hidden layer {k + 1}**: each unit's sum, {bend}, its output, and δ = ∂loss/∂sum "
+                    "(how much the loss would change if that sum moved a little)"
                     + (f" ({off} unit{'s' if off != 1 else ''} at a flat part of the bend pass no gradient "
                        "back: nothing before them learns from this point through them)" if off else ""))
         st.dataframe(ic.follow_table(z, h, delta, passes), hide_index=True, width="stretch")
