@@ -12,7 +12,7 @@ import streamlit as st
 from lib import bends
 from lib.activations import ACTIVATIONS
 from lib.layers import collapse, swiglu, two_layer
-from ui import charts, colors, fmt, state
+from ui import charts, colors, fmt, room, state
 from ui.frozen import freezes
 from ui.source import show_source
 from ui.tex import bmatrix
@@ -313,7 +313,7 @@ def swiglu_live():
 
 if __name__ == "__main__":
     st.title("Bends: ReLU, GELU, SiLU")
-    st.markdown(
+    room.intro(
         "A linear layer can only stretch, turn and shift, and two of them in a row are one linear "
         "layer again. A fixed, elementwise **bend** between them (an *activation function*) is what "
         "makes depth worth having: take it away below and watch the network fold into a straight line."

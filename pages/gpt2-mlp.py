@@ -6,7 +6,7 @@ import streamlit as st
 
 from lib import ffn
 from pages.gpt2_mlp import views as view
-from ui import fmt, state
+from ui import fmt, room, state
 from ui.source import show_source
 
 N_TOK, D = ffn.SEED_X.shape                                    # 5 tokens, 3 features
@@ -387,7 +387,7 @@ def part_collapse(seed: int, init: str, act: str) -> None:
 
 if __name__ == "__main__":
     st.title("GPT-2's MLP block, step by step")
-    st.markdown(
+    room.intro(
         "After attention has let the tokens exchange information, every GPT-2 block sends each "
         "token on its own through a small two-layer network, the **MLP** (or *feed-forward*) block: "
         "**widen** with W₁, **bend** every number with GELU, **narrow** back with W₂. Below, "

@@ -14,7 +14,7 @@ from lib.transformer import (
     weight_groups,
 )
 from pages.gpt2_params import views as ui
-from ui import charts, fmt, state
+from ui import charts, fmt, room, state
 from ui.source import show_source
 
 G = PRESETS["gpt2"]  # the declared defaults; every field's default on a run is the chosen preset's
@@ -268,7 +268,7 @@ def lesson() -> None:
     v = ui.view(shown)
     title = ui.name(shown, preset)
     st.title(f"{title[0].upper() + title[1:]}: where every parameter lives")
-    st.markdown("Each weight matrix, bias and norm of the model, by the name it has in the published "
+    room.intro("Each weight matrix, bias and norm of the model, by the name it has in the published "
                 "checkpoint, counted exactly as Hugging Face counts them. Pick a model, or change its "
                 "architecture below.")
     section_model(preset, base, cfg, problems, shown, v)

@@ -17,7 +17,7 @@ from pages.recipe_card import card
 from pages.recipe_card.card import Layer
 from pages.recipe_card.card import bars as _bars  # noqa: F401  (tests build it validated through the page)
 from pages.recipe_card.grid import apply_grid, cell_editor, fresh_grids
-from ui import charts, fmt, state
+from ui import charts, fmt, room, state
 from ui.expr import dot_text, val
 from ui.slider_grid import cell_key, cells, grid_columns, slider_grid, slider_row, sub
 from ui.source import show_source
@@ -326,7 +326,7 @@ def lesson() -> None:
 if __name__ == "__main__":
     _forward_moved_links()
     st.title("A layer is a matrix")
-    st.markdown(
+    room.intro(
         "A layer of a neural network takes a row of numbers **x** and returns a new row **y = xW + b**: "
         "each output is one *neuron*, a column of the weight matrix **W** dotted with the input, plus "
         "its own bias. Move any number on the card: the network beside it follows.")

@@ -29,7 +29,7 @@ from lib.recipe import (
 )
 from lib.storage import linear_torch, to_torch
 from pages.stacking import figures
-from ui import charts, fmt, state
+from ui import charts, fmt, room, state
 from ui.expr import par, plus, py_matrix, py_vec, sig, tex, val, vec
 from ui.slider_grid import cell_key, cells, slider_grid, slider_row, sub
 from ui.source import show_source
@@ -409,7 +409,7 @@ def storage() -> None:
 
 if __name__ == "__main__":
     st.title("Stacking layers")
-    st.markdown(
+    room.intro(
         "A network is layers in a row, each feeding the next. Between them sits a bend (ReLU): without it, "
         "two layers are only one. Move a number and follow it through.")
     mini()

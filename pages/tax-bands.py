@@ -15,7 +15,7 @@ from lib import relufit, ring, tax
 from lib.layers import collapse
 from lib.regions import grid, line_in_box
 from pages.tax_bands import ramps, schedule
-from ui import charts, fmt, state
+from ui import charts, fmt, room, state
 from ui.frozen import freezes
 from ui.source import show_source
 
@@ -430,7 +430,7 @@ def ring_live() -> None:
 
 if __name__ == "__main__":
     st.title("Sums of ReLUs")
-    st.markdown("A ReLU is a **ramp**: flat at zero, then rising once its input passes a threshold. "
+    room.intro("A ReLU is a **ramp**: flat at zero, then rising once its input passes a threshold. "
                 "Income tax is a pile of such ramps, one per band, and the top of the pile is the tax.")
     tax_section()
     show_source(tax.relu_tax, tax.stacked_ramps, tax.band_breakdown)

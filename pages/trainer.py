@@ -33,7 +33,7 @@ from pages.trainer import picking
 from pages.trainer import run as tr
 from pages.trainer import views as tv
 from pages.trainer.links import ACTS, LINKS, PROBLEM_UI, WORST, parse_speed, problem_now, slider
-from ui import charts, fmt, state
+from ui import charts, fmt, room, state
 from ui.source import show_source
 
 FULL = "trainer_full_run"    # session flag: True while the whole page is running (not a fragment)
@@ -373,7 +373,7 @@ def below(spec: tr.Spec | None) -> None:
 
 if __name__ == "__main__":
     st.title("Live trainer")
-    st.markdown(PROBLEM_UI[problem_now()].intro)
+    room.intro(PROBLEM_UI[problem_now()].intro)
     st.session_state[FULL] = True
     challenge = seats.challenge()
     LINKS.hide_also(challenge.hide if challenge else ())   # the controls the teacher hid for the class

@@ -42,12 +42,21 @@ _READABLE = ('<style>[data-testid="stCaptionContainer"] { color: inherit; opacit
              # (AA needs 4.5); in the text's own colour it is about 10:1, in light and dark themes alike
              '[data-variant="pills"][aria-checked="true"] [data-testid="stMarkdownContainer"] p'
              ' { color: var(--st-text-color, #31333F); }</style>')
+# A presenter's first screen (issue 34: 1366 x 768) holds the lesson's one idea: the page's title at
+# 1.9rem (about 49 px, not 70), the intro in the sidebar (`intro`), the header (Streamlit's 3.75rem,
+# 96 px at this scale, over the page's top) and the column's top padding both at 2.5rem (64 px).
 _CSS = (f"<style>html {{ font-size: {round(100 * SCALE)}%; }}"
-        '[data-testid="stMainBlockContainer"] { padding-top: 3rem; }'
+        '[data-testid="stHeader"] { height: 2.5rem !important; min-height: 0 !important; }'
+        '[data-testid="stMainBlockContainer"] { padding-top: 2.5rem; }'
+        '[data-testid="stMain"] h1 { font-size: 1.9rem; padding: 0 0 0.4rem; }'
+        '[data-testid="stMain"] h2 { font-size: 1.5rem; padding: 0.5rem 0 0.3rem; }'
+        # a metric's label wraps instead of ending in an ellipsis ("Train accur…") at this size
+        '[data-testid="stMetricLabel"], [data-testid="stMetricLabel"] * { white-space: normal !important;'
+        ' overflow: visible !important; text-overflow: clip !important; }'
         '[data-testid="stMetricValue"] { font-size: 1.4rem; }'
         '[data-testid="stMetricLabel"] p { font-size: 0.875rem; }</style>')
 
-__all__ = ["ROOM", "SCALE", "on", "scaled", "sidebar", "style"]
+__all__ = ["ROOM", "SCALE", "intro", "on", "scaled", "sidebar", "style"]
 
 
 on = room_on   # the view is on: the sidebar toggle's state, else the link's `big=true`
@@ -68,6 +77,17 @@ def sidebar() -> None:
             st.query_params[ROOM] = "true"
     elif raw is not None:
         st.query_params.pop(ROOM, None)
+
+
+def intro(text: str) -> None:
+    """A page's opening paragraph (Markdown of the app's own words): in the room view it moves to the
+    sidebar (closed there) under "What this page shows", so the first screen holds the lesson itself
+    while the teacher speaks."""
+    if on():
+        with st.sidebar.expander("What this page shows"):
+            st.markdown(text)
+    else:
+        st.markdown(text)
 
 
 def style() -> None:

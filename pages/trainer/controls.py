@@ -31,7 +31,7 @@ from pages.trainer.links import (
     slider,
     twin_number_with_link,
 )
-from ui import address, fmt, state
+from ui import address, fmt, room, state
 
 LAST_PROBLEM = "trainer_last_problem"
 
@@ -340,7 +340,11 @@ def share(run: tr.Run, values: dict, problem: str = "classify", spec: tr.Spec | 
         if link:
             st.caption("This page's link with every setting and the trained weights: a class opens exactly "
                        "this network.")
-            st.code(link, language=None, wrap_lines=True)
+            if room.on():   # hundreds of characters no one in the room reads off a screen: folded away
+                with st.expander("The link"):
+                    st.code(link, language=None, wrap_lines=True)
+            else:
+                st.code(link, language=None, wrap_lines=True)
             if address.reachable(address.page_url())[1]:
                 host = address.network_ip()
                 st.caption(":material/lan: " + address.LOOPBACK_NOTE.format(host=host))

@@ -16,9 +16,14 @@ from pages.trainer import charts as tc
 from pages.trainer import picking
 from pages.trainer import run as tr
 from pages.trainer.links import ACTS, CURVE_CAPTION, LINKS, PROBLEM_UI, twin_title
-from ui import announce, charts, fmt, state
+from ui import announce, charts, fmt, room, state
 
 H_MAP, H_CURVES = 450, 400   # live chart heights (px): a map about 380 px square at 1366 px, 340 on a phone
+H_MAP_ROOM = 360              # the room view's maps: whole, with the numbers above them, on a 1366 x 768 screen
+
+
+def map_height() -> int:
+    return H_MAP_ROOM if room.on() else H_MAP
 CURVE_RES = 240              # points along a curve fit's axis
 
 
@@ -118,7 +123,7 @@ def curve_chart(spec: tr.Spec, run: tr.Run, act: str | None = None, title: str |
     if twin and run.twin is not None:
         fits.insert(0, (twin_title(spec), curve_fit(run.twin.params, spec.feat, x, run.twin.cfg.act)[0],
                         tc.TWIN_COLOR))
-    return tc.curve_figure(x, fits, d, parts=parts, title=title, height=H_MAP + 60)
+    return tc.curve_figure(x, fits, d, parts=parts, title=title, height=map_height() + 60)
 
 
 def maps(spec: tr.Spec, run: tr.Run, figs: dict, cols, discrete: bool) -> None:
@@ -127,7 +132,8 @@ def maps(spec: tr.Spec, run: tr.Run, figs: dict, cols, discrete: bool) -> None:
     d, t = run.data, run.trainer
     xs = np.linspace(-d.limit, d.limit, RES)
     curve = is_curve(run)
-    slot = cols[0].container(height=H_MAP + 72 if curve else H_MAP + 12, border=False)
+    h = map_height()
+    slot = cols[0].container(height=h + 72 if curve else h + 12, border=False)
     with cols[0]:  # under the map: what a click on it adds (drawn first: the map needs to know)
         LINKS.show_note("pts", LINKS.value("pts") or "")
         adding = picking.controls(LINKS, spec.problem, spec.k, d.limit, curve, d.hand)
@@ -138,15 +144,15 @@ def maps(spec: tr.Spec, run: tr.Run, figs: dict, cols, discrete: bool) -> None:
                         key="trainer_pick_map" if adding else "trainer_curvefit", on_click=click)
         else:
             base = tc.live_boundary(figs, "boundary", run.sig, xs, xs, plane(spec, t, spec.act, d, discrete), d,
-                                    title=net_title(spec), height=H_MAP, edge=_edge(spec, t, spec.act, d),
+                                    title=net_title(spec), height=h, edge=_edge(spec, t, spec.act, d),
                                     **look(spec, d))
             charts.show(picking.plane(figs, "boundary.hand", base, d, adding), live=True,
                         key="trainer_pick_map" if adding else "trainer_boundary", on_click=click)
     if run.twin is not None and not curve:
-        with cols[1], st.container(height=H_MAP + 12, border=False):
+        with cols[1], st.container(height=h + 12, border=False):
             twin = run.twin
             base = tc.live_boundary(figs, "twin", run.sig, xs, xs, plane(spec, twin, twin.cfg.act, d, discrete),
-                                    d, title=twin_title(spec), height=H_MAP,
+                                    d, title=twin_title(spec), height=h,
                                     edge=_edge(spec, twin, twin.cfg.act, d), **look(spec, d))
             charts.show(picking.plane(figs, "twin.hand", base, d, None), live=True, key="trainer_boundary_twin")
         st.html(legend(spec, d, discrete))
@@ -164,22 +170,23 @@ def numbers(spec: tr.Spec, run: tr.Run, m: dict) -> None:
     """Epoch, loss and the two scores (accuracy, or R² for values), four across or two by two; the twin's
     scores in one line under them."""
     c = st.container(horizontal=True)  # four across, or two by two beside a lone map and on a phone
-    c.metric("Epoch", fmt.count(m["epoch"]), width=125)
+    w = "content" if room.on() else 125   # the room's larger text: a fixed width cut "Train accur…"
+    c.metric("Epoch", fmt.count(m["epoch"]), width=w)
     if spec.head == "linear":
-        c.metric("Loss", fmt.fixed(m["train_loss"], 3), width=125,
+        c.metric("Loss", fmt.fixed(m["train_loss"], 3), width=w,
                  help="Mean squared error on the training points (plus the L1 and L2 penalties).")
-        c.metric("Train R²", _r2(m["train_r2"]), width=125,
+        c.metric("Train R²", _r2(m["train_r2"]), width=w,
                  help="1 − (squared error) / (spread of the values): 1 is a perfect fit, 0 no better than "
                       "their mean, below 0 worse than it.")
-        c.metric("Test R²", _r2(m["test_r2"]), width=125,
+        c.metric("Test R²", _r2(m["test_r2"]), width=w,
                  help="On the points the network never trains on (none: every point is a training point).")
-        c.metric("Test mean absolute error", _r2(m["test_mae"]), width=190,
+        c.metric("Test mean absolute error", _r2(m["test_mae"]), width=w if room.on() else 190,
                  help="The average distance between the network's value and the point's, on the test points.")
     else:
-        c.metric("Loss", fmt.fixed(m["train_loss"], 3), width=125,
+        c.metric("Loss", fmt.fixed(m["train_loss"], 3), width=w,
                  help="Mean cross-entropy on the training points (plus the L1 and L2 penalties).")
-        c.metric("Train accuracy", _pct(m["train_acc"]), width=125)
-        c.metric("Test accuracy", _pct(m["test_acc"]), width=125,
+        c.metric("Train accuracy", _pct(m["train_acc"]), width=w)
+        c.metric("Test accuracy", _pct(m["test_acc"]), width=w,
                  help="On the points the network never trains on (none: every point is a training point).")
     if spec.head == "linear" and np.isfinite(m["train_r2"]) and m["train_r2"] < 0:
         # issue 34: "Train R² −14.48" at epoch 0 reads as a broken number without this word

@@ -169,12 +169,12 @@ def tab_to(page, name: str, limit: int = 120) -> None:
 
 @pytest.fixture
 def open_page(browser, server):
-    """open_page(path, width="laptop") -> a ready Playwright page at server.url + path."""
+    """open_page(path, width="laptop", height=900) -> a ready Playwright page at server.url + path."""
     contexts = []
 
-    def _open(path: str, width: str | int = "laptop", base: str | None = None):
+    def _open(path: str, width: str | int = "laptop", base: str | None = None, height: int = 900):
         w = WIDTHS.get(width, width) if isinstance(width, str) else width
-        ctx = browser.new_context(viewport={"width": w, "height": 900})
+        ctx = browser.new_context(viewport={"width": w, "height": height})
         contexts.append(ctx)
         page = ctx.new_page()
         page.goto((base or server.url) + path)

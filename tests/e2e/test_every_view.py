@@ -27,7 +27,7 @@ import re
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.e2e.conftest import assert_clean, axe_findings, screenshot, wait_ready
+from tests.e2e.conftest import SHOTS, assert_clean, axe_findings, screenshot, wait_ready
 from ui.nav import LESSONS as NAV
 
 pytestmark = pytest.mark.e2e
@@ -161,6 +161,22 @@ _BODY_TEXT = """() => Math.min(...Array.from(document.querySelectorAll(
 
 
 
+# The room view is a presenter's view (issue 34 item 1): at a projector's 1366 x 768 each lesson's one idea
+# is on the first screen, whole: its answer (ANSWER) and these, by CSS selector.
+PROJECTOR = 768
+IDEA = {"trainer": [".st-key-trainer_boundary", ".st-key-trainer_boundary_twin"],
+        "tax-bands": ['[role="figure"][aria-label^="The tax as a pile"]'],
+        "recipe-card": ["[data-testid='stMain'] table"]}   # the room's card: a table, outputs in its last row
+ROOM_ANSWER = {k: v for k, v in ANSWER.items() if k != "recipe-card"}
+_BOTTOM = """(sel) => { const e = document.querySelector(sel);
+  return e && e.offsetParent ? e.getBoundingClientRect().bottom : null; }"""
+# A metric's label cut short with an ellipsis ("Train accur…"): its text wider than its box.
+_CUT_LABELS = """() => Array.from(
+  document.querySelectorAll("[data-testid='stMain'] [data-testid='stMetricLabel']"))
+  .filter(l => l.offsetParent).flatMap(l => Array.from(l.querySelectorAll('*')).concat([l]))
+  .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.innerText.slice(0, 40))"""
+
+
 def _charts(page) -> int:
     return page.locator(".js-plotly-plot").count()
 
@@ -178,7 +194,8 @@ def _title_and_path(page, path: str) -> None:
 @pytest.mark.parametrize("path", PATHS)
 def test_every_view_is_clean_accessible_readable_and_photographed(open_page, path, view):
     big = view == "big"
-    page = open_page(f"/{path}" + ("?big=true" if big else ""), "phone" if view == "phone" else "laptop")
+    page = open_page(f"/{path}" + ("?big=true" if big else ""), "phone" if view == "phone" else "laptop",
+                     height=PROJECTOR if big else 900)
     lesson = path not in ("", "class")   # /class is a way in (two forms): its board is in test_class.py
     if lesson:
         _first_live(page)   # every check below reads the whole page
@@ -198,7 +215,8 @@ def test_every_view_is_clean_accessible_readable_and_photographed(open_page, pat
             assert page.evaluate(_TABLES_SCROLL) == []
     elif lesson:
         top = _first_live(page)
-        assert top is not None and top < 900, f"first chart or number at {top} px"
+        screen = PROJECTOR if big else 900
+        assert top is not None and top < screen, f"first chart or number at {top} px"
     if view == "laptop":
         assert page.evaluate(_TABLES_SCROLL) == []
         if lesson:
@@ -209,10 +227,19 @@ def test_every_view_is_clean_accessible_readable_and_photographed(open_page, pat
                 bottom = page.evaluate(_METRIC_BOTTOM, ANSWER[path])
                 assert bottom is not None and bottom <= 900, f"{ANSWER[path]} ends at {bottom} px"
     if big:
+        assert page.evaluate(_CUT_LABELS) == []
+        if path in ROOM_ANSWER:
+            bottom = page.evaluate(_METRIC_BOTTOM, ROOM_ANSWER[path])
+            assert bottom is not None and bottom <= PROJECTOR, f"{ROOM_ANSWER[path]} ends at {bottom} px"
+        for sel in IDEA.get(path, ()):
+            bottom = page.evaluate(_BOTTOM, sel)
+            assert bottom is not None and bottom <= PROJECTOR, f"{sel} ends at {bottom} px"
         assert page.evaluate(_BODY_TEXT) >= 22   # captions included (14 px in the normal view)
         assert page.locator("[data-testid='stSidebar'][aria-expanded='true']").count() == 0
         if lesson:
             assert page.locator("[data-testid='stMain'] [data-testid='stSlider']").count() == 0
+    if big:   # what the room sees, as it sees it: the first screen of a 1366 x 768 projector
+        page.screenshot(path=str(SHOTS / f"{path or 'home'}-big-first-screen-1366.png"))
     screenshot(page, f"{path or 'home'}-big" if big else (path or "home"))
 
 
