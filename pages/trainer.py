@@ -58,8 +58,8 @@ def top() -> tr.Spec | None:
     spec = choice.spec
     with knobs[0]:
         speed_text = slider("speed")
-    with knobs[1]:
-        discrete = LINKS.widget("discrete")
+    with knobs[1]:   # a curve fit has no shading to discretise (issue 34)
+        discrete = False if choice.curve else LINKS.widget("discrete")
     picking.moved()  # this run draws the points as they are now
     if spec.only and not spec.hand:  # an empty plane: nothing to train yet
         with box:
@@ -316,8 +316,8 @@ def one_point(spec: tr.Spec) -> None:
     with right:
         tv.followed_point(spec, d, i, got, act, head)
     st.markdown(tv.step_words(params, got, t.cfg.lr, t.cfg.opt))
-    st.caption("A batch's step is the average of these, point by point: the tests check that the points' "
-               "deltas sum to the batch gradient (tests/unit/test_follow.py).")
+    st.caption("A batch's step is the average of these, point by point: the points' deltas add up to the "
+               "batch's gradient.")
 
 
 def mistakes(spec: tr.Spec) -> None:
@@ -346,11 +346,11 @@ def mistakes(spec: tr.Spec) -> None:
 
 
 def going_further() -> None:
-    st.caption("This is the reference: the plain NumPy of lib/mlp.py, one line per equation. Play runs a "
-               "fused version of the same sums (lib/train.py: one buffer per layer, no copies), and a "
-               "test checks its loss and every gradient equal to this code's, and whole training runs "
-               "equal to a loop over it (tests/unit/test_train.py).")
-    show_source(forward, loss_and_grads, label="The code that trains it: forward beside backward")
+    show_source(forward, loss_and_grads, label="The code that trains it: forward beside backward",
+                note="This is the reference: the plain NumPy of lib/mlp.py, one line per equation. Play runs "
+                     "a fused version of the same sums (lib/train.py: one buffer per layer, no copies), and a "
+                     "test checks its loss and every gradient equal to this code's, and whole training runs "
+                     "equal to a loop over it (tests/unit/test_train.py, tests/unit/test_follow.py).")
 
 
 def below(spec: tr.Spec | None) -> None:

@@ -21,8 +21,9 @@ def source_key(*functions) -> str:
     return "source:" + ",".join(_source(fn)[0] for fn in functions)
 
 
-def show_source(*functions, label: str = "The code that computed this") -> None:
-    """An expander with the source of each function, as the page really ran it.
+def show_source(*functions, label: str = "The code that computed this", note: str | None = None) -> None:
+    """An expander with the source of each function, as the page really ran it (and `note`, a teacher's
+    word on how it is run and checked, file paths and all: kept off the student's screen until opened).
 
     Lazy (`on_change="rerun"`): the code is drawn only while the expander is open. A browser
     re-renders every element of a page on each run, drawn in a closed expander or not (about 0.35 ms
@@ -32,6 +33,8 @@ def show_source(*functions, label: str = "The code that computed this") -> None:
     if not box.open:
         return
     with box:
+        if note:
+            st.caption(note)
         for fn in functions:
             name, code = _source(fn)
             st.caption(f"`{name}`")

@@ -157,7 +157,7 @@ def controls(links, problem: str, k: int, limit: float, curve_fit: bool, count: 
             "Click on the chart to" if curve_fit else "Click on the map to", list(names),
             format_func=names.get, key=MODE,
             help="Choose what a click adds: a point of that class "
-                 + ("(or, for values, a point at the value you set)" if problem == "regress" else "")
+                 + ("(or, with “add points”, a point at the value you set)" if problem == "regress" else "")
                  + "; a click on one of your points (ringed) removes it. They join the training points, and "
                    "the network goes on from where it is.")
         if mode == "value" and not curve_fit:
@@ -174,7 +174,7 @@ def controls(links, problem: str, k: int, limit: float, curve_fit: bool, count: 
         what = f"a point of {names[mode]}"
     left = HAND_MAX - count
     where = "the chart" if curve_fit else "the map"
-    choose = "choose “value” above" if problem == "regress" else "choose a class above"
+    choose = "choose “add points” above" if problem == "regress" else "choose a class above"
     st.caption(f":material/touch_app: {count} of {HAND_MAX} points placed by hand" + (
         f" (ringed): click {where} to add more, or a ring to remove it." if mode is not None
         else f" (ringed). To add more, {choose}, then click {where}." if count else

@@ -26,3 +26,15 @@ def test_a_word_of_jargon_comes_with_its_meaning(page, query, word, meaning):
     assert not at.exception
     text = _text(at)
     assert word in text and meaning in text, (word, text[:400])
+
+
+def test_a_curve_fit_offers_no_shading_switch_and_names_the_pill_it_has():
+    """Issue 34 item 6: 'Discretise the shading' where nothing is shaded; a hint naming 'value' where the
+    pill says 'add points'."""
+    at = open_page("trainer", {"problem": "regress", "dataset": "sine", "twin": "false"})
+    assert not at.exception
+    assert "Discretise the shading" not in [t.label for t in at.toggle]
+    hint = next(c.value for c in at.caption if "placed by hand" in c.value)
+    assert "“add points”" in hint and "“value”" not in hint
+    plane = open_page("trainer", {"twin": "false"})
+    assert "Discretise the shading" in [t.label for t in plane.toggle]
