@@ -28,6 +28,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.e2e.conftest import SHOTS, assert_clean, axe_findings, screenshot, wait_ready
+from tests.e2e.test_answer_text import CASES as _ANSWER_TEXT
 from ui.nav import LESSONS as NAV
 
 pytestmark = pytest.mark.e2e
@@ -177,6 +178,18 @@ _CUT_LABELS = """() => Array.from(
   .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.innerText.slice(0, 40))"""
 
 
+# Each lesson's answer as a screen reader meets it (issue 35: Chromium's accessibility tree of the main
+# part, Playwright's aria snapshot): a line of words or a named number.
+ARIA_ANSWER = {**{k.strip("/"): v for k, v in _ANSWER_TEXT.items()},
+               "stacking": r"paragraph: prediction ŷ\n\s*- paragraph: \"?[−\d.]+",
+               "activations": r"up to [\d.]+ apart",
+               "gpt2-params": r"paragraph: Parameters\n(\s*- button .*\n)?\s*- paragraph: [\d,]+",
+               "gpt2-mlp": r"\d+ of \d+ hidden values are on \(z > 0\)"}
+# The focus follows the page's order (its reading order) only if no element jumps the queue.
+_POSITIVE_TABINDEX = """() => Array.from(document.querySelectorAll('[tabindex]'))
+  .filter(e => e.tabIndex > 0).map(e => e.outerHTML.slice(0, 80))"""
+
+
 def _charts(page) -> int:
     return page.locator(".js-plotly-plot").count()
 
@@ -217,8 +230,12 @@ def test_every_view_is_clean_accessible_readable_and_photographed(open_page, pat
         top = _first_live(page)
         screen = PROJECTOR if big else 900
         assert top is not None and top < screen, f"first chart or number at {top} px"
+    assert page.evaluate(_POSITIVE_TABINDEX) == []
     if view == "laptop":
         assert page.evaluate(_TABLES_SCROLL) == []
+        if path in ARIA_ANSWER:   # (the trainer's, after training too: test_answer_text.py)
+            tree = page.locator("[data-testid='stMain']").aria_snapshot()
+            assert re.search(ARIA_ANSWER[path], tree), tree[:3000]
         if lesson:
             from tests.e2e.test_chart_names import assert_charts_named
 

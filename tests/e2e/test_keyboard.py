@@ -33,6 +33,9 @@ def test_the_trainer_by_keyboard_alone_plays_pauses_and_is_told_the_progress(ope
     page = open_page("/trainer?twin=false")
     assert page.evaluate(_SAID).startswith("Stopped: epoch 0, test accuracy")
     tab_to(page, "Play")
+    ring = page.evaluate("() => { const s = getComputedStyle(document.activeElement); "
+                         "return [s.outlineStyle, s.outlineWidth, s.boxShadow]; }")
+    assert (ring[0] != "none" and ring[1] != "0px") or ring[2] != "none", ring   # the focus is visible
     page.keyboard.press("Enter")
     page.wait_for_function(f"() => ({_EPOCH})() > 0", timeout=30_000)
     said, start = [], time.monotonic()
@@ -124,3 +127,17 @@ def test_a_point_typed_by_keyboard_joins_the_data(open_page):
     assert "1 of 150 points placed by hand" in page.inner_text("[data-testid='stMain']")
     assert_clean(page)
     screenshot(page, "trainer-typed-point")
+
+
+def test_no_single_key_shortcut_takes_a_key_from_a_screen_reader(open_page):
+    """WCAG 2.1.4: Streamlit's own 'r' (rerun) and 'c' (clear caches) are off for a viewer
+    (.streamlit/config.toml's toolbarMode = "minimal"): a letter typed outside a field does nothing."""
+    page = open_page("/recipe-card")
+    page.evaluate("""() => { window.__runs = 0; new MutationObserver(() => {
+        if (document.querySelector("[data-testid=stApp][data-test-script-state=running]")) window.__runs++;
+      }).observe(document.querySelector('[data-testid=stApp]'), {attributes: true}); }""")
+    for key in ("r", "R", "c", "C"):
+        page.keyboard.press(key)
+    page.wait_for_timeout(1500)
+    assert page.evaluate("window.__runs") == 0
+    assert page.get_by_text("Clear caches").count() == 0
