@@ -150,7 +150,7 @@ def _ring_figures(W1: np.ndarray, b1: np.ndarray, W2: np.ndarray, b2: np.ndarray
             axis, h[:, j].reshape(m, m), title=f"unit {j + 1}: " + ("ReLU(z)" if relu_on else "z, no bend"),
             segments=[] if seg is None else [seg], zlim=unit_lim, height=300, showscale=False))
     out_lim = float(np.quantile(np.abs(out), 0.9)) or 1.0
-    output = ramps.plane_figure(axis, out.reshape(m, m), title="output: above 0 (blue) means disc",
+    output = ramps.plane_figure(axis, out.reshape(m, m), title="output: above 0 (green) means disc",
                                 contour=True, points=(X, y), colorbar_title="output", zlim=out_lim,
                                 height=480)
     return units, output
@@ -397,8 +397,8 @@ def ring_live() -> None:
     units, output = _ring_figures(*net.params(), relu_on)
     with out_col:
         charts.show(output)
-        st.caption("Blue: output above 0 (disc), vermillion: below 0 (ring); the ink line is the decision "
-                   "boundary, where the output is 0. Colours saturate at the scale shown.")
+        st.caption("Shaded green: output above 0 (disc); orange: below 0 (ring), the classes' own colours; the "
+                   "ink line is the decision boundary, where the output is 0. Colours saturate at the scale shown.")
     W, b = collapse(net.W1, net.b1, net.W2, net.b2)                    # (2, 1), (1,)
     boundary_words(W, b, relu_on)
     st.subheader("The three hidden units" + ("" if relu_on else ", without the bend"))

@@ -140,7 +140,8 @@ def _binned(weights: list, node_labels: Sequence[Sequence[str]], columns: Sequen
                 hx.append(0.5 * (a[0] + b[0]))
                 hy.append(0.5 * (a[1] + b[1]))
                 htext.append(f"w = {fmt_num.num(w)}")
-    shapes = [dict(type="path", path="".join(segments), layer="below", opacity=0.75,
+    # Opaque: vermillion at 75 % over white read as light orange, beside the classes' orange (issue 34).
+    shapes = [dict(type="path", path="".join(segments), layer="below", opacity=1.0,
                    line=dict(color=colors.POSITIVE if positive else colors.NEGATIVE, width=width))
               for (positive, width), segments in sorted(bins.items())]
     traces = [dict(type="scatter", x=hx, y=hy, mode="markers", marker=dict(size=8, opacity=0),

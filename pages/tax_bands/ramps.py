@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from ui import charts, colors, fmt
+from ui import boundary, charts, colors, fmt
 
 TEXT, SMALL = 14, 13  # px: axis titles and legends; tick labels
 
@@ -201,8 +201,11 @@ def plane_figure(axis, values, *, title: str, segments=(), points=None, contour:
     axis (m,); values (m, m), row i at x2 = axis[i]; segments: (2, 2) arrays of end points.
     """
     lim = zlim if zlim is not None else float(np.max(np.abs(values))) or 1.0
-    fig = heatmap_figure(values, axis, axis, title=title, zmin=-lim, zmax=lim,
-                                colorbar_title=colorbar_title, height=height)
+    # With the classes' points on it, the sign is a class: the trainer's shading, orange tint (ring,
+    # class 0) through white to green tint (disc), so orange points never sit on vermillion (issue 34).
+    scale = boundary.SHADING if points is not None else charts.DIVERGING
+    fig = heatmap_figure(values, axis, axis, title=title, zmin=-lim, zmax=lim, colorscale=scale,
+                         colorbar_title=colorbar_title, height=height)
     fig.update_traces(showscale=showscale, colorbar=dict(tickfont=dict(size=SMALL)),
                       hovertemplate="x₁ = %{x:.2f}<br>x₂ = %{y:.2f}<br>value = %{z:.2f}<extra></extra>")
     if contour:

@@ -16,9 +16,11 @@ from ui.boundary import FONT, TICK_FONT, VALUE_MARKS, tint, value_band
 from ui.diagram import network_figure
 from ui.light import LIVE_TEMPLATE, f32, light_figure
 
-# Region map colours: the category palette and its tints, cycled over the on/off patterns
-# (never the class or sign colours: a region is neither).
-REGION_COLORS = [*colors.CATEGORY, *(tint(c, 0.45) for c in colors.CATEGORY)]
+# Region map colours: pale tints of the category hues that are neither near a class colour nor a sign
+# colour (teal and dark green sat under green points, olive under orange ones: issue 34), at three
+# strengths, cycled over the on/off patterns; the classes' points keep full colour on top of them.
+REGION_HUES = (colors.INDIGO, colors.WINE, colors.MAUVE, colors.SAND)
+REGION_COLORS = [tint(c, share) for share in (0.3, 0.18, 0.08) for c in REGION_HUES]
 
 
 def _fold_xy(seg):

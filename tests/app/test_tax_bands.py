@@ -414,3 +414,19 @@ def test_the_pile_says_its_answer_in_words_and_a_table():
     table = box.markdown[0].value
     assert "(followed)" in table and want in table
     assert table.count("\n") == 1 + len(s.thresholds) + 1   # header, rule, a row per threshold and the income
+
+
+def test_the_ring_output_is_shaded_in_the_classes_colours_and_its_units_by_sign():
+    """Issue 34 item 7: the ring's orange points sat on vermillion 'negative' shading. With points on it,
+    the output's sign is a class: orange tint (ring) through white to green tint (disc), as /trainer's
+    map; the three units' maps, numbers without classes, keep blue and vermillion."""
+    from ui import boundary, charts
+
+    at = open_page("tax-bands")
+    figs = figures(at)
+    out = next(f for f in figs if f["layout"].get("title", {}).get("text", "").startswith("output: above 0"))
+    heat = next(t for t in out["data"] if t["type"] == "heatmap")
+    assert [list(c) for c in heat["colorscale"]] == [list(c) for c in boundary.SHADING]
+    assert "(green)" in out["layout"]["title"]["text"]
+    unit = next(f for f in figs if f["layout"].get("title", {}).get("text", "").startswith("unit 1"))
+    assert [list(c) for c in unit["data"][0]["colorscale"]] == [list(c) for c in charts.DIVERGING]

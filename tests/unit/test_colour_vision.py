@@ -146,3 +146,34 @@ def test_every_class_has_its_own_shape_filled_and_hollow():
     assert [colors.class_symbol(c, test=True) for c in range(2)] == ["circle-open", "square-open"]
     for _, a, b in SHAPE_CARRIES:
         assert colors.CLASS_SYMBOLS[a] != colors.CLASS_SYMBOLS[b]
+
+
+@pytest.mark.parametrize("vision", VISION)
+def test_class_points_stand_out_from_the_linear_regions_under_them(vision):
+    """Issue 34 item 7: the trainer's linear regions were full teal and olive under green and orange
+    points (ΔE00 9.6). Now pale tints of hues near no class colour: two classes' points stand at least
+    15 from every region colour, in every vision; with normal vision every class's at least 12 (the
+    others' shapes carry them where a deficiency brings a pale region near sky blue or yellow)."""
+    from pages.trainer.inside_charts import REGION_COLORS
+
+    classes = colors.CLASSES if vision == "normal" else colors.CLASSES[:2]
+    floor = 12 if vision == "normal" else 15
+    close = [f"{c} on {r}: {ciede2000(lab(seen(c, vision)), lab(seen(r, vision))):.1f}"
+             for c in classes for r in REGION_COLORS
+             if ciede2000(lab(seen(c, vision)), lab(seen(r, vision))) < floor]
+    assert close == [], close
+
+
+def test_the_weights_diagram_draws_the_sign_colours_opaque():
+    """Vermillion at 75 % over white read as light orange beside the classes' orange (the trainer's
+    Inside diagram: a big network's lines, binned by sign and width)."""
+    import numpy as np
+
+    from ui.diagram import network_figure
+
+    W1, W2 = np.array([[1.0, -2.0, 0.5], [0.5, -0.1, 2.0]]), np.array([[1.0], [-1.0], [0.3]])
+    fig = network_figure([W1, W2], [["x1", "x2"], ["h1", "h2", "h3"], ["P(1)"]],
+                         columns=["inputs", "hidden 1 (ReLU)", "output"], height=300)
+    lines = [s for s in fig.layout.shapes if s.type == "path"]
+    assert lines and {s.line.color for s in lines} == {colors.POSITIVE, colors.NEGATIVE}
+    assert {s.opacity for s in lines} == {1.0}
