@@ -289,7 +289,8 @@ def swiglu_section():
         "The SiLU branch acts as a soft switch on the other branch."
     )
     st.graphviz_chart(
-        """digraph { rankdir=LR; bgcolor="transparent"; node [shape=box, style=rounded, fontname=Helvetica];
+        # Top to bottom (issue 34: drawn left to right, a phone shrank it until its labels were 5 px)
+        """digraph { rankdir=TB; bgcolor="transparent"; node [shape=box, style=rounded, fontname=Helvetica];
         x -> gate [label="x W_gate"]; x -> up [label="x W_up"];
         gate [label="SiLU"]; up [label="linear branch"]; mul [label="×", shape=circle];
         gate -> mul; up -> mul; mul -> y [label="· W_down"]; }""",

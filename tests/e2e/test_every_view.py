@@ -72,6 +72,8 @@ _CHART_TEXT = """(min) => {
   return out;
 }"""
 
+_DIAGRAM_TEXT = _CHART_TEXT.replace(".js-plotly-plot svg text", "[data-testid='stGraphVizChart'] svg text")
+
 _VISIBLE_TEXT = """() => {
   const main = document.querySelector("[data-testid='stMain']");
   return main.innerText + "\\n" + Array.from(
@@ -218,6 +220,8 @@ def test_every_view_is_clean_accessible_readable_and_photographed(open_page, pat
     assert not lesson or _charts(page) > 0, f"/{path} drew no chart to check"
     assert page.evaluate(CHART_TEXT) == []
     small = page.evaluate(_CHART_TEXT, 18 if big else 12)
+    assert small == [], small[:10]
+    small = page.evaluate(_DIAGRAM_TEXT, 12)   # Graphviz diagrams shrink to fit a phone
     assert small == [], small[:10]
     text = _code_free(page.evaluate(_VISIBLE_TEXT), page)
     found = sorted(set(E_NOTATION.findall(text)))
