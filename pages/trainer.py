@@ -116,8 +116,11 @@ def live(spec: tr.Spec, speed: int | None, discrete: bool = False) -> None:
     # Alone: the map, and the numbers and curves beside it. A curve fit: one chart with both curves, the
     # numbers beside it.
     side_by_side = run.twin is not None and not lv.is_curve(run)
-    numbers = st.container() if side_by_side else None
-    maps = st.columns(2, gap="medium")
+    if side_by_side and room.on():   # a projector's 1366 x 768: the numbers in a column of their own
+        numbers, *maps = st.columns([1, 2, 2], gap="medium")   # beside maps that use the width
+    else:
+        numbers = st.container() if side_by_side else None
+        maps = st.columns(2, gap="medium")
     lv.maps(spec, run, figs, maps, discrete)
     with numbers if side_by_side else maps[1]:
         lv.numbers(spec, run, run.trainer.metrics())

@@ -19,7 +19,7 @@ from pages.trainer.links import ACTS, CURVE_CAPTION, LINKS, PROBLEM_UI, twin_tit
 from ui import announce, charts, fmt, room, state
 
 H_MAP, H_CURVES = 450, 400   # live chart heights (px): a map about 380 px square at 1366 px, 340 on a phone
-H_MAP_ROOM = 360              # the room view's maps: whole, with the numbers above them, on a 1366 x 768 screen
+H_MAP_ROOM = 430              # the room view's maps: whole, the numbers beside them, on a 1366 x 768 screen
 
 
 def map_height() -> int:
