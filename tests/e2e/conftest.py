@@ -208,6 +208,25 @@ def screenshot(page, name: str) -> Path:
     return path
 
 
+DOCS_SHOTS = ROOT / "docs" / "projector"
+
+
+def first_screen(page, name: str) -> Path:
+    """What the room sees at first, as it sees it: the viewport only (no scrolling), kept in
+    docs/projector/<name>-<width>.png, in 256 colours (a tenth of the bytes; the lines and text stay
+    sharp) for README and the issue's record. Rewritten by every run that takes it."""
+    from PIL import Image
+
+    DOCS_SHOTS.mkdir(parents=True, exist_ok=True)
+    path = DOCS_SHOTS / f"{name}-{page.viewport_size['width']}.png"
+    tmp = path.with_suffix(".tmp.png")
+    page.screenshot(path=str(tmp))
+    with Image.open(tmp) as im:
+        im.convert("RGB").quantize(256).save(path, optimize=True)
+    tmp.unlink()
+    return path
+
+
 def main_text(page) -> str:
     return page.inner_text("[data-testid='stMain']")
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import time
 
-from tests.e2e.conftest import assert_clean, main_text, screenshot, wait_ready
+from tests.e2e.conftest import assert_clean, first_screen, main_text, screenshot, wait_ready
 
 
 def _button(page, name: str):
@@ -175,6 +175,7 @@ def test_two_students_reach_the_board_within_3_s_reveal_reranks_and_a_reload_kee
         assert drawn == (r.nickname != "Cy"), (r.nickname, drawn)
     assert main_text(teacher).count("public test points wrong (ringed)") == 2
     screenshot(teacher, "class-revealed")
+    first_screen(teacher, "class-revealed")
     teacher.set_viewport_size({"width": 420, "height": 900})
     screenshot(teacher, "class-revealed")
     assert_clean(teacher)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import assert_clean, axe_findings, main_text, screenshot, wait_ready
+from tests.e2e.conftest import assert_clean, axe_findings, first_screen, main_text, screenshot, wait_ready
 
 PROBLEM = {"problem": "classify", "dataset": "checkerboard", "k": 3, "n": 400, "noise": 0.1, "cells": 2,
            "seed": 0, "feat": ["x1", "x2"]}
@@ -65,6 +65,7 @@ def test_a_student_finds_submit_beside_play_on_the_first_screen(browser, server,
         assert "closes at" in main_text(page) or "closes in" in main_text(page)
         assert axe_findings(page) == []   # issue 35: every class screen
         screenshot(page, "class-trainer-submit")
+        first_screen(page, "class-trainer-submit")
         # The keyboard alone (issue 35): Submit is the next stop after Play, and Enter sends it.
         page.locator("[data-testid='stMain']").get_by_role("button", name="Play", exact=True).first.focus()
         page.keyboard.press("Tab")
@@ -121,6 +122,7 @@ def test_the_projector_says_paused_in_large_type_and_its_board_reads_in_words(br
         assert "UTC" not in text
         assert axe_findings(page) == []   # issue 35: every class screen
         screenshot(page, "class-projector")
+        first_screen(page, "class-projector")
         page.get_by_text("Pause the class").click()
         sign = page.locator("[data-testid='stAlert']", has=page.locator("h1", has_text="PAUSED"))
         sign.wait_for(timeout=10_000)
@@ -133,12 +135,14 @@ def test_the_projector_says_paused_in_large_type_and_its_board_reads_in_words(br
         assert sign.get_attribute("role") == "alert" or sign.locator("[role='alert']").count() == 1
         assert axe_findings(page) == []   # issue 35: every class screen
         screenshot(page, "class-projector-paused")
+        first_screen(page, "class-projector-paused")
         student = store.join(code, "Eve")
         sctx, phone = _open(browser, f"{server.url}/trainer?class={code}&seat={student}", SCREENS["phone"])
         try:
             phone.locator("h1", has_text="PAUSED").wait_for(timeout=10_000)
             assert axe_findings(phone) == []   # issue 35: every class screen
             screenshot(phone, "class-trainer-paused")
+            first_screen(phone, "class-trainer-paused")
         finally:
             sctx.close()
         page.get_by_text("Pause the class").click()
@@ -181,6 +185,7 @@ def test_snapshots_have_no_blank_gap_under_their_maps_and_speak_plain_words(brow
         print(screen, gaps)
         assert axe_findings(page) == []   # issue 35: every class screen
         screenshot(page, "class-snapshots")
+        first_screen(page, "class-snapshots")
         assert len(gaps) == 3
         # Under each map only its tick labels and margin (about 30 px); 121 px were blank at 1366 on main.
         assert all(g["gap"] <= 40 for g in gaps), gaps

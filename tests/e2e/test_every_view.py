@@ -27,7 +27,7 @@ import re
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.e2e.conftest import SHOTS, assert_clean, axe_findings, screenshot, wait_ready
+from tests.e2e.conftest import assert_clean, axe_findings, first_screen, screenshot, wait_ready
 from tests.e2e.test_answer_text import CASES as _ANSWER_TEXT
 from ui.nav import LESSONS as NAV
 
@@ -260,7 +260,7 @@ def test_every_view_is_clean_accessible_readable_and_photographed(open_page, pat
         if lesson:
             assert page.locator("[data-testid='stMain'] [data-testid='stSlider']").count() == 0
     if big:   # what the room sees, as it sees it: the first screen of a 1366 x 768 projector
-        page.screenshot(path=str(SHOTS / f"{path or 'home'}-big-first-screen-1366.png"))
+        first_screen(page, f"{path or 'home'}-big")
     screenshot(page, f"{path or 'home'}-big" if big else (path or "home"))
 
 

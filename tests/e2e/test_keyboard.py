@@ -4,7 +4,8 @@
   training has got (at most every few seconds, never every tick), Tab to Pause, Enter, it stops.
 - the class join: Tab to the nickname, type it, Tab to Join, Enter; on the class trainer, Tab to
   +100, Enter, Tab to Submit, Enter: the receipt.
-- 200 % zoom on a 1366 px laptop (a 683 px wide page of twice the pixels): nothing runs off the side.
+- 200 % zoom on a 1366 px laptop (a 683 px wide page of twice the pixels): on every page, nothing runs
+  off the side.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ import time
 import pytest
 
 from classroom import connection
-from tests.e2e.conftest import assert_clean, screenshot, tab_to, wait_ready
+from tests.e2e.conftest import assert_clean, axe_findings, screenshot, tab_to, wait_ready
 from tests.e2e.test_links import PROBLEM
+from ui.nav import LESSONS
 
 pytestmark = pytest.mark.e2e
 
@@ -60,6 +62,7 @@ def test_the_trainer_by_keyboard_alone_plays_pauses_and_is_told_the_progress(ope
     page.wait_for_function("() => document.activeElement.closest('.st-key-trainer_play') !== null",
                            timeout=10_000)          # and Play takes it back
     assert_clean(page)
+    assert axe_findings(page) == []                 # after Play: its metrics, curves and maps
 
 
 def test_the_class_join_and_submit_by_keyboard_alone(open_page):
@@ -92,7 +95,7 @@ _SIDEWAYS = """() => { const m = document.querySelector("[data-testid='stMain']"
   return m.scrollWidth - m.clientWidth; }"""
 
 
-@pytest.mark.parametrize("path", ["/trainer", "/tax-bands", "/recipe-card"])
+@pytest.mark.parametrize("path", [f"/{lesson.url_path}" for lesson in LESSONS])
 def test_200_percent_zoom_on_a_laptop_loses_nothing_sideways(browser, server, path):
     """WCAG 1.4.4 / 1.4.10: at 200 % a 1366 x 768 screen is a 683 x 384 page drawn at twice the pixels."""
     ctx = browser.new_context(viewport={"width": 683, "height": 384}, device_scale_factor=2)

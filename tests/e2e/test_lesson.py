@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from lib.lessons import recipe_lesson
-from tests.e2e.conftest import assert_clean, axe_findings, main_text, screenshot, wait_ready
+from tests.e2e.conftest import assert_clean, axe_findings, main_text, screenshot, tab_to, wait_ready
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 ON_STEP = "() => location.pathname.endsWith('/recipe-card') && location.search.includes('class=')"
@@ -45,7 +45,8 @@ def test_a_teacher_leads_three_students_through_a_step_and_reveals(open_page):
         assert "step 1 of 5" in main_text(s) and "your teacher leads" in main_text(s)
         assert "seat=" in s.url                          # a reload keeps the student (classroom/history.put)
 
-    _button(teacher, "Next").click()
+    tab_to(teacher, "Next")              # the keyboard alone leads the lesson (issue 35): Tab, Enter
+    teacher.keyboard.press("Enter")
     t0 = time.monotonic()
     for s in students:                                   # every page follows the teacher by itself
         s.get_by_text("Predict first").wait_for(timeout=max(1, 6_000 - 1000 * (time.monotonic() - t0)))
@@ -58,13 +59,14 @@ def test_a_teacher_leads_three_students_through_a_step_and_reveals(open_page):
     for s, value in zip(students, (right, right, "2.5"), strict=True):
         box = s.get_by_role("spinbutton", name="Your answer")
         box.fill(value)
-        box.press("Tab")
-        _button(s, "Send my answer").click()
+        tab_to(s, "Send my answer")                      # leaving the box sets it; Enter sends
+        s.keyboard.press("Enter")
         s.get_by_text("you can change it until your teacher reveals").wait_for(timeout=15_000)
     teacher.get_by_text("3 of 3 students answered").wait_for(timeout=10_000)
     assert "Ada" not in main_text(teacher)               # never who answered what
 
-    _button(teacher, "Reveal").click()
+    tab_to(teacher, "Reveal")
+    teacher.keyboard.press("Enter")
     teacher.get_by_text("The right answer").wait_for(timeout=15_000)
     wait_ready(teacher)
     titles = teacher.evaluate("() => [...document.querySelectorAll('.js-plotly-plot .gtitle')]"
