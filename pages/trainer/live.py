@@ -12,11 +12,11 @@ import streamlit as st
 from classroom import seats
 from engine import fairshare
 from lib.maps import RES, boundary_cells, curve_fit, labels_of, prediction_map, shading, value_span
+from pages.trainer import announce, picking
 from pages.trainer import charts as tc
-from pages.trainer import picking
 from pages.trainer import run as tr
 from pages.trainer.links import ACTS, CURVE_CAPTION, LINKS, PROBLEM_UI, twin_title
-from ui import announce, charts, fmt, room, state
+from ui import charts, fmt, room, state
 
 H_MAP, H_CURVES = 450, 400   # live chart heights (px): a map about 380 px square at 1366 px, 340 on a phone
 H_MAP_ROOM = 430              # the room view's maps: whole, the numbers beside them, on a 1366 x 768 screen
@@ -193,7 +193,7 @@ def numbers(spec: tr.Spec, run: tr.Run, m: dict) -> None:
         st.caption(f"R² below 0 ({_r2(m['train_r2'])}): the network's curve is further from the points than a "
                    "flat line at their mean would be. It has not learned yet; training brings R² up towards 1.")
     playing = bool(st.session_state.get(tr.PLAYING))
-    # the same numbers for a screen reader, at most every few seconds while playing (ui/announce.py)
+    # the same numbers for a screen reader, at most every few seconds while playing (announce.py)
     announce.say(progress(spec, m, playing), "trainer_progress", every=announce.EVERY if playing else 0.0,
                  swaps=(("trainer_play", "trainer_pause"), ("trainer_pause", "trainer_play")))
     if run.twin is not None:

@@ -1091,8 +1091,8 @@ def test_a_negative_r2_at_the_start_gets_a_word_and_goes_when_the_fit_is_good():
 
 
 def _announced(at) -> str:
-    """The trainer's live region's words (ui/announce.py), as sent to the page."""
-    from ui import announce
+    """The trainer's live region's words (pages/trainer/announce.py), as sent to the page."""
+    from pages.trainer import announce
 
     found = []
 

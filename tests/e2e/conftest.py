@@ -68,7 +68,7 @@ def fresh_server():
 
 
 # Every ui.inplace chart holds the figure it was last sent (it marks itself pending until drawn), and
-# every such component on the page has mounted its chart (or is a live region, ui/announce.py).
+# every such component on the page has mounted its chart (or is a live region, pages/trainer/announce.py).
 INPLACE_DRAWN = """() => !document.querySelector('.layerlab-chart[data-pending]') && Array.from(
     document.querySelectorAll("[data-testid='stBidiComponentRegular']")).every(
     c => !c.closest('.stBidiComponent') || c.querySelector('.layerlab-live, .layerlab-chart .main-svg'))"""

@@ -50,7 +50,7 @@ def test_the_trainer_by_keyboard_alone_plays_pauses_and_is_told_the_progress(ope
     training = [s for s in said if s.startswith("Training: epoch")]
     assert training, said
     assert len(said) <= 4, said                    # 9 s of ticks: a few announcements, not one a tick
-    # Pause took Play's place and the focus with it: Enter again, no Tab (ui/announce.py's swaps)
+    # Pause took Play's place and the focus with it: Enter again, no Tab (pages/trainer/announce.py's swaps)
     assert page.evaluate("() => document.activeElement.closest('.st-key-trainer_pause') !== null")
     page.keyboard.press("Enter")
     page.wait_for_function(f"() => /^Stopped: epoch [1-9]/.test(({_SAID})())", timeout=30_000)

@@ -1,10 +1,11 @@
-"""ui.announce: the live region changes its words at most once every few seconds, whatever the ticks."""
+"""pages.trainer.announce: the live region changes its words at most once every few seconds, whatever
+the ticks."""
 
 from __future__ import annotations
 
 import itertools
 
-from ui.announce import held
+from pages.trainer.announce import held
 
 
 def test_the_first_words_are_said_at_once_and_later_ones_wait_their_turn():
