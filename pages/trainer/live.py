@@ -123,7 +123,7 @@ def curve_chart(spec: tr.Spec, run: tr.Run, act: str | None = None, title: str |
     if twin and run.twin is not None:
         fits.insert(0, (twin_title(spec), curve_fit(run.twin.params, spec.feat, x, run.twin.cfg.act)[0],
                         tc.TWIN_COLOR))
-    return tc.curve_figure(x, fits, d, parts=parts, title=title, height=map_height() + 60)
+    return tc.curve_figure(x, fits, d, parts=parts, title=title, height=H_MAP + 60)
 
 
 def maps(spec: tr.Spec, run: tr.Run, figs: dict, cols, discrete: bool) -> None:
@@ -132,7 +132,7 @@ def maps(spec: tr.Spec, run: tr.Run, figs: dict, cols, discrete: bool) -> None:
     d, t = run.data, run.trainer
     xs = np.linspace(-d.limit, d.limit, RES)
     curve = is_curve(run)
-    h = map_height()
+    h = H_MAP if curve else map_height()   # a curve fit keeps its height: its ramps' axis needs it
     slot = cols[0].container(height=h + 72 if curve else h + 12, border=False)
     with cols[0]:  # under the map: what a click on it adds (drawn first: the map needs to know)
         LINKS.show_note("pts", LINKS.value("pts") or "")
