@@ -16,6 +16,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from lib.points import HAND_GRID, HAND_MAX, add_hand, decode_hand, encode_hand, hand_grid, remove_hand
+from pages.trainer import run as tr
 from ui import colors, room
 from ui.plotly_private import NO_VALIDATION
 
@@ -163,7 +164,10 @@ def controls(links, problem: str, k: int, limit: float, curve_fit: bool, count: 
         if mode == "value" and not curve_fit:
             st.slider("Value of a new point", *VALUE_RANGE, 1.0, 0.1, key=VALUE, width=220,
                       help="The value each click gives its point (the shading's colours, blue above 0).")
-        if not room.on():   # the room view folds its fields away, as it does the link's controls
+        # The room view folds the fields away, as it does the link's controls; while playing they are not
+        # drawn (this runs on every tick, and four elements a tick cost the class's other students:
+        # bench/classroom.py with 3 players, p95 102 -> 127 ms with them); Pause brings them back.
+        if not room.on() and not st.session_state.get(tr.PLAYING):
             typed(links, mode, names, limit, curve_fit)
         st.button("Clear my points", icon=":material/delete_sweep:", on_click=clear, args=(links,),
                   disabled=count == 0, help="Remove every point you placed by hand; the dataset stays.")

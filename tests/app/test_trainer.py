@@ -1137,3 +1137,20 @@ def test_a_point_typed_by_its_coordinates_joins_the_data_as_a_click_would():
     at.number_input(key=picking.TYPED[0]).set_value(-2.0)
     at.button(key="trainer_typed_add").click().run()
     assert at.query_params["pts"] == "1.2_-0.5_1~-2_-0.5_1"
+
+
+def test_the_typed_point_fields_wait_for_pause_off_the_ticks():
+    """The live fragment runs them on every tick: while playing they are not drawn (bench/classroom.py
+    with players paid for them), and Pause brings them back."""
+    from pages.trainer import picking
+
+    at = open_page("trainer", {"twin": "false"})
+    assert [b for b in at.button if b.key == "trainer_typed_add"]
+    at.session_state[tr.PLAYING] = True
+    at.run()
+    assert not at.exception
+    assert not [b for b in at.button if b.key == "trainer_typed_add"]
+    assert not [n for n in at.number_input if n.key in picking.TYPED]
+    at.session_state[tr.PLAYING] = False
+    at.run()
+    assert [b for b in at.button if b.key == "trainer_typed_add"]
