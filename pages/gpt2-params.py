@@ -183,9 +183,9 @@ def section_table(shown, v: ui.View) -> None:
     gpt_names = shown.mlp == "gelu"
     st.markdown(  # two paragraphs, one element (each element sent costs the server a wake-up)
         "Every row of the table, added up: " + facts["sum"] + "\n\n"
-        "One row per weight group, named as in the checkpoint (the file of trained weights). Rows whose tensor has `{i}` in its name "
-        "exist once in every block, so *all copies* is one copy times the number of blocks. The two shape "
-        "columns are the same matrix stored two ways. The maths writes **y = xW** with W of shape "
+        "One row per weight group, named as in the checkpoint (the file of trained weights). Rows whose "
+        "tensor has `{i}` in its name exist once in every block, so *all copies* is one copy times the "
+        "number of blocks. The two shape columns are the same matrix stored two ways. The maths writes **y = xW** with W of shape "
         "(in × out), "
         + ("and GPT-2's checkpoint stores it that way (its layers are `Conv1D`). PyTorch's `nn.Linear` "
            "stores the transpose, (out × in), and computes x Wᵀ."

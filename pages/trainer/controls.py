@@ -5,6 +5,7 @@ twin's boxes into the page's columns and returns the run they ask for as one fro
 
 from __future__ import annotations
 
+import contextlib
 import json
 from dataclasses import dataclass, replace
 
@@ -340,10 +341,8 @@ def share(run: tr.Run, values: dict, problem: str = "classify", spec: tr.Spec | 
         if link:
             st.caption("This page's link with every setting and the trained weights: a class opens exactly "
                        "this network.")
-            if room.on():   # hundreds of characters no one in the room reads off a screen: folded away
-                with st.expander("The link"):
-                    st.code(link, language=None, wrap_lines=True)
-            else:
+            # in the room view hundreds of characters no one reads off a screen: folded away
+            with st.expander("The link") if room.on() else contextlib.nullcontext():
                 st.code(link, language=None, wrap_lines=True)
             if address.reachable(address.page_url())[1]:
                 host = address.network_ip()

@@ -266,7 +266,8 @@ LINKS = state.Links(
                  meaning="the bend after every hidden layer"),
     state.select("opt", OPTIMIZERS, "adam", "Optimiser",
                  "How each step uses the gradient: plain SGD, SGD with momentum (steps keep some of their last "
-                 "direction), or Adam (each weight's step scaled by how large its gradients have been lately).", names=OPT_NAMES,
+                 "direction), or Adam (each weight's step scaled by how large its gradients have been lately).",
+                 names=OPT_NAMES,
                  meaning="optimiser"),
     state.select("batch", BATCHES, 0, "Batch size",
                  "Training points per step. All points (full batch) is one step per epoch, the fastest.",

@@ -20,11 +20,11 @@ from ui import charts, fmt, room, state
 
 H_MAP, H_CURVES = 450, 400   # live chart heights (px): a map about 380 px square at 1366 px, 340 on a phone
 H_MAP_ROOM = 430              # the room view's maps: whole, the numbers beside them, on a 1366 x 768 screen
+CURVE_RES = 240              # points along a curve fit's axis
 
 
 def map_height() -> int:
     return H_MAP_ROOM if room.on() else H_MAP
-CURVE_RES = 240              # points along a curve fit's axis
 
 
 def tick(run: tr.Run, speed: int | None):
