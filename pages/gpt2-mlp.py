@@ -1,12 +1,11 @@
 """GPT-2's MLP (feed-forward) block, step by step: widen, bend, narrow, and the same at full size."""
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
 from lib import ffn
 from pages.gpt2_mlp import views as view
-from ui import fmt, room, state
+from ui import fmt, room, state, tables
 from ui.source import show_source
 
 N_TOK, D = ffn.SEED_X.shape                                    # 5 tokens, 3 features
@@ -211,18 +210,16 @@ def section_token(steps, W1, b1, act: str) -> None:
     with left:
         view.show(view.path_figure(steps.pre[i], steps.post[i], HIDDEN), live=True)
     with right:
-        table = fmt.frame(pd.DataFrame({
-            "unit": HIDDEN, "z": steps.pre[i], "kept": 100 * gate, "GELU(z)": steps.post[i],
-            "on": ["on" if o else "off" for o in on_i],
-        }))
-        table["kept"] = table["kept"].round(1) + 0.0  # percent, one decimal, like every share here
-        st.dataframe(table, hide_index=True, width="stretch", column_config={   # fits 2/5 of 1366 px and a phone
+        table = {"unit": HIDDEN, "z": steps.pre[i], "kept": np.round(100 * gate, 1) + 0.0,  # percent, 1 decimal
+                 "GELU(z)": steps.post[i], "on": ["on" if o else "off" for o in on_i]}
+        tables.signed(table, fixed_digits=True, only=["z", "GELU(z)"], width="stretch",
+                      column_config={   # fits 2/5 of 1366 px and a phone
             "unit": st.column_config.TextColumn("unit", width=45),
             "on": st.column_config.TextColumn("on", width=40),
-            "z": st.column_config.NumberColumn("z", format="%.3f", help="before GELU"),
+            "z": st.column_config.Column("z", help="before GELU"),
             "kept": st.column_config.ProgressColumn("share kept", min_value=0.0, max_value=100.0,
                                                     format="%.1f %%", help="GELU(z) / z"),
-            "GELU(z)": st.column_config.NumberColumn("GELU(z)", format="%.3f"),
+            "GELU(z)": st.column_config.Column("GELU(z)"),
         })
     names = ", ".join(h for h, o in zip(HIDDEN, on_i, strict=True) if o) or "none"
     st.markdown(

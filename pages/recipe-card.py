@@ -7,8 +7,6 @@ is forwarded there with its whole query, so the link still opens what it showed.
 
 
 import numpy as np
-import pandas as pd
-import pyarrow as pa
 import streamlit as st
 
 from lib.layers import linear, param_count
@@ -17,7 +15,7 @@ from pages.recipe_card import card
 from pages.recipe_card.card import Layer
 from pages.recipe_card.card import bars as _bars  # noqa: F401  (tests build it validated through the page)
 from pages.recipe_card.grid import apply_grid, cell_editor, fresh_grids
-from ui import charts, fmt, room, state
+from ui import charts, fmt, room, state, tables
 from ui.expr import dot_text, val
 from ui.slider_grid import cell_key, cells, grid_columns, slider_grid, slider_row, sub
 from ui.source import show_source
@@ -143,9 +141,8 @@ def _grid(layer: Layer) -> None:
     nin, nout = layer.W.shape
     for grid in _grids(layer.story, nin, nout, layer.ins, layer.outs):
         cell_editor(LINKS, **grid)
-    y = pd.DataFrame([np.round(layer.y, 3) + 0.0], index=["= output y"], columns=layer.outs)  # as fmt.frame
-    st.dataframe(y, width="stretch",
-                 column_config={c: st.column_config.NumberColumn(c, format="plain") for c in layer.outs})
+    tables.signed({o: [y] for o, y in zip(layer.outs, layer.y, strict=True)}, rows=["= output y"],
+                  width="stretch")
 
 
 def _card_hidden(nin: int, nout: int) -> bool:
@@ -278,27 +275,22 @@ def linearity(layer: Layer) -> None:
     biases = [bias[j] for j in range(nout) for _ in (0, 1)]
     charts.show(card.bars(tuple(order), tuple(np.round(parts, 6)), tuple(np.round(biases, 6)), layer.fruit,
                       layer.bias), key="rc_linearity")
-    def r3(v):  # fmt.frame's rounding
-        return np.round(v, 3) + 0.0
-
-    # An Arrow table, as st.dataframe sends it: no pandas frame built and converted on every move.
-    table = pa.table({
+    table = {
         "output": list(layer.outs),
-        f"{layer.fruit} part xW": r3(part1),
-        f"{layer.fruit} part with {k}x": r3(partk),
-        "bias b": r3(bias),
-        "y with x": r3(y1),
-        f"y with {k}x": r3(yk),
-    })
+        f"{layer.fruit} part xW": part1,
+        f"{layer.fruit} part with {k}x": partk,
+        "bias b": bias,
+        "y with x": y1,
+        f"y with {k}x": yk,
+    }
     # Short headers, the answers first: six columns fit a phone's 420 px with nothing scrolled out of
     # sight (each header's help gives its full name).
     part, part_k = f"{layer.fruit} part xW", f"{layer.fruit} part with {k}x"
     short = {"y with x": ("y", "y = xW + b"), f"y with {k}x": (f"y at {k}x", f"y with {k}x: {k}·xW + b"),
              part: ("xW", f"The {part}."), part_k: (f"xW at {k}x", f"The {part_k}: {k} times xW."),
              "bias b": ("b", f"The {layer.bias}: the same at any k.")}
-    st.dataframe(table, hide_index=True, width="stretch", column_order=["output", *short],
-                 column_config={c: st.column_config.NumberColumn(label, format="plain", help=help)
-                                for c, (label, help) in short.items()})
+    tables.signed(table, width="stretch", column_order=["output", *short],
+                  column_config={c: st.column_config.Column(label, help=help) for c, (label, help) in short.items()})
     st.caption(f"Blue (positive) or vermillion (negative): the {layer.fruit} part, exactly {k} times as big; "
                f"sand: the {layer.bias}, which "
                "stays put, so y is not. With no bias, a layer would scale all the way through.")

@@ -29,7 +29,7 @@ from lib.recipe import (
 )
 from lib.storage import linear_torch, to_torch
 from pages.stacking import figures
-from ui import charts, fmt, room, state
+from ui import charts, fmt, room, state, tables
 from ui.expr import par, plus, py_matrix, py_vec, sig, tex, val, vec
 from ui.slider_grid import cell_key, cells, slider_grid, slider_row, sub
 from ui.source import show_source
@@ -339,12 +339,10 @@ def tokens_section() -> None:
     rows = [f"token {t + 1}" for t in range(tokens)]
     with t1:
         st.markdown(f"**X**, {fmt.shape(tokens, nin)}")
-        st.dataframe(fmt.frame(pd.DataFrame(X, index=rows, columns=ins), 3), width="stretch",
-                     column_config={c: st.column_config.NumberColumn(c, format="plain") for c in ins})
+        tables.signed({c: X[:, j] for j, c in enumerate(ins)}, rows=rows, width="stretch")
     with t2:
         st.markdown(f"**Y = XW + b**, {fmt.shape(tokens, nout)}")
-        st.dataframe(fmt.frame(pd.DataFrame(Y, index=rows, columns=outs), 3), width="stretch",
-                     column_config={c: st.column_config.NumberColumn(c, format="plain") for c in outs})
+        tables.signed({c: Y[:, j] for j, c in enumerate(outs)}, rows=rows, width="stretch")
     shapes = pd.DataFrame({
         "tensor": ["x (input)", "W (weights)", "out"],
         "one token": [f"[1, {nin}]", f"[{nin}, {nout}]", f"[1, {nout}]"],

@@ -9,13 +9,16 @@ Rules, the same on every page:
 - times on class screens on the viewer's own clock or 'N min ago' (`when`, `until`), never UTC.
 LaTeX gets the same numbers through `tex` (LaTeX draws its own minus from "-").
 Tables: round the data itself (`frame`), not only its format, because st.dataframe's hidden
-accessible table and a copied cell hold the raw value (2.4299999999999997).
+accessible table and a copied cell hold the raw value (2.4299999999999997); write a table of signed
+numbers with `grid`, as text with the same minus sign as the sentences around it (the grid itself draws
+"-0.65", and no NumberColumn format changes that).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from numbers import Real
 
 MINUS = "\u2212"
 TIMES = "×"
@@ -165,6 +168,26 @@ def frame(df, digits: int = 3):
     for c in out.columns:
         if out[c].dtype.kind == "f":
             out[c] = out[c].round(digits) + 0.0
+    return out
+
+
+def numbers(values) -> bool:
+    """Are these a column of numbers (Python or numpy, not booleans)?"""
+    return all(isinstance(v, Real) and not isinstance(v, bool) for v in values)
+
+
+def grid(columns, digits: int = 3, *, fixed_digits: bool = False, only=None) -> dict:
+    """A table's columns ({name: values}) with every column of numbers (or only those in `only`) written
+    as `num` (or `fixed`) writes them, with the true minus sign: the text a table draws, "−0.65", where
+    the grid itself would draw a number "-0.65" (ui/tables.py shows it right-aligned, as numbers stand).
+    Numbers are rounded to `digits` first: a table has no room for 1 × 10⁻⁷. Other columns are kept as
+    they are."""
+    write = (lambda v: fixed(v, digits)) if fixed_digits else (lambda v: num(_clean(v, digits), digits))
+    out = {}
+    for name, values in columns.items():
+        values = list(values)
+        wanted = only is None or name in only
+        out[name] = [write(v) for v in values] if wanted and numbers(values) else values
     return out
 
 

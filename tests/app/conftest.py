@@ -65,6 +65,21 @@ def decode(v) -> np.ndarray:
     return np.asarray(v, dtype=float)
 
 
+def numbers(df):
+    """A table as numbers again: every column the page wrote as text numbers (ui/tables.py: "−0.65",
+    "12,000") back to floats, its column of row names as the index; other columns as they are."""
+    from ui.tables import ROWS
+
+    out = df.set_index(ROWS) if ROWS in df.columns else df.copy()
+    for c in out.columns:
+        if out[c].dtype.kind not in "fiub":
+            try:
+                out[c] = [float(str(v).replace("\u2212", "-").replace(",", "")) for v in out[c]]
+            except ValueError:
+                continue
+    return out
+
+
 @pytest.fixture
 def page():
     return open_page

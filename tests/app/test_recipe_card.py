@@ -3,10 +3,12 @@ survived, sections leave each other alone, and old links to the moved half open 
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
-from tests.app.conftest import decode, figures, open_page
+from tests.app.conftest import decode, figures, numbers, open_page
 from ui.fmt import MINUS as M
 
 
@@ -84,22 +86,24 @@ def test_plain_mode_relabels():
 
 def test_doubling_the_fruit_doubles_the_fruit_part_only():
     at = open_page("recipe-card")
-    table = at.dataframe[0].value
+    table = numbers(at.dataframe[0].value)
     np.testing.assert_allclose(table["fruit part with 2.0x"], 2 * table["fruit part xW"])
     np.testing.assert_allclose(table["y with 2.0x"], [3.2, -1.1])
     at.slider(key="times").set_value(3.0).run()
-    table = at.dataframe[0].value
+    table = numbers(at.dataframe[0].value)
     np.testing.assert_allclose(table["fruit part with 3.0x"], [4.65, -1.35])
     np.testing.assert_allclose(table["bias b"], [0.1, -0.2])
 
 
 def test_tables_hold_rounded_numbers():
-    """st.dataframe's hidden table and a copied cell hold the data itself: no 2.4299999999999997."""
+    """st.dataframe's hidden table and a copied cell hold what the screen shows: no 2.4299999999999997,
+    and the card's minus sign."""
     at = open_page("recipe-card", {"times": "1.5"})
     table = at.dataframe[0].value
     for c in table.columns[1:]:
-        for v in table[c]:
-            assert v == round(v, 3) and len(repr(float(v))) <= 8, (c, v)
+        for text in table[c]:
+            assert re.fullmatch(r"\u2212?\d+(\.\d{1,3})?", text), (c, text)
+    assert any(t.startswith("\u2212") for t in table["y with x"])
 
 
 def test_moving_k_changes_its_section_only():
@@ -223,7 +227,7 @@ def test_old_links_to_the_second_half_open_stacking():
     assert "Ignored `mw11=abc`" in _notes(at)  # read there, as it was here
     at = open_page("recipe-card", {"tokens": "8", "w11": "1"})
     assert at.query_params["w11"] == "1"  # the card's keys travel too: the batch uses this W
-    X, Y = at.dataframe[2].value, at.dataframe[3].value   # after the neurons and the gradients
+    X, Y = numbers(at.dataframe[2].value), numbers(at.dataframe[3].value)   # after the neurons, the gradients
     assert X.shape == (8, 3)
     np.testing.assert_allclose(Y.to_numpy()[0], [1.85, -0.65], atol=1e-9)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.app.conftest import decode, figures, open_page
+from tests.app.conftest import decode, figures, numbers, open_page
 from ui import fmt
 from ui.fmt import MINUS as M
 
@@ -43,7 +43,7 @@ def test_defaults_show_the_seed_examples():
 
 def test_the_batch_uses_the_same_weights():
     at = open_page("stacking", {"tokens": "8"})
-    X, Y = at.dataframe[2].value, at.dataframe[3].value  # after the neurons and the gradients
+    X, Y = numbers(at.dataframe[2].value), numbers(at.dataframe[3].value)  # after the neurons, the gradients
     assert X.shape == (8, 3) and Y.shape == (8, 2)
     W = np.array([[0.8, -0.5], [0.3, 0.9], [-0.6, 0.4]])
     np.testing.assert_allclose(Y.to_numpy(), X.to_numpy() @ W + [0.1, -0.2], atol=1e-3)  # rounded to 3
@@ -53,7 +53,7 @@ def test_the_batch_uses_the_same_weights():
 
 def test_the_batch_and_storage_use_the_cards_layer_from_the_link():
     at = open_page("stacking", {"nin": "5", "nout": "4", "w11": "1.5"})
-    assert at.dataframe[2].value.shape == (5, 5)  # the batch X: 5 tokens x 5 inputs
+    assert numbers(at.dataframe[2].value).shape == (5, 5)  # the batch X: 5 tokens x 5 inputs
     gpt2, torch = _storage(at)
     assert "(n_in, n_out) = (5, 4)" in gpt2 and "W = np.array([[1.5, " in gpt2
     assert "nn.Linear(5, 4)" in torch

@@ -172,11 +172,16 @@ def open_page(browser, server):
     """open_page(path, width="laptop", height=900) -> a ready Playwright page at server.url + path."""
     contexts = []
 
-    def _open(path: str, width: str | int = "laptop", base: str | None = None, height: int = 900):
+    def _open(path: str, width: str | int = "laptop", base: str | None = None, height: int = 900,
+              frames: list | None = None):
+        """`frames`: a list to collect every websocket message the page receives in (tests/minus.py
+        reads the tables in them)."""
         w = WIDTHS.get(width, width) if isinstance(width, str) else width
         ctx = browser.new_context(viewport={"width": w, "height": height})
         contexts.append(ctx)
         page = ctx.new_page()
+        if frames is not None:
+            page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(f)))
         page.goto((base or server.url) + path)
         wait_ready(page)
         return page

@@ -29,6 +29,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.e2e.conftest import assert_clean, axe_findings, first_screen, screenshot, wait_ready
 from tests.e2e.test_answer_text import CASES as _ANSWER_TEXT
+from tests.minus import HYPHEN_NUMBER, minus_problems, sent_tables
 from ui.nav import LESSONS as NAV
 
 pytestmark = pytest.mark.e2e
@@ -115,6 +116,22 @@ def _first_live(page) -> float | None:
         page.wait_for_function(f"() => ({_FIRST_LIVE})() !== null", timeout=15_000)
     return page.evaluate(_FIRST_LIVE)
 
+
+# Text as the page draws it for reading, controls and code left out (a slider's value and an editable
+# table's cell show what a keyboard types; KaTeX's hidden MathML holds its TeX source): one minus sign,
+# "−0.65", in words, numbers, tables and charts alike (issue 34, item 7).
+_READ_TEXT = """() => {
+  const skip = ["stSlider", "stNumberInput", "stTextInput", "stTextArea", "stDataFrame", "stCode"]
+    .map(t => `[data-testid='${t}']`).concat([".katex-mathml", "pre", "code", "input", "textarea"]).join();
+  const main = document.querySelector("[data-testid='stMain']");
+  const walk = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
+  const out = [];
+  while (walk.nextNode()) {
+    const p = walk.currentNode.parentElement;
+    if (p && !p.closest(skip) && p.getClientRects().length) out.push(walk.currentNode.textContent);
+  }
+  return out.join("\\n");
+}"""
 
 E_NOTATION = re.compile(r"(?<![A-Za-z_])\d+(?:\.\d+)?[eE][-+−]?\d+(?![A-Za-z_])")
 
@@ -209,8 +226,9 @@ def _title_and_path(page, path: str) -> None:
 @pytest.mark.parametrize("path", PATHS)
 def test_every_view_is_clean_accessible_readable_and_photographed(open_page, path, view):
     big = view == "big"
+    frames = [] if view == "laptop" else None
     page = open_page(f"/{path}" + ("?big=true" if big else ""), "phone" if view == "phone" else "laptop",
-                     height=PROJECTOR if big else 900)
+                     height=PROJECTOR if big else 900, frames=frames)
     lesson = path not in ("", "class")   # /class is a way in (two forms): its board is in test_class.py
     if lesson:
         _first_live(page)   # every check below reads the whole page
@@ -237,6 +255,11 @@ def test_every_view_is_clean_accessible_readable_and_photographed(open_page, pat
     assert page.evaluate(_POSITIVE_TABINDEX) == []
     if view == "laptop":
         assert page.evaluate(_TABLES_SCROLL) == []
+        hyphens = sorted({m.group() for m in re.finditer(r".{0,30}" + HYPHEN_NUMBER.pattern + r"[\d.]*",
+                                                          page.evaluate(_READ_TEXT))})
+        assert hyphens == [], hyphens
+        tables = sent_tables(frames)
+        assert [p for t in tables for p in minus_problems(t)[0]] == []
         if path in ARIA_ANSWER:   # (the trainer's, after training too: test_answer_text.py)
             tree = page.locator("[data-testid='stMain']").aria_snapshot()
             assert re.search(ARIA_ANSWER[path], tree), tree[:3000]

@@ -1,5 +1,6 @@
 """ui.fmt: numbers as a teacher writes them (pure functions, no Streamlit needed)."""
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -59,6 +60,16 @@ def test_frame_rounds_the_data_not_only_its_format():
     assert df["a"].tolist() == [2.43, 0.0]
     assert str(df["a"].iloc[1]) == "0.0"  # no negative zero
     assert df["n"].tolist() == [1, 2]
+
+
+def test_grid_writes_the_cards_minus_sign():
+    cols = {"a": np.array([-0.65, 2.4299999999999997, -0.0000001]), "n": [-3, 12_000, 0],
+            "t": ["x", "y", "z"]}
+    out = fmt.grid(cols)
+    assert out["a"] == ["\u22120.65", "2.43", "0"] and out["n"] == ["\u22123", "12,000", "0"]
+    assert out["t"] == ["x", "y", "z"] and cols["a"][0] == -0.65   # the columns given are kept
+    two = fmt.grid(cols, 2, fixed_digits=True, only=["a"])
+    assert two["a"] == ["\u22120.65", "2.43", "0.00"] and two["n"] == [-3, 12_000, 0]
 
 
 def test_colours_keep_one_meaning():
