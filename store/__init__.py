@@ -125,14 +125,23 @@ def default_url() -> str:
 
 
 def _owner_only(path: str | None) -> None:
-    """The SQLite file and its -wal and -shm readable by their owner only: the file is made 0600 before
-    SQLite first opens it (SQLite gives its -wal and -shm the file's mode), an older one is set so."""
+    """The SQLite file and its -wal and -shm readable by their owner only: a new file is made 0600 before
+    SQLite first opens it (SQLite gives its -wal and -shm the file's mode), an older one is set so.
+
+    Never opens an existing database file: POSIX drops every lock a process holds on a file when it closes
+    any descriptor of it, and SQLite's locks on the database are how a process that closes its last
+    connection knows whether another still reads it. An `open`/`close` here let a script's Store, ending,
+    delete the -wal and -shm from under a running server, whose connections went on in the unlinked copy
+    and never saw a class written after (tests/unit/test_store_processes.py)."""
     if not path or path == ":memory:" or path.startswith("file:"):
         return
-    try:
-        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
-    except OSError:
-        return          # its folder is away: SQLite says so when it connects (StoreDown)
+    if not os.path.exists(path):
+        try:
+            os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))   # nobody has it open yet
+        except FileExistsError:
+            pass            # another process made it a moment ago: set its mode by name below
+        except OSError:
+            return          # its folder is away: SQLite says so when it connects (StoreDown)
     for name in (path, f"{path}-wal", f"{path}-shm"):
         with contextlib.suppress(OSError):   # not there (yet), or not ours
             os.chmod(name, 0o600)
