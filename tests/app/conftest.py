@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import functools
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +13,32 @@ from streamlit.testing.v1 import AppTest
 from ui import inplace
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+# Every new AppTest scans the metadata of every installed package for v2 component manifests (Streamlit
+# 1.67: AppTest._run -> BidiComponentManager.discover_and_register_components -> manifest_scanner.
+# scan_component_manifests): 1.2 s a page opened, 77 % of this level's time (cProfile of
+# tests/app/test_recipe_card.py, 27 of 35 s in email.feedparser). The packages installed do not change
+# during a run, and the app's own components are declared inline: scan once per process.
+# tests/app/test_harness.py fails, naming it, if Streamlit stops calling the scan this way.
+def _scan_once():
+    from streamlit.components.v2 import manifest_scanner
+
+    scan = manifest_scanner.scan_component_manifests
+    if getattr(scan, "layerlab_once", False):
+        return
+    first = functools.cache(lambda: scan())
+    SCANS.append(first)
+
+    def once(max_workers=None):
+        return list(first())
+
+    once.layerlab_once = True
+    manifest_scanner.scan_component_manifests = once
+
+
+SCANS: list = []   # the cached scan (its cache_info() counts the real scans: one)
+_scan_once()
 
 
 def open_page(url_path: str, query: dict[str, str] | None = None, timeout: float = 60) -> AppTest:
