@@ -33,19 +33,8 @@ REF_SKIP = ("needs the references (" + ", ".join(REF_MISSING) + "): pip install 
 LAST = ("tests/deploy/test_class_hostile.py",)   # a class of 30 on two replicas: its servers wind down for a
 # while after it, and the browser tests' timings that followed it failed: it runs after everything else
 
-# The slow levels first (the browser's, then the servers'), so that with two processes (pyproject's addopts)
-# the many short tests fill the end of the run in both, instead of one process finishing a browser queue
-# alone while the other waits: that tail made two processes 44 min where their tests' times summed to 53.
-FIRST = ("tests/e2e/", "tests/deploy/")
-
-
-def _order(item) -> tuple[bool, int]:
-    first = next((i for i, prefix in enumerate(FIRST) if item.nodeid.startswith(prefix)), len(FIRST))
-    return item.nodeid.startswith(LAST), first
-
-
 def pytest_collection_modifyitems(config, items):
-    items.sort(key=_order)   # stable: tests keep their order within a level
+    items.sort(key=lambda item: item.nodeid.startswith(LAST))   # stable: every other test keeps its place
     for item in items:
         if item.get_closest_marker("ref") is None:
             continue
