@@ -33,6 +33,7 @@ REF_SKIP = ("needs the references (" + ", ".join(REF_MISSING) + "): pip install 
 LAST = ("tests/deploy/test_class_hostile.py",)   # a class of 30 on two replicas: its servers wind down for a
 # while after it, and the browser tests' timings that followed it failed: it runs after everything else
 
+
 def pytest_collection_modifyitems(config, items):
     items.sort(key=lambda item: item.nodeid.startswith(LAST))   # stable: every other test keeps its place
     for item in items:

@@ -27,7 +27,7 @@ def _scan_once():
     scan = manifest_scanner.scan_component_manifests
     if getattr(scan, "layerlab_once", False):
         return
-    first = functools.cache(lambda: scan())
+    first = functools.cache(scan)
     SCANS.append(first)
 
     def once(max_workers=None):
