@@ -145,9 +145,12 @@ def section_model(preset, base, cfg, problems, shown, v: ui.View) -> None:
             ("After the blocks", rest, "The final norm, and the output layer unless it is tied to the embedding.")],
             strict=True):
         col.metric(label, fmt.count(n), ui.share(n / tot.total), delta_color="off", delta_arrow="off", help=why)
+    # One slot, drawn with or without its warning: an element that comes and goes here would move every
+    # control below it, and the browser would remount the slider a student is moving (focus lost).
+    slot = st.empty()
     if problems:
         fields = ", ".join(f"**{LINKS[FIELDS[p.field]].label}**" for p in problems)
-        st.warning(f"Not a model yet: fix {fields} under *Change the architecture*. Until then every number "
+        slot.warning(f"Not a model yet: fix {fields} under *Change the architecture*. Until then every number "
                    f"shows the preset it starts from, {describe(shown, preset)}.", icon=":material/warning:")
 
 
@@ -159,7 +162,9 @@ def section_architecture(base, problems) -> None:
     said = {p.field: p.message for p in problems}
     left, right = st.columns(2, gap="large")
     for i, (attr, key) in enumerate(FIELDS.items()):
-        with left if i < 5 else right:
+        # Each field in a box of its own: a note that comes or goes under one field moves no other control
+        # (a moved control is remounted by the browser, and the slider a student is moving loses the focus).
+        with left if i < 5 else right, st.container():
             raw = st.query_params.get(key)
             extra = {"on_change": _heads_moved, "args": (LINKS.value("heads", default=base.n_head),)} \
                 if key == "heads" else {}
