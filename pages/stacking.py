@@ -170,21 +170,25 @@ def mini() -> None:
 
 
 def neurons_table(mx, W1, b1, z1, h1, relu_on: bool) -> None:
-    """Layer 1's two neurons as a table: weights, bias, the weighted sum written out, the value after
-    the bend (right after the neuron: on a phone the long sums scroll, not the answer)."""
+    """Layer 1's two neurons as a table (weights, bias, the weighted sum, the value after the bend), each
+    sum written out below it as text: a table cell does not wrap, and the long sums made the table scroll
+    sideways on a phone, past the column the answer is read from."""
     after = "after ReLU" if relu_on else "output (no ReLU)"
     terms = dot_terms(mx, W1)  # (3, 2)
     neurons = pd.DataFrame({
         "neuron": [1, 2],
         "weights": [vec(W1[:, j]) for j in range(2)],
         "bias": [val(b1[j]) for j in range(2)],
-        "weighted sum": [f"{plus([par(t) for t in terms[:, j]] + [par(b1[j])])} = {val(z1[j])}"
-                         for j in range(2)],
+        "sum": [val(z1[j]) for j in range(2)],
         after: [val(h1[j]) for j in range(2)],
     })
-    # The long written-out sums last: on a phone they scroll, and the weights and bias stay in view.
     st.dataframe(neurons, hide_index=True, width="stretch",
-                 column_order=["neuron", after, "weights", "bias", "weighted sum"])
+                 column_order=["neuron", after, "sum", "weights", "bias"],
+                 column_config={"sum": st.column_config.TextColumn(
+                     "sum", help="The weighted sum: each input times its weight, plus the bias")})
+    st.markdown("  \n".join(  # one element: each line a neuron's weighted sum, written out
+        f"Neuron {j + 1}: {plus([par(t) for t in terms[:, j]] + [par(b1[j])])} = **{val(z1[j])}**"
+        for j in range(2)))
 
 
 def one_equation(mx, params, h1, y_hat, relu_on: bool) -> None:

@@ -216,11 +216,17 @@ def test_the_step_chart_runs_0_to_10_before_any_step_and_the_check_table_shows_e
     assert len(table.value) == 11
 
 
-def test_the_neuron_table_keeps_weights_and_bias_before_the_long_sums():
-    """Issue 34 item 8: on a phone the table scrolls sideways; what scrolls away is the written-out sum."""
+def test_the_neuron_table_holds_short_numbers_and_each_sum_is_written_out_as_text():
+    """Issue 47 item 5: the table fits a phone (its answer, the value after the bend, right after the
+    neuron, and no written-out sums in a cell, which does not wrap); each sum is written out below it, as
+    text a screen reader reads, ending in the sum the table holds."""
     at = open_page("stacking")
-    table = next(d for d in at.dataframe if "weighted sum" in d.value.columns)
-    assert list(table.proto.column_order) == ["neuron", "after ReLU", "weights", "bias", "weighted sum"]
+    table = next(d for d in at.dataframe if "sum" in d.value.columns)
+    assert list(table.proto.column_order) == ["neuron", "after ReLU", "sum", "weights", "bias"]
+    assert max(len(str(v)) for col in table.value.columns for v in table.value[col]) <= 20
+    lines = next(m.value for m in at.markdown if m.value.startswith("Neuron 1:")).split("  \n")
+    assert [line.split(" = ")[-1].strip("*") for line in lines] == list(table.value["sum"])
+    assert all("+" in line for line in lines)
 
 
 def test_the_dead_neuron_line_goes_when_its_sum_turns_positive():

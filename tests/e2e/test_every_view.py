@@ -87,9 +87,9 @@ _TABLES_SCROLL = """() => Array.from(
   .filter(t => t.offsetParent).map((t, n) => [t.querySelector('.dvn-scroller'), n])
   .filter(([s]) => s && s.scrollWidth > s.clientWidth + 2)
   .map(([s, n]) => `table ${n}: ${s.scrollWidth} px in ${s.clientWidth}`)"""
-# On a phone some tables must scroll: every GPT-2 tensor and model has more numbers than 390 px hold, and
-# /stacking's neuron table writes out its sums (its answer, the value after the bend, is its second column).
-SCROLL_ON_A_PHONE = {"gpt2-params", "stacking"}
+# On a phone some tables must scroll: every GPT-2 tensor and model has more numbers than 390 px hold (the
+# lesson's answers are its metrics above them). No other table may: a lesson's answer is read from them.
+SCROLL_ON_A_PHONE = {"gpt2-params"}
 
 # Each lesson's answer, by its metric's label: it must end within a projector's first 900 px.
 ANSWER = {"recipe-card": "Sunrise", "stacking": "prediction", "trainer": "Epoch", "gpt2-params": "Parameters",
