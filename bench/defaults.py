@@ -20,19 +20,19 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from lib.datasets import PROBLEMS, make_problem, split  # noqa: E402
+from lib.settings import first  # noqa: E402
 from lib.train import TrainConfig, Trainer  # noqa: E402
-from pages.trainer.links import PROBLEM_UI  # noqa: E402
 
 TARGET = {"classify": ("test_acc", 0.9), "classes": ("test_acc", 0.9), "regress": ("test_r2", 0.95)}
 OLD = ((8,), 0.03)
 
 
 def networks() -> dict:
-    return {p: u.network for p, u in PROBLEM_UI.items()}
+    return {p: (first(p)["hidden"], first(p)["lr"]) for p in PROBLEMS}
 
 
 def to_target(problem: str, hidden, lr: float, seed: int, most: int, chunk: int = 50):
-    X, y = make_problem(problem, PROBLEM_UI[problem].first_set, 400, seed=seed)
+    X, y = make_problem(problem, first(problem)["dataset"], 400, seed=seed)
     Xtr, ytr, Xte, yte = split(X, y, 0.8, seed=seed, stratify=problem != "regress")
     head = PROBLEMS[problem].head
     cfg = TrainConfig(hidden=hidden, head=head, lr=lr, seed=seed, classes=3 if head == "softmax" else 0)
@@ -61,8 +61,8 @@ def main() -> None:
             secs = sorted(s for _, s in reached)
             median = (f"median {epochs[len(epochs) // 2]:,} epochs, {secs[len(secs) // 2]:.2f} s of engine"
                       if reached else "never")
-            first = PROBLEM_UI[problem].first_set
-            print(f"{problem:8s} {first:12s} {label:13s} hidden={','.join(map(str, hidden)):6s} "
+            dataset = first(problem)["dataset"]
+            print(f"{problem:8s} {dataset:12s} {label:13s} hidden={','.join(map(str, hidden)):6s} "
                   f"lr={lr:<5} {metric} >= {goal}: {len(reached)}/{len(runs)} seeds within "
                   f"{args.most:,} epochs; {median}", flush=True)
 

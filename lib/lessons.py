@@ -590,64 +590,31 @@ def tax_at(values: Mapping) -> float:
     return float(relu_tax(_float(values, "income", 60_000.0), t, r))
 
 
-TRAINER_DEFAULTS = {
-    "problem": "classify",
-    "dataset": "checkerboard",
-    "n": "400",
-    "noise": "0",
-    "train": "80",
-    "seed": "0",
-    "cells": "2",
-    "feat": ["x1", "x2"],
-    "hidden": "8",
-    "act": "relu",
-    "opt": "adam",
-    "lr": "0.03",
-    "batch": "0",
-    "l2": "0",
-    "l1": "0",
-}
 ACCURACY_EPOCHS = 300  # what "trained" means for a trainer question: about a minute of Play at speed 5
 LEARNS = 0.75  # test accuracy that counts as "learned it" (chance is 0.5)
 
 
-def trainer_view(values: Mapping) -> tuple:
-    """/trainer's two-class view from its link values, as a hashable key for `trainer_test_accuracy`."""
-    v = {**TRAINER_DEFAULTS, **{k: values[k] for k in TRAINER_DEFAULTS if k in values}}
-    if _one(v, "problem", "") != "classify":
+def trainer_view(values: Mapping):
+    """/trainer's two-class run from its link values (lib.settings: its table's defaults and parsers), a
+    hashable frozen Spec for `trainer_test_accuracy`."""
+    from lib.settings import spec_of
+
+    spec = spec_of(values)
+    if spec.problem != "classify":
         raise ValueError("a trainer question is about two classes (problem=classify)")
-    feat = v["feat"] if isinstance(v["feat"], list) else [v["feat"]]
-    hidden = str(_one(v, "hidden", "8")).replace(" ", "")
-    units = () if hidden == "0" else tuple(int(u) for u in hidden.split(","))
-    return (
-        str(_one(v, "dataset", "")),
-        int(_float(v, "n", 400)),
-        _float(v, "noise", 0),
-        int(_float(v, "seed", 0)),
-        int(_float(v, "cells", 2)),
-        _float(v, "train", 80) / 100.0,
-        tuple(feat),
-        units,
-        str(_one(v, "act", "")),
-        str(_one(v, "opt", "")),
-        _float(v, "lr", 0.03),
-        int(_float(v, "batch", 0)),
-        _float(v, "l2", 0),
-        _float(v, "l1", 0),
-    )
+    return spec
 
 
 @lru_cache(maxsize=64)
-def _accuracy(view: tuple, epochs: int) -> float:
+def _accuracy(spec, epochs: int) -> float:
     from lib.datasets import make_problem, split
     from lib.features import expand
-    from lib.train import TrainConfig, Trainer
+    from lib.train import Trainer
 
-    dataset, n, noise, seed, cells, share, feat, hidden, act, opt, lr, batch, l2, l1 = view
-    X, y = make_problem("classify", dataset, n, noise=noise, seed=seed, cells=cells)
-    Xtr, ytr, Xte, yte = split(X, y, train_share=share, seed=seed)
-    cfg = TrainConfig(hidden=hidden, act=act, opt=opt, lr=lr, batch=batch, l2=l2, l1=l1, seed=seed)
-    t = Trainer(cfg, expand(Xtr, list(feat)), ytr, expand(Xte, list(feat)), yte)
+    X, y = make_problem(spec.problem, spec.dataset, spec.n, noise=spec.noise, seed=spec.seed,
+                        cells=spec.cells)
+    Xtr, ytr, Xte, yte = split(X, y, train_share=spec.train, seed=spec.seed)
+    t = Trainer(spec.config(), expand(Xtr, list(spec.feat)), ytr, expand(Xte, list(spec.feat)), yte)
     t.step(epochs)
     return float(t.metrics()["test_acc"])
 
@@ -969,7 +936,7 @@ def trainer_lesson() -> Lesson:
         "Eight bent units",
         Question(
             "choice",
-            f"One hidden layer of {trainer_view(parse_query(q2))[7][0]} ReLU units on the same board. "
+            f"One hidden layer of {trainer_view(parse_query(q2)).hidden[0]} ReLU units on the same board. "
             f"{words}",
             YES_NO,
             answer=learns(q2),
@@ -982,7 +949,7 @@ def trainer_lesson() -> Lesson:
         "Eight units, no bend",
         Question(
             "choice",
-            f"The same {trainer_view(parse_query(q3))[7][0]} units with no bend (identity). {words}",
+            f"The same {trainer_view(parse_query(q3)).hidden[0]} units with no bend (identity). {words}",
             YES_NO,
             answer=learns(q3),
         ),

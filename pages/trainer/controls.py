@@ -15,6 +15,7 @@ from streamlit.errors import StreamlitAPIException
 
 from classroom.text import plain as as_text  # what a student typed (a file name), shown as text
 from engine import fairshare
+from lib import settings
 from lib.datasets import CLASSES_DEFAULT, PROBLEMS, dims
 from lib.features import FEATURES
 from lib.maps import limit_for
@@ -45,33 +46,34 @@ def _problem_and_sets() -> tuple[str, int, str]:
     sets = tuple(PROBLEMS[problem].sets)
     LINKS.vary("dataset", choices=sets)
     _follow_problem(problem)
-    first = PROBLEM_UI[problem].first_set
+    first = settings.first(problem)["dataset"]
     if "dataset" in st.session_state and st.session_state["dataset"] not in sets:
         st.session_state["dataset"] = first
     return problem, k, first
 
 
 def _follow_problem(problem: str) -> None:
-    """A new problem type brings its own first network (NETWORKS), unless the student chose the layers or
-    the rate themselves (a value other than the last problem's default, or one the link opened with)."""
+    """A new problem type brings its own first values (lib.settings.first: its network, rate and pace),
+    unless the student chose one themselves (a value other than the last problem's first, or one the link
+    opened with). The dataset follows in _problem_and_sets."""
     last = st.session_state.get(LAST_PROBLEM)
     st.session_state[LAST_PROBLEM] = problem
     if last == problem:
         return
-    was, now = PROBLEM_UI.get(last or "classify", PROBLEM_UI["classify"]).network, PROBLEM_UI[problem].network
-    for key, old, new in (("hidden", was.hidden, now.hidden), ("lr", was.lr, now.lr),
-                          ("speed", was.pace, now.pace)):
-        chosen = last is None and key in st.query_params   # the link asked for this value
+    was = settings.first(last if last in PROBLEMS else settings.FIRST_PROBLEM)
+    for key, new in settings.first(problem).items():
+        old = was[key]
+        chosen = key == "dataset" or (last is None and key in st.query_params)   # the link asked for it
         if not chosen and LINKS.value(key) == old and old != new:
             LINKS.set(key, new)
 
 
 def network_why(problem: str, hidden: tuple) -> str | None:
     """Why this problem's first network has its size (shown while the student keeps it)."""
-    first = PROBLEM_UI[problem].network
-    if tuple(hidden) != first.hidden:
+    first = settings.first(problem)["hidden"]
+    if tuple(hidden) != first:
         return None
-    return "Why this size: " + first.why.format(units=first.hidden[0]) + "."
+    return "Why this size: " + PROBLEM_UI[problem].why.format(units=first[0]) + "."
 
 
 def _lock(problem: dict) -> None:
@@ -123,7 +125,7 @@ def data_controls(own: tr.OwnData | None, locked: dict | None = None) -> dict:
             st.caption(f":orange[:material/info: Your points from `{own.name}` are for another problem type: "
                        "using the built-in datasets.]")
             own = None
-        if problem == "classes":
+        if settings.applies("k", problem):
             k = int(LINKS.widget("k", disabled=own is not None or lock))
         dataset = LINKS.widget("dataset", default=first, disabled=own is not None or lock)
         info = PROBLEMS[problem].info
@@ -133,7 +135,7 @@ def data_controls(own: tr.OwnData | None, locked: dict | None = None) -> dict:
         noise = LINKS.widget("noise", disabled=own is not None or lock)
         share = LINKS.widget("train")
         seed = LINKS.widget("seed", disabled=lock)
-        plain_board = dataset == "checkerboard" and problem == "classify"
+        plain_board = dataset == "checkerboard" and settings.applies("cells", problem)
         cells = LINKS.widget("cells", disabled=lock) if plain_board and own is None else None
         curve = (own.X.shape[1] == 1) if own is not None else dims(problem, dataset) == 1
         _inputs_for(curve)
@@ -150,7 +152,7 @@ def data_controls(own: tr.OwnData | None, locked: dict | None = None) -> dict:
                           help="Draw a fresh set of points (the next seed), and start the network again.")
                 only = LINKS.widget("only")
             own_points(own, problem, k)
-    return dict(dataset=dataset, n=int(n), noise=float(noise), train=share / 100, seed=int(seed), cells=cells,
+    return dict(dataset=dataset, n=int(n), noise=float(noise), train=share / settings.BY_KEY["train"].per, seed=int(seed), cells=cells,
                 feat=tuple(f for f in FEATURES if f in feat), problem=problem, k=k, own=own, only=bool(only))
 
 
@@ -191,26 +193,24 @@ def _forget_own():
 
 
 def network_controls() -> dict:
-    """The network's and the optimiser's controls; returns their values."""
+    """The network's and the optimiser's controls (the settings a weights file carries); their values."""
+    got = {}
     with st.container(border=True):
         st.markdown("**The network**")
-        hidden = LINKS.widget("hidden")
-        if why := network_why(problem_now(), hidden):
-            st.caption(why)
-        act = LINKS.widget("act")
-        opt = LINKS.widget("opt")
-        batch = LINKS.widget("batch")
-        lr = slider("lr")
-        l1 = slider("l1")
-        l2 = slider("l2")
-    return dict(hidden=hidden, act=act, opt=opt, lr=float(lr), batch=int(batch), l1=float(l1), l2=float(l2))
+        for key in settings.keys(file=True):
+            link = LINKS[key]
+            value = slider(key) if link.kind == "select_slider" else LINKS.widget(key)
+            got[key] = type(link.default)(value) if type(link.default) in (int, float) else value
+            if key == "hidden" and (why := network_why(problem_now(), value)):
+                st.caption(why)
+    return got
 
 
 def twin_controls() -> dict:
     """The twin's differences from the network (Trainer.twin's changes); "same" follows the network."""
+    diff = {}
     with st.expander("The twin's differences", icon=":material/compare_arrows:"):
-        diff = {"hidden": LINKS.widget("thidden")}
-        for key in ("act", "opt", "lr", "l1", "l2"):
+        for key in settings.keys(twin=True):
             twin_number_with_link(f"t{key}")
             diff[key] = LINKS.widget(f"t{key}")
     return diff
@@ -245,7 +245,7 @@ def buttons(held: bool = False, beside=None):
                    icon=":material/play_arrow:", width="stretch",
                    help="Train continuously; the maps redraw several times a second.")
     got = beside(bar) if beside is not None else None
-    pace, full = PROBLEM_UI[problem_now()].network.pace, LINKS.value("speed") == "max"
+    pace, full = settings.first(problem_now())["speed"], LINKS.value("speed") == "max"
     bar.button("Lesson pace" if full else "Full speed", key="trainer_pace", on_click=LINKS.set,
                args=("speed", pace if full else "max"),
                icon=":material/slow_motion_video:" if full else ":material/fast_forward:", width="stretch",
@@ -328,8 +328,9 @@ def follow_file() -> None:
     """Before any control is drawn: the page's settings take a pending file's (see import_weights)."""
     pending = st.session_state.get(tr.IMPORT)
     if pending and not pending["set"]:
-        for key in tr.FILE_KEYS:
-            LINKS.set(key, tuple(pending["cfg"].hidden) if key == "hidden" else getattr(pending["cfg"], key))
+        for key in settings.keys(file=True):
+            value = getattr(pending["cfg"], key)
+            LINKS.set(key, tuple(value) if isinstance(value, list) else value)
         pending["set"] = True
 
 
@@ -430,11 +431,10 @@ def choose(own: tr.OwnData | None, locked: dict | None, data_col, net_col, twin_
 
 def link_values(spec: tr.Spec, *, twin_on: bool, speed: str, discrete: bool) -> dict:
     """Every setting the share link writes: the spec's, the twin's differences and the views'."""
-    mine = ("dataset", "n", "noise", "seed", "feat", "problem", "k", "hidden", "act", "opt", "lr", "batch",
-            "l1", "l2", "only")
-    return {**{key: getattr(spec, key) for key in mine},
+    per = {key: settings.BY_KEY[key].per for key in settings.keys(spec=True)}
+    return {**{key: getattr(spec, key) if p == 1 else round(getattr(spec, key) * p) for key, p in per.items()},
             **{("thidden" if key == "hidden" else f"t{key}"): v for key, v in spec.twin_diff.items()},
             "speed": speed, "twin": twin_on, "discrete": discrete, "bend": LINKS.value("bend"),
             "wlayer": LINKS.value("wlayer"), "wunits": units_now(), "view": LINKS.value("view"),
-            "train": round(100 * spec.train), "pts": encode_hand(spec.hand),
+            "pts": encode_hand(spec.hand),
             "cells": spec.cells if spec.cells is not None else LINKS["cells"].default}

@@ -16,10 +16,11 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from lib.datasets import PROBLEMS, make_problem, split
+from lib.datasets import make_problem, split
 from lib.features import expand
 from lib.maps import limit_for
-from lib.train import TrainConfig, Trainer
+from lib.settings import Spec, keys
+from lib.train import Trainer
 
 # --- session keys ---------------------------------------------------------------------------------
 PLAYING = "trainer_playing"   # bool: the live fragment trains on every tick
@@ -69,70 +70,6 @@ def built_in(name: str, n: int, noise: float, seed: int, cells: int | None, prob
              k: int = 3):
     """make_problem, cached: it is pure and deterministic by seed."""
     return make_problem(problem, name, n, noise=noise, seed=seed, k=k, cells=cells)
-
-
-@dataclass(frozen=True)
-class Spec:
-    """Everything the page's controls say, after parsing (pages/trainer/controls.choose makes it)."""
-
-    dataset: str
-    n: int
-    noise: float
-    seed: int
-    cells: int | None
-    train: float
-    feat: tuple[str, ...]
-    hidden: tuple[int, ...]
-    act: str
-    opt: str
-    lr: float
-    batch: int
-    l2: float
-    twin: bool
-    own: OwnData | None = None
-    l1: float = 0.0
-    problem: str = "classify"   # a key of lib.datasets.PROBLEMS
-    k: int = 3                  # classes of the `classes` problem
-    # The twin's differences (Trainer.twin's changes): hidden, act, opt, lr, l1, l2; "same" = as the network.
-    twin_diff: dict = field(default_factory=lambda: {"hidden": ()})
-    # Points placed by hand (lib.points: rows of x1, x2, target, or x, value for a curve): they join the
-    # training points of a run that goes on. only: they are all the points (no dataset under them).
-    hand: tuple = ()
-    only: bool = False
-
-    def twin_config(self) -> dict:
-        """The twin's layers and hyperparameters, every "same" resolved to the network's own."""
-        mine = {"hidden": self.hidden, **self.hparams()}
-        return {k: (mine[k] if self.twin_diff.get(k, "same") == "same" else self.twin_diff[k]) for k in mine}
-
-    def twin_differs(self) -> bool:
-        return self.twin_config() != {"hidden": self.hidden, **self.hparams()}
-
-    @property
-    def head(self) -> str:
-        return PROBLEMS[self.problem].head
-
-    @property
-    def classes(self) -> int:
-        """Outputs of a softmax network (0 for the other heads)."""
-        return self.k if self.problem == "classes" else 0
-
-    def data_sig(self) -> tuple:
-        source = ("own", self.own.digest) if self.own else (self.dataset, self.n, self.noise, self.cells)
-        if self.only:
-            source = ("only my points",)
-        return (self.problem, self.classes, *source, self.seed, self.train, self.feat)
-
-    def sig(self) -> tuple:
-        return (*self.data_sig(), self.hidden)
-
-    def hparams(self) -> dict:
-        return {"act": self.act, "opt": self.opt, "lr": self.lr, "batch": self.batch, "l2": self.l2,
-                "l1": self.l1}
-
-    def config(self, hidden: tuple[int, ...] | None = None):
-        return TrainConfig(hidden=self.hidden if hidden is None else hidden, seed=self.seed,
-                           head=self.head, classes=self.classes, **self.hparams())
 
 
 @dataclass
@@ -309,7 +246,6 @@ def apply_link_weights(run: Run, raw: str | None) -> str | None:
 
 IMPORT = "trainer_import"     # {"name", "d", "cfg", "set"}: a checked weights file waiting to be loaded
 IMPORT_SLOT = "trainer_import_slot"   # the weights uploader's key suffix: a new one empties it
-FILE_KEYS = ("hidden", "act", "opt", "lr", "batch", "l1", "l2")   # the file's settings the page's links take
 
 
 def load_file(run: Run, spec: Spec, name: str, d: dict, cfg) -> str:
@@ -320,13 +256,13 @@ def load_file(run: Run, spec: Spec, name: str, d: dict, cfg) -> str:
     t = Trainer.from_dict(d, run.data.Ftr, run.data.ytr, run.data.Fte, run.data.yte, head=spec.head)
     differs = []
     now = spec.hparams()
-    for key in FILE_KEYS[1:]:
+    for key in keys(keeps=True):
         if getattr(cfg, key) != now[key]:
             differs.append(f"{key} {getattr(cfg, key)} in the file, {now[key]} here")
     if tuple(cfg.hidden) != tuple(spec.hidden):
         raise ValueError("the page's layers do not match the file's")
     if differs:
-        t.set_hparams(**{k: now[k] for k in FILE_KEYS[1:]})
+        t.set_hparams(**now)
     if cfg.seed != spec.seed:
         differs.append(f"seed {cfg.seed} in the file, {spec.seed} here")
     run.trainer, run.hparams = t, spec.hparams()

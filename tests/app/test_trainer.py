@@ -13,11 +13,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from lib.datasets import DOMAIN, make_dataset, split
+from lib.datasets import DOMAIN, PROBLEMS, make_dataset, split
 from lib.features import expand
 from lib.maps import RES
 from lib.points import template_csv
 from lib.regions import grid
+from lib.settings import first
 from lib.train import MAX_LINK_PARAMS, TrainConfig, Trainer
 from pages.trainer import links as tl
 from pages.trainer import run as tr
@@ -25,7 +26,8 @@ from tests.app.conftest import chart_elements, decode, figures, open_page, spec_
 from ui import fmt, state
 
 PAGE = Path(__file__).resolve().parents[2] / "pages" / "trainer.py"
-NETWORKS = {p: u.network for p, u in tl.PROBLEM_UI.items()}   # each problem's first network
+# each problem's first network, rate and pace
+NETWORKS = {p: tuple(first(p)[k] for k in ("hidden", "lr", "speed")) for p in PROBLEMS}
 
 
 def _metrics(at) -> dict[str, str]:

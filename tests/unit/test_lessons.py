@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from lib import lessons as L
+from lib import settings
 from lib.lessons import Lesson, Question, Step
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -249,12 +250,11 @@ def test_the_defaults_lib_assumes_are_the_pages():
     tax = _links_of("tax-bands")
     assert (tax["preset"].default, tax["income"].default) == ("uk-2024", 60_000.0)
     tr = _links_of("trainer")
-    for key in ("problem", "dataset", "n", "noise", "train", "seed", "cells", "act", "opt", "lr", "batch",
-                "l2", "l1"):
-        want = tr[key].default
-        got = L.TRAINER_DEFAULTS[key]
-        assert (float(got) == float(want)) if isinstance(want, int | float) else got == str(want), key
-    assert tuple(tr["hidden"].default) == (8,) and tuple(tr["feat"].default) == ("x1", "x2")
+    view = L.trainer_view({})           # the run a trainer question assumes when its link leaves a key out
+    for key in settings.keys(spec=True):
+        per = settings.BY_KEY[key].per                     # the link's percent, the run's share
+        assert getattr(view, key) == (tr[key].default / per if per != 1 else tr[key].default), key
+    assert (view.hidden, view.feat, view.lr) == ((8,), ("x1", "x2"), 0.03)
 
 
 def _questions(name):
