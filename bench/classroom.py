@@ -48,7 +48,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench import lesson as lesson_bench  # noqa: E402
-from bench.protocol import Student  # noqa: E402
+from bench.protocol import Student, reopen  # noqa: E402
 
 MAX_STUDENTS = 400
 MAX_DURATION = 600.0
@@ -263,22 +263,6 @@ async def mover(st: Student, every: float, slider: str | None, until: float, rng
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(st.finished.wait(), max(0.01, until - time.perf_counter()))
         await asyncio.sleep(every * rng.uniform(0.8, 1.2))
-
-
-async def reopen(st: Student, until: float) -> bool:
-    """A student whose replica died opens their link again (through the balancer), as a reload does."""
-    t0 = time.perf_counter()
-    st.pending.clear()   # a move in flight died with the replica (the page sends its state again on open)
-    while time.perf_counter() < until:
-        try:
-            await st.close()
-            await st.open(timeout=30)
-            st.stats.reopened += 1
-            st.stats.reopen_s.append(time.perf_counter() - t0)
-            return True
-        except Exception:
-            await asyncio.sleep(1.0)
-    return False
 
 
 async def press(st: Student, key: str, until: float) -> bool:
@@ -779,7 +763,8 @@ def run(args: argparse.Namespace) -> dict:
                 quota.apply(streamlit_pids(pids))
         meter = Meter(pids) if pids else None
         args.server_pids = pids or []
-        result = asyncio.run(lesson_bench.follow(url, args) if args.lesson else classroom(url, args, meter))
+        load = lesson_bench.follow(url, args, killer) if args.lesson else classroom(url, args, meter)
+        result = asyncio.run(load)
         result["cpu_quota"] = args.cpu_quota
     finally:
         if proc is not None:

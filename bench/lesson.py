@@ -31,7 +31,7 @@ import time
 
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
-from bench.protocol import Student
+from bench.protocol import Student, reopen
 
 FOLLOW_LIMIT = 10.0   # seconds a student is given to follow one Next (a miss after that)
 COUNT_LIMIT = 10.0    # seconds the projector is given to count the last answer
@@ -129,18 +129,16 @@ async def _wait(until: float, done) -> None:
 
 
 async def _reopen_closed(tabs: list[Student], until: float) -> int:
-    from bench.classroom import reopen
-
     closed = [s for s in tabs if s.closed]
     await asyncio.gather(*(reopen(s, until) for s in closed))
     return len(closed)
 
 
-async def follow(url: str, args) -> dict:
+async def follow(url: str, args, killer) -> dict:
     """Open every student on step 1, then Next through the lesson: the time each page took to follow,
-    the answers counted, the teacher's CPU."""
+    the answers counted, the teacher's CPU. `killer(pids, at, out)`: bench/classroom.py's, which SIGKILLs
+    a replica (passed in: bench/classroom.py runs this module, never the other way)."""
     import store as store_module
-    from bench.classroom import killer
 
     rng = random.Random(args.seed)
     students = [Follower(url, "recipe-card", query=f"class={args.code}&seat={seat}",

@@ -409,3 +409,19 @@ class Student:
                 if not self.inflight and not self.closed:
                     self.stats.ticks_sent += 1
                     self._send_rerun(fragment=fragment, auto=True)
+
+
+async def reopen(st: Student, until: float) -> bool:
+    """A student whose replica died opens their link again (through the balancer), as a reload does."""
+    t0 = time.perf_counter()
+    st.pending.clear()   # a move in flight died with the replica (the page sends its state again on open)
+    while time.perf_counter() < until:
+        try:
+            await st.close()
+            await st.open(timeout=30)
+            st.stats.reopened += 1
+            st.stats.reopen_s.append(time.perf_counter() - t0)
+            return True
+        except Exception:
+            await asyncio.sleep(1.0)
+    return False

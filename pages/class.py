@@ -25,10 +25,10 @@ TRAINER_DEFAULT = {"problem": "classify", "dataset": "checkerboard", "k": 3, "n"
 def trainer_controls() -> dict[str, str]:
     """The trainer's controls a challenge may hide ({link key: label}), from its LINKS table; not the
     class's data (locked in a challenge)."""
-    from ui.state import page_links
+    from lib.settings import table
 
-    links = page_links("pages/trainer.py")
-    return {k: links[k].label for k in links.hideable() if k not in seats.NEVER_HIDDEN}
+    return {s.key: s.label for s in table()   # every control but hand-bound ones and the view tabs (hideable)
+            if not s.hand and s.widget != "tabs" and s.key not in seats.NEVER_HIDDEN}
 
 
 def start() -> None:

@@ -50,8 +50,7 @@ def _forward_moved_links() -> None:
     """Keys of the old page's second half open /stacking, with the link's whole query."""
     if not st.query_params:
         return
-    moved = card.moved_keys(frozenset(LINKS.links), STACKING)
-    if any(k in moved for k in st.query_params):
+    if any(k in card.MOVED for k in st.query_params):
         st.switch_page(STACKING, query_params={k: st.query_params.get_all(k) for k in st.query_params})
 
 

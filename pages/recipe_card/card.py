@@ -17,7 +17,7 @@ import plotly.io as pio
 import streamlit as st
 
 from lib.layers import linear
-from ui import colors, state
+from ui import colors
 from ui.diagram import cells_figure, network_figure
 from ui.frozen import freezes
 from ui.plotly_private import NO_VALIDATION
@@ -51,10 +51,10 @@ class Layer:
         return "yoghurt" if self.story else "bias b"
 
 
-@functools.cache
-def moved_keys(here: frozenset, there: str) -> frozenset:
-    """Link keys declared by the page file `there` and not in `here` (read once per process)."""
-    return frozenset(state.page_links(there).links) - here
+# The old page's second half moved to /stacking: a link with one of its keys opens there. Named here, not read
+# from pages/stacking.py (that would run another lesson's page file: an import, tests/unit/test_floors.py).
+MOVED = frozenset({"depth", "lr", "mb1", "mb2", "mw11", "mw12", "mw21", "mw22", "mw31", "mw32", "mx1", "mx2",
+                   "mx3", "pb1", "pw11", "pw21", "relu", "scale", "seed", "steps", "target", "tokens", "width"})
 
 
 @st.cache_resource(max_entries=32)

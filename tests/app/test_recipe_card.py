@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from tests.app.conftest import decode, figures, numbers, open_page
+from ui import state
 from ui.fmt import MINUS as M
 
 
@@ -237,6 +238,13 @@ def test_the_link_to_stacking_carries_the_card():
     at.slider(key="w11").set_value(1.0).run()
     link = next(el for el in at.get("page_link") if "stacking" in el.proto.page)
     assert "w11=1" in str(link.proto)
+
+
+def test_the_keys_that_moved_are_stackings_and_not_the_cards():
+    from pages.recipe_card.card import MOVED
+
+    stacking, card = state.page_links("pages/stacking.py"), state.page_links("pages/recipe-card.py")
+    assert set(stacking.links) >= MOVED and not MOVED & set(card.links)
 
 
 def test_a_frozen_figure_sends_the_same_spec_without_the_copy():

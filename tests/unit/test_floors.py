@@ -18,6 +18,7 @@ house's sizes: no file of a lesson or of the class room over 450 lines, no funct
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -65,40 +66,117 @@ def lesson(path: str) -> str | None:
     return parts[1].removesuffix(".py").replace("-", "_")
 
 
-def _module_file(dotted: str) -> str | None:
+HOUSE = (*ROOMS, "bench")   # the files the floors read: the rooms, app.py and the benchmarks (no floor of
+                            # their own, like app.py, but no circle either)
+# Where an import's name is computed: allowed only here, each for its reason (everywhere else it would hide
+# an arrow from this test). Streamlit's private modules by name, and the engine's own patches.
+COMPUTED = {
+    "engine/private.py": "Streamlit's private modules, named in NAMES",
+    "engine/keylookup.py": "Streamlit's widget modules, named in MODULES",
+    "engine/__init__.py": "the engine's own patches, engine.<name>",
+}
+# ui.state.page_links(path) runs a page file's top: an import. A constant path is an arrow like any other;
+# a computed one is allowed only where the class room follows the lesson a teacher's step names (as
+# app.py's navigation runs every lesson).
+PAGE_LINKS_COMPUTED = {"classroom/lesson.py"}
+
+
+def _module_file(dotted: str, root: Path = ROOT) -> str | None:
     """The repository file a dotted module name loads (a lesson's package before its page file)."""
-    base = ROOT.joinpath(*dotted.split("."))
+    base = root.joinpath(*dotted.split("."))
     for candidate in (base / "__init__.py", base.with_suffix(".py")):
         if candidate.is_file():
-            return candidate.relative_to(ROOT).as_posix()
+            return candidate.relative_to(root).as_posix()
     return None
 
 
-def imports_of(path: Path) -> set[str]:
-    """Repository files that `path` imports (every import statement, anywhere in the file)."""
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+def _name(path: Path, root: Path) -> str:
+    return path.relative_to(root).as_posix() if path.is_relative_to(root) else path.name
+
+
+def _call_name(node: ast.Call) -> str:
+    f = node.func
+    return f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+
+
+def _constant(node: ast.Call) -> str | None:
+    arg = node.args[0] if node.args else None
+    return arg.value if isinstance(arg, ast.Constant) and isinstance(arg.value, str) else None
+
+
+@functools.lru_cache(maxsize=1024)
+def _nodes(text: str) -> tuple[ast.AST, ...]:
+    """Every node of a file's text, parsed once per text (the copies of the house share them)."""
+    return tuple(ast.walk(ast.parse(text)))
+
+
+def read_imports(path: Path, root: Path = ROOT) -> tuple[dict[str, int], list[str]]:
+    """What `path` imports: {repository file: line of its first import}, every import statement anywhere in
+    the file, `importlib.import_module("x")`, `__import__("x")` and `page_links("pages/x.py")` with a
+    constant name included; and the imports it cannot follow (relative, computed), one `file:line` each."""
+    found: dict[str, int] = {}
+    faults: list[str] = []
+    me = _name(path, root)
+
+    def arrow(names: list[str], line: int) -> None:
+        ours = names[0].split(".")[0] in HOUSE
+        if ours and (target := next(filter(None, (_module_file(n, root) for n in names)), None)):
+            found.setdefault(target, line)
+
+    for node in _nodes(path.read_text()):
+        line = getattr(node, "lineno", 0)
         if isinstance(node, ast.Import):
-            tries = [[alias.name] for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for alias in node.names:
+                arrow([alias.name], line)
+        elif isinstance(node, ast.ImportFrom) and node.level:
+            faults.append(f"{me}:{line}: a relative import (write the absolute name; the floors read those)")
+        elif isinstance(node, ast.ImportFrom) and node.module:
             # `from a.b import c, d`: c (and d) when it is a module, else a.b
-            tries = [[f"{node.module}.{alias.name}", node.module] for alias in node.names]
-        else:
-            continue
-        for names in tries:
-            ours = names[0].split(".")[0] in ROOMS
-            if ours and (target := next(filter(None, map(_module_file, names)), None)):
-                found.add(target)
-    if path.is_relative_to(ROOT):
-        found.discard(path.relative_to(ROOT).as_posix())
-    return found
+            for alias in node.names:
+                arrow([f"{node.module}.{alias.name}", node.module], line)
+        elif isinstance(node, ast.Call) and _call_name(node) in ("import_module", "__import__"):
+            if (name := _constant(node)) is not None:
+                arrow([name], line)
+            elif me not in COMPUTED:
+                faults.append(f"{me}:{line}: a computed {_call_name(node)}() (name the module; the floors "
+                              "cannot read a computed name)")
+        elif isinstance(node, ast.Call) and _call_name(node) == "page_links":
+            if (name := _constant(node)) is not None:
+                if (root / name).is_file():
+                    found.setdefault(name, line)
+            elif me not in PAGE_LINKS_COMPUTED and room(me) is not None:
+                faults.append(f"{me}:{line}: page_links() of a computed page file (it runs that page's top: "
+                              "an import; name the file, or give the lesson the table it reads)")
+    found.pop(me, None)
+    return found, faults
 
 
-def house_graph() -> dict[str, set[str]]:
-    """file -> the files it imports, for every Python file of the rooms and app.py."""
-    files = [ROOT / "app.py",
-             *(p for r in ROOMS for p in (ROOT / r).rglob("*.py") if "migrations" not in p.parts)]
-    return {f.relative_to(ROOT).as_posix(): imports_of(f) for f in files}
+def imports_of(path: Path, root: Path = ROOT) -> set[str]:
+    """Repository files that `path` imports (see read_imports)."""
+    return set(read_imports(path, root)[0])
+
+
+def house_files(root: Path = ROOT) -> list[Path]:
+    return [root / "app.py", *(p for r in HOUSE for p in sorted((root / r).rglob("*.py"))
+                               if "migrations" not in p.parts)]
+
+
+def house_graph(root: Path = ROOT) -> dict[str, set[str]]:
+    """file -> the files it imports, for every Python file of the rooms, app.py and bench/."""
+    return {_name(f, root): imports_of(f, root) for f in house_files(root)}
+
+
+def check(root: Path = ROOT) -> list[str]:
+    """Every break in the tree at `root`, one line each: arrows with their file and line, circles, imports
+    the floors cannot read."""
+    graph, lines, faults = {}, {}, []
+    for f in house_files(root):
+        found, bad = read_imports(f, root)
+        name = _name(f, root)
+        graph[name] = set(found)
+        lines.update({(name, dst): line for dst, line in found.items()})
+        faults += bad
+    return broken(graph, lines) + faults
 
 
 def circles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -131,22 +209,24 @@ def circles(graph: dict[str, set[str]]) -> list[list[str]]:
     return out
 
 
-def broken(graph: dict[str, set[str]]) -> list[str]:
-    """Every arrow that breaks a floor rule, and every circle, one line each."""
+def broken(graph: dict[str, set[str]], lines: dict | None = None) -> list[str]:
+    """Every arrow that breaks a floor rule (`src:line -> dst` where the line is known), and every circle,
+    one line each."""
     bad = []
     for src, targets in sorted(graph.items()):
         here = room(src)
         for dst in sorted(targets):
             there = room(dst)
+            at = f"{src}:{lines[src, dst]}" if lines and (src, dst) in lines else src
             if here is None or there is None:
-                continue   # app.py, the table of contents, may import every room
+                continue   # app.py, the table of contents, and bench/ may import every room
             if there != here and there not in MAY[here]:
-                bad.append(f"{src} -> {dst}: {WHY[here]}")
+                bad.append(f"{at} -> {dst}: {WHY[here]}")
             elif here == there == "pages" and lesson(src) != lesson(dst):
-                bad.append(f"{src} -> {dst}: {WHY['pages']}")
+                bad.append(f"{at} -> {dst}: {WHY['pages']}")
             elif here == there == "classroom" and {src, dst} <= set(CLASS_ORDER) \
                     and CLASS_ORDER.index(src) < CLASS_ORDER.index(dst):
-                bad.append(f"{src} -> {dst}: {CLASS_WHY}")
+                bad.append(f"{at} -> {dst}: {CLASS_WHY}")
     bad += [f"{f}: not in CLASS_ORDER (give the class room's new module its place)"
             for f in sorted(graph) if room(f) == "classroom" and f not in CLASS_ORDER]
     bad += [f"circle: {' -> '.join(c)}" for c in circles(graph)]
@@ -155,8 +235,8 @@ def broken(graph: dict[str, set[str]]) -> list[str]:
 
 def test_the_floors_hold():
     graph = house_graph()
-    assert len(graph) > 50 and any(graph.values())
-    assert broken(graph) == []
+    assert len(graph) > 50 and any(graph.values()) and "bench/classroom.py" in graph
+    assert check() == []
     assert [f for f in CLASS_ORDER if f not in graph] == [], "CLASS_ORDER names a file that is not there"
 
 
@@ -205,6 +285,53 @@ def test_a_planted_import_in_a_file_is_read(tmp_path):
                                    "ui/state.py", "lib/layers.py"}
 
 
+# --- a test of the test: each break planted in a copy of the house is named with its file and line ------
+PLANTED = {
+    "a relative import": ("ui/tex.py", "from .fmt import num\n", "ui/tex.py:{line}: a relative import"),
+    "importlib.import_module": ("ui/tex.py",
+                                "import importlib\nimportlib.import_module('pages.trainer.run')\n",
+                                "ui/tex.py:{line} -> pages/trainer/run.py: ui/ never imports a lesson"),
+    "a computed import_module": ("ui/tex.py", "import importlib\nimportlib.import_module('pages.' + 'x')\n",
+                                 "ui/tex.py:{line}: a computed import_module()"),
+    "__import__": ("lib/layers.py", "__import__('ui.fmt')\n",
+                   "lib/layers.py:{line} -> ui/fmt.py: lib/ imports nothing of the app"),
+    "a lesson running another's page file": (
+        "pages/recipe_card/card.py", "from ui import state\nstate.page_links('pages/stacking.py')\n",
+        "pages/recipe_card/card.py:{line} -> pages/stacking.py: a lesson imports no other"),
+    "page_links of a computed file": (
+        "pages/recipe_card/card.py", "from ui import state\nstate.page_links('pages/' + 'stacking.py')\n",
+        "pages/recipe_card/card.py:{line}: page_links() of a computed page file"),
+    "a circle in bench/": ("bench/protocol.py", "from bench import classroom\n",
+                           "circle: bench/classroom.py -> "),
+}
+
+
+@pytest.fixture(scope="module")
+def house_copy(tmp_path_factory):
+    """The house's Python files copied once (the breaks are planted one at a time and taken out again)."""
+    import shutil
+
+    copy = tmp_path_factory.mktemp("house")
+    for f in house_files():
+        (copy / _name(f, ROOT)).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(f, copy / _name(f, ROOT))
+    assert check(copy) == []
+    return copy
+
+
+@pytest.mark.parametrize("what", PLANTED)
+def test_each_planted_break_fails_the_floors_naming_its_file_and_line(house_copy, what):
+    file, code, says = PLANTED[what]
+    target = house_copy / file
+    clean = target.read_text()
+    line = len(clean.splitlines()) + code.count("\n")     # the planted call is the last line
+    try:
+        target.write_text(clean + code)
+        assert any(line_.startswith(says.format(line=line)) for line_ in check(house_copy)), check(house_copy)
+    finally:
+        target.write_text(clean)
+
+
 def _users(graph: dict[str, set[str]], file: str) -> set[str]:
     """The lessons (and the class room, and app.py) whose files reach `file` through imports."""
     users = set()
@@ -231,7 +358,8 @@ def test_ui_holds_only_what_is_shared():
 
 
 def _named_paths(text: str) -> Iterable[str]:
-    for match in re.finditer(r"`?((?:app|lib|store|engine|ui|classroom|pages|tests|bench|tools|deploy|docs)"
+    for match in re.finditer(r"`?((?:app|lib|store|engine|ui|classroom|pages|tests|bench|tools|deploy|docs|"
+                             r"static)"
                              r"(?:/[\w.-]+)*/?)`?", text):
         yield match.group(1)
 
@@ -239,6 +367,51 @@ def _named_paths(text: str) -> Iterable[str]:
 def missing_in(text: str) -> list[str]:
     """The paths a text names (`pages/trainer/`, `ui/state.py`) that are not in the tree."""
     return sorted({p for p in _named_paths(text) if "/" in p and not (ROOT / p.rstrip("/")).exists()})
+
+
+MAPPED_ROOMS = ("lib", "store", "engine", "ui", "classroom", "pages")   # each module and folder named
+MAPPED_FILES = ("tools", "tests")                                       # each file named
+
+
+def unnamed_in(text: str, root: Path = ROOT) -> list[str]:
+    """The files and folders of the house that a text does not name: every top-level folder, each module
+    and folder in the rooms (an `__init__.py` goes with its folder), each file of tools/ and tests/."""
+    named = {p.rstrip("/") for p in _named_paths(text)}
+    want = [p for p in root.iterdir()
+            if p.is_dir() and not p.name.startswith((".", "_")) and p.name != "artifacts"]
+    for r in MAPPED_ROOMS:
+        want += [p for p in (root / r).iterdir() if p.name not in ("__init__.py", "__pycache__")
+                 and (p.is_dir() or p.suffix == ".py")]
+    for r in MAPPED_FILES:
+        want += [p for p in (root / r).iterdir()
+                 if p.is_file() and p.suffix == ".py" and p.name != "__init__.py"]
+    return sorted(p.relative_to(root).as_posix() for p in want if p.relative_to(root).as_posix() not in named)
+
+
+def test_the_architecture_map_names_every_file_and_folder_of_the_house(tmp_path):
+    text = (ROOT / "docs" / "ARCHITECTURE.md").read_text()
+    assert unnamed_in(text) == [], "docs/ARCHITECTURE.md does not name these"
+    for planted in ("ui/new_kit.py", "pages/new_lesson/", "lib/new_maths.py", "tools/new.py", "newroom/"):
+        assert unnamed_in(text, _with(tmp_path, planted)) == [planted.rstrip("/")]
+
+
+def _with(tmp_path: Path, planted: str) -> Path:
+    """A tree of empty stand-ins for the house's files and folders, and `planted` besides."""
+    import shutil
+
+    root = tmp_path / "tree"
+    shutil.rmtree(root, ignore_errors=True)
+    for r in (*MAPPED_ROOMS, *MAPPED_FILES):
+        for p in (ROOT / r).iterdir():
+            (root / r).mkdir(parents=True, exist_ok=True)
+            (root / r / p.name).mkdir() if p.is_dir() else (root / r / p.name).touch()
+    for p in ROOT.iterdir():
+        if p.is_dir():
+            (root / p.name).mkdir(exist_ok=True)
+    new = root / planted.rstrip("/")
+    new.parent.mkdir(parents=True, exist_ok=True)
+    new.mkdir() if planted.endswith("/") else new.touch()
+    return root
 
 
 def test_the_architecture_map_names_only_what_exists():
