@@ -29,8 +29,9 @@ from lib.recipe import (
 )
 from lib.storage import linear_torch, to_torch
 from pages.stacking import figures
+from pages.stacking.code import py_matrix, py_vec, vec
 from ui import charts, fmt, room, state, tables
-from ui.expr import par, plus, py_matrix, py_vec, sig, tex, val, vec
+from ui.expr import par, plus, sig, tex, val
 from ui.slider_grid import cell_key, cells, slider_grid, slider_row, sub
 from ui.source import show_source
 

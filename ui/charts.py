@@ -74,14 +74,6 @@ def legend_under(fig: go.Figure, **legend) -> go.Figure:
     return fig
 
 
-def log_ticks(fig: go.Figure, **where) -> go.Figure:
-    """A log axis labelled at the powers of ten only (1, 10, 100, 1,000), with short unlabelled ticks
-    between them: plotly's "D2" wrote '1 2 5 10 2 5 100 2', which a room reads as nonsense (issue 34)."""
-    fig.update_xaxes(type="log", dtick=1, tickformat=",d", minor=dict(dtick="D1", ticks="outside", ticklen=3),
-                     **where)
-    return fig
-
-
 def line_figure(x, series: Mapping[str, Iterable[float]], *, title: str | None = None,
                 x_title: str | None = None, y_title: str | None = None,
                 dashed: Iterable[str] = (), colors: Mapping[str, str] | None = None,
@@ -97,26 +89,6 @@ def line_figure(x, series: Mapping[str, Iterable[float]], *, title: str | None =
             line=dict(color=color, width=2.5, dash="dash" if name in dashed else "solid"),
             hovertemplate=f"{name}<br>x = %{{x:.3g}}<br>y = %{{y:.4g}}<extra></extra>",
         ))
-    return fig
-
-
-def matrix_figure(M, *, row_labels=None, col_labels=None, title: str | None = None,
-                  height: int | None = None, fmt: str = ".2f") -> go.Figure:
-    """A small matrix as coloured cells with its numbers written in (rows top to bottom)."""
-    M = np.asarray(M, dtype=float)
-    if M.ndim == 1:
-        M = M[None, :]
-    rows = list(row_labels) if row_labels is not None else [str(i + 1) for i in range(M.shape[0])]
-    cols = list(col_labels) if col_labels is not None else [str(j + 1) for j in range(M.shape[1])]
-    lim = float(np.max(np.abs(M))) if M.size and np.isfinite(M).all() else 1.0
-    fig = figure(title=title, height=height or 60 + 34 * M.shape[0])
-    fig.add_trace(go.Heatmap(
-        z=M, x=cols, y=rows, colorscale=DIVERGING, zmid=0.0, zmin=-lim or -1, zmax=lim or 1,
-        showscale=False, texttemplate=f"%{{z:{fmt}}}", xgap=2, ygap=2,
-        hovertemplate="row %{y}, column %{x}: %{z:.4g}<extra></extra>",
-    ))
-    fig.update_yaxes(autorange="reversed", zeroline=False, showgrid=False)
-    fig.update_xaxes(side="top", zeroline=False, showgrid=False)
     return fig
 
 

@@ -46,9 +46,7 @@ def class_symbol(c: int, test: bool = False) -> str:
     return CLASS_SYMBOLS[c % len(CLASS_SYMBOLS)] + ("-open" if test else "")
 
 
-def class_label(c: int) -> str:
-    """Class c in words, colour and shape: "class 0 (orange circle)"."""
-    return f"class {c} ({CLASS_NAMES[c]} {CLASS_SHAPES[c]})"
+
 
 
 def class_scale(k: int = 2) -> list:

@@ -12,8 +12,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-import numpy as np
-
 from ui import fmt
 
 
@@ -51,37 +49,6 @@ def tex(s: str) -> str:
     return s.replace(fmt.MINUS, "-").replace("×", r"\times ")
 
 
-def dot_latex(lhs: str, x: Sequence[float], w: Sequence[float], b: float | None, result: float,
-              *, per_line: int = 0) -> str:
-    """LaTeX for lhs = x·w (+ b) = result, every product written out.
-
-    per_line > 0 breaks the sum after that many terms (an aligned block), so it fits a phone.
-    """
-    parts = [tex(p) for p in terms_text(x, w)] + ([tex(par(b))] if b is not None else [])
-    end = tex(val(result))
-    if per_line <= 0 or len(parts) <= per_line:
-        return rf"{lhs} = {plus(parts)} = {end}"
-    lines = [plus(parts[k:k + per_line]) for k in range(0, len(parts), per_line)]
-    body = r" \\ &+ ".join(lines)
-    return rf"\begin{{aligned}}{lhs} &= {body} \\ &= {end}\end{{aligned}}"
-
-
-def py(v: float) -> str:
-    """A number for Python code: as `val`, with an ASCII minus."""
-    return val(v).replace(fmt.MINUS, "-")
-
-
-def py_vec(v) -> str:
-    """[1.0, 0.5, -1.0]"""
-    return "[" + ", ".join(py(a) for a in np.ravel(v)) + "]"
-
-
-def py_matrix(M, indent: int = 13) -> str:
-    """A matrix as a Python literal, one row per line, rows lined up under the first."""
-    rows = [", ".join(py(a) for a in row) for row in np.atleast_2d(M)]
-    return "[" + (",\n" + " " * (indent + 1)).join(f"[{r}]" for r in rows) + "]"
-
-
 def sig(v: float, figures: int = 4) -> str:
     """A size that may be huge or tiny, to `figures` significant figures, never in e-notation:
     57.67, 0.02825, 123,457, 1.11 × 10⁷, 9.1 × 10⁻¹³."""
@@ -91,8 +58,3 @@ def sig(v: float, figures: int = 4) -> str:
     if not 1e-3 <= abs(v) < 1e6:
         return fmt.power(v, figures)
     return fmt.num(v, max(0, figures - 1 - math.floor(math.log10(abs(v)))))
-
-
-def vec(v) -> str:
-    """A row of numbers for the page's text: [0.1, 0.0]."""
-    return "[" + ", ".join(val(a) for a in np.ravel(v)) + "]"

@@ -41,6 +41,19 @@ TRAIN_DASH, TEST_DASH = "solid", "dot"
 MAIN_COLOR, TWIN_COLOR = colors.INDIGO, colors.TEAL
 
 
+def class_label(c: int) -> str:
+    """Class c in words, colour and shape: "class 0 (orange circle)"."""
+    return f"class {c} ({colors.CLASS_NAMES[c]} {colors.CLASS_SHAPES[c]})"
+
+
+def log_ticks(fig: go.Figure, **where) -> go.Figure:
+    """A log axis labelled at the powers of ten only (1, 10, 100, 1,000), with short unlabelled ticks
+    between them: plotly's "D2" wrote '1 2 5 10 2 5 100 2', which a room reads as nonsense (issue 34)."""
+    fig.update_xaxes(type="log", dtick=1, tickformat=",d", minor=dict(dtick="D1", ticks="outside", ticklen=3),
+                     **where)
+    return fig
+
+
 def _bar(stops: list, width: int = 110) -> str:
     return (f'<span style="display:inline-block;width:{width}px;height:12px;vertical-align:middle;'
             'border:1px solid #ccc;background:linear-gradient(to right,' + ",".join(stops) + ')"></span>')
@@ -67,7 +80,7 @@ def legend_html(problem: str = "classify", k: int = 2, span: float = 1.0, discre
         for c in range(k):
             filled, hollow = colors.CLASS_GLYPHS[c]
             items.append(sq.format(colors.CLASSES[c], filled) + sq.format(colors.CLASSES[c], hollow)
-                         + f" {colors.class_label(c)}")
+                         + f" {class_label(c)}")
         items.append("filled train, hollow test")
         sure = "" if discrete else ", paler where it is unsure"
         bars = " ".join(f"{_bar([tint(col, 0.08), tint(col, 0.55)], 40)} {colors.CLASS_NAMES[c]}: class {c}"
@@ -77,7 +90,7 @@ def legend_html(problem: str = "classify", k: int = 2, span: float = 1.0, discre
     items = []
     for c in (0, 1):
         color, (filled, hollow) = colors.CLASSES[c], colors.CLASS_GLYPHS[c]
-        items.append(f'<span style="color:{color};font-size:1.2em">{filled}</span> {colors.class_label(c)}, train')
+        items.append(f'<span style="color:{color};font-size:1.2em">{filled}</span> {class_label(c)}, train')
         items.append(f'<span style="color:{color};font-size:1.2em">{hollow}</span> class {c}, test')
     items.append(f"shading P(class 1): 0 ({colors.CLASS_NAMES[0]}, class 0) {_bar([c for _, c in SHADING])} "
                  f"1 ({colors.CLASS_NAMES[1]}, class 1)")
@@ -149,7 +162,7 @@ def curves_figure(hist, twin=None, *, height: int = 440, live: bool = True,
     # Epochs on a log axis: the whole run keeps its shape (the first 100 epochs, where most of the learning
     # is, get as much width as the next 900), instead of an L squashed against the left edge by epoch 2,000.
     # Epoch 0 (the start) has no place on it: the lines begin at epoch 1.
-    charts.log_ticks(fig)
+    log_ticks(fig)
     fig.update_xaxes(tickfont=dict(size=TICK_FONT))
     # At most about four labels up each row: in big=true the labels grow 1.5 times and plotly's own
     # spacing (fixed in pixels) drew 0, 2, 4, 6 and 8 on top of each other (R², regress mode).

@@ -10,7 +10,7 @@ import functools
 import numpy as np
 import plotly.graph_objects as go
 
-from pages.trainer.charts import MAIN_COLOR
+from pages.trainer.charts import MAIN_COLOR, class_label
 from ui import colors, fmt
 from ui.boundary import FONT, TICK_FONT, VALUE_MARKS, tint, value_band
 from ui.diagram import network_figure
@@ -196,7 +196,7 @@ def _confusion_schema(k: int):
     import pyarrow as pa
 
     frame = pd.DataFrame(np.zeros((k, k), dtype=np.int64),
-                         index=[f"true {colors.class_label(c)}" for c in range(k)],
+                         index=[f"true {class_label(c)}" for c in range(k)],
                          columns=[f"taken for class {c}" for c in range(k)])
     table = pa.Table.from_pandas(frame)
     return table.schema, table.column(k)

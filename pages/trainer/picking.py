@@ -17,6 +17,7 @@ import streamlit as st
 
 from lib.points import HAND_GRID, HAND_MAX, add_hand, decode_hand, encode_hand, hand_grid, remove_hand
 from pages.trainer import run as tr
+from pages.trainer.charts import class_label
 from ui import colors, room
 from ui.plotly_private import NO_VALIDATION
 
@@ -139,7 +140,7 @@ def _names(problem: str, k: int) -> dict:
         names["value"] = "add points"
     else:
         for c in range(2 if problem == "classify" else k):
-            names[c] = colors.class_label(c)
+            names[c] = class_label(c)
     return names
 
 

@@ -125,12 +125,14 @@ def _pairs(palette):
 
 @pytest.mark.parametrize("vision", VISION)
 def test_every_pair_of_class_colours_stays_apart(vision):
+    from pages.trainer.charts import class_label
+
     labs = [lab(seen(c, vision)) for c in colors.CLASSES]
     close = []
     for a, b in _pairs(colors.CLASSES):
         d = ciede2000(labs[a], labs[b])
         if d < FLOOR and (vision, a, b) not in SHAPE_CARRIES:
-            close.append(f"{colors.class_label(a)} / {colors.class_label(b)}: ΔE00 {d:.1f}")
+            close.append(f"{class_label(a)} / {class_label(b)}: ΔE00 {d:.1f}")
     assert close == [], f"{vision}: {close}"
 
 

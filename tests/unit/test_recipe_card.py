@@ -27,7 +27,8 @@ from lib.recipe import (
     squared_error,
     squared_error_grad,
 )
-from ui.expr import dot_latex, dot_text, py_vec, sig, val, vec
+from pages.stacking.code import py_vec, vec
+from ui.expr import dot_text, sig, val
 from ui.fmt import MINUS as M
 
 RNG = np.random.default_rng(3)
@@ -162,19 +163,11 @@ def test_the_arithmetic_is_written_as_the_seed_writes_it():
     y = linear(x, W, b)
     assert dot_text(x, W[:, 0], b[0]) == f"1.0 × 0.8 + 0.5 × 0.3 + ({M}1.0) × ({M}0.6) + 0.1"
     assert val(y[0]) == "1.65" and val(y[1]) == f"{M}0.65"
-    assert dot_latex("y_1", x, W[:, 0], b[0], y[0]).endswith("+ 0.1 = 1.65")
-    assert "(-1.0)" in dot_latex("y_1", x, W[:, 0], b[0], y[0])  # LaTeX draws its own minus
     assert val(-0.0) == "0.0" and val(2) == "2.0" and val(0.0282475) == "0.028"
     # float noise never reaches the screen
     assert val(2.4299999999999997) == "2.43" and val(0.9999999999999999) == "1.0"
     assert vec([0.1, -0.0]) == "[0.1, 0.0]"
     assert py_vec([1.65, -0.65]) == "[1.65, -0.65]"  # code keeps the minus Python reads
-
-
-def test_a_long_sum_breaks_into_lines_for_a_phone():
-    x, W, b = default_layer(8, 1)
-    tex = dot_latex("y_1", x, W[:, 0], b[0], float(linear(x, W, b)[0]), per_line=3)
-    assert tex.startswith(r"\begin{aligned}") and tex.count(r"\\") == 3  # 9 terms: 3 lines, then "="
 
 
 @pytest.mark.parametrize(("v", "figures", "want"), [

@@ -1,0 +1,30 @@
+"""/stacking's numbers written for a student to copy or read along: Python literals (an ASCII minus, as
+Python needs) and rows of numbers for the page's text, each at ui.expr's one precision (`val`)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ui import fmt
+from ui.expr import val
+
+
+def py(v: float) -> str:
+    """A number for Python code: as `val`, with an ASCII minus."""
+    return val(v).replace(fmt.MINUS, "-")
+
+
+def py_vec(v) -> str:
+    """[1.0, 0.5, -1.0]"""
+    return "[" + ", ".join(py(a) for a in np.ravel(v)) + "]"
+
+
+def py_matrix(M, indent: int = 13) -> str:
+    """A matrix as a Python literal, one row per line, rows lined up under the first."""
+    rows = [", ".join(py(a) for a in row) for row in np.atleast_2d(M)]
+    return "[" + (",\n" + " " * (indent + 1)).join(f"[{r}]" for r in rows) + "]"
+
+
+def vec(v) -> str:
+    """A row of numbers for the page's text: [0.1, 0.0]."""
+    return "[" + ", ".join(val(a) for a in np.ravel(v)) + "]"
