@@ -21,7 +21,7 @@ import time
 import streamlit as st
 
 from classroom import connection, session, text
-from lib import lessons as lib
+from lib import lessons
 from store import StoreDown, StoreError, normal_code
 from ui import state
 
@@ -39,11 +39,11 @@ def page_file(path: str) -> str:
     return f"pages/{path}.py"
 
 
-def step_query(step: lib.Step) -> dict[str, str | list[str]]:
-    return lib.parse_query(step.query)
+def step_query(step: lessons.Step) -> dict[str, str | list[str]]:
+    return lessons.parse_query(step.query)
 
 
-def shown_answer(q: lib.Question, v) -> str:
+def shown_answer(q: lessons.Question, v) -> str:
     """An answer as words: a choice's phrase, or the number with its unit."""
     if v is None:
         return "none"
@@ -90,7 +90,7 @@ def _links(path: str):
     return state.page_links(page_file(path))
 
 
-def _set_views(path: str, step: lib.Step) -> None:
+def _set_views(path: str, step: lessons.Step) -> None:
     """The page's controls take the step's link values (same page, new step): Streamlit seeds a bound
     widget from the link only on a page change, so each control's value is set here, the default for a key
     the step's link leaves out."""
@@ -106,8 +106,8 @@ def _set_views(path: str, step: lib.Step) -> None:
                      else link.from_text(raws[-1])) if raws else link.default
             links.forget(link.key)
             links.set(link.key, value)
-        except Exception:   # a value this page cannot take: its control starts afresh
-            st.session_state.pop(link.key, None)
+        except ValueError:   # a value this page cannot take (its reason is the link's): the control starts
+            st.session_state.pop(link.key, None)   # afresh; anything else is a fault and is not hidden
 
 
 def _go(code: str, seat: str, want: int, ls, path_now: str) -> None:
@@ -120,7 +120,7 @@ def _go(code: str, seat: str, want: int, ls, path_now: str) -> None:
     st.switch_page(page_file(path), query_params={**step_query(step), "class": code, "seat": seat})
 
 
-def _path(step: lib.Step) -> str:
+def _path(step: lessons.Step) -> str:
     return "trainer" if step.challenge else step.path
 
 
@@ -206,7 +206,7 @@ def banner(ls, i: int, mine: dict) -> None:
         if v is None:
             line += " · you did not answer"
         else:
-            right = lib.is_right(q, v)
+            right = lessons.is_right(q, v)
             mark = "" if right is None else (" ✓" if right else " ✗")
             line += f" · Your answer {text.plain(shown_answer(q, v))}"
             line += "" if q.poll else f" · the answer {text.plain(shown_answer(q, q.answer))}{mark}"

@@ -92,7 +92,7 @@ def test_the_teacher_leads_and_the_student_predicts_then_sees(switches):
     q = step.question
     ada.number_input(key="lesson_number_1").set_value(q.answer)
     next(b for b in ada.button if b.label == "Send my answer").click().run()
-    assert store().my_answers(code, seat) == {1: q.answer}     # kept before the acknowledgement
+    assert store().seat_answers(code, seat) == {1: q.answer}     # kept before the acknowledgement
     assert "Your answer: 3" in _text(ada) and "until your teacher reveals" in _text(ada)
     bo = _student(code, store().join(code, "Bo"))
     bo.number_input(key="lesson_number_1").set_value(9.0)
@@ -234,3 +234,33 @@ def test_the_watch_switches_the_page_to_the_teachers_new_step_itself(monkeypatch
     at.session_state["lesson_test_watch"] = (code, ls.version + 1, ls.paused, seat, "recipe-card")
     at.run()
     assert len(went) == 1 and len(reruns) == 1                        # the page runs again in place
+
+
+def test_a_step_value_a_page_cannot_take_starts_its_control_afresh_and_a_fault_is_not_hidden(monkeypatch):
+    """classroom/lesson.py's _set_views: a ValueError (the value does not fit) clears the control; any
+    other exception is a fault in the page's table or in lesson.py and propagates (it was swallowed)."""
+    from lib.lessons import Step
+    from ui import state
+
+    class Faulty:
+        def __init__(self, error):
+            self.links = [state.slider("n", 1, 9, 3, 1, "N", "n")]
+            self.error = error
+
+        def __iter__(self):
+            return iter(self.links)
+
+        def forget(self, key):
+            pass
+
+        def set(self, key, value):
+            raise self.error
+
+    step = Step("recipe-card", "n=4", "A step")
+    monkeypatch.setattr(cl, "_links", lambda path: Faulty(ValueError("does not fit")))
+    st.session_state["n"] = 5
+    cl._set_views("recipe-card", step)
+    assert "n" not in st.session_state
+    monkeypatch.setattr(cl, "_links", lambda path: Faulty(KeyError("a bug")))
+    with pytest.raises(KeyError):
+        cl._set_views("recipe-card", step)
