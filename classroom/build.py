@@ -21,12 +21,12 @@ import streamlit as st
 
 from classroom import connection, text
 from lib import lesson_build as reader
-from lib import lessons as lib
+from lib import lessons
 from store import CODE_LENGTH, normal_code
 from ui.nav import LESSONS
 
 # --- the builder's state, every key in one place ---------------------------------------------------------
-STEPS = "build_steps"           # list[lib.Step]: the lesson being built, in order
+STEPS = "build_steps"           # list[lessons.Step]: the lesson being built, in order
 TITLE_KEPT = "build_title_kept"  # the lesson's title (the title box's value outlives a closed builder)
 SAID = "build_said"             # (part, ok, line): the last word, shown beside the part it is about
 SAVED = "build_saved"           # (code, lesson): the code the lesson was last saved under
@@ -62,7 +62,7 @@ def paths() -> set[str]:
     return {item.url_path for item in LESSONS if item.url_path and item.url_path != ROOM}
 
 
-def _steps() -> list[lib.Step]:
+def _steps() -> list[lessons.Step]:
     return st.session_state.setdefault(STEPS, [])
 
 
@@ -70,14 +70,14 @@ def _title() -> str:
     return str(st.session_state.get(TITLE, st.session_state.get(TITLE_KEPT, DEFAULT_TITLE)))
 
 
-def lesson() -> lib.Lesson:
+def lesson() -> lessons.Lesson:
     """The lesson as built now (a blank title is the default one); ValueError when it has no step yet."""
     if not _steps():
         raise ValueError("add a step first")
-    return lib.Lesson(_title().strip() or DEFAULT_TITLE, tuple(_steps()))
+    return lessons.Lesson(_title().strip() or DEFAULT_TITLE, tuple(_steps()))
 
 
-def own() -> dict[str, lib.Lesson]:
+def own() -> dict[str, lessons.Lesson]:
     """{OWN: the lesson built here} when it is one, for "Lead a lesson"; else {}."""
     try:
         return {OWN: lesson()}
@@ -124,12 +124,12 @@ def _read(text: str) -> reader.Pasted:
 def _add() -> None:
     steps = _steps()
     try:
-        if len(steps) >= lib.MAX_STEPS:
-            raise ValueError(f"a lesson has at most {lib.MAX_STEPS} steps: remove one first")
+        if len(steps) >= lessons.MAX_STEPS:
+            raise ValueError(f"a lesson has at most {lessons.MAX_STEPS} steps: remove one first")
         pasted = _read(st.session_state.get(LINK, ""))
         title = str(st.session_state.get(LINK_TITLE, "")).strip() or next(
             item.title for item in LESSONS if item.url_path == pasted.path)
-        step = lib.Step(pasted.path, pasted.query, title)
+        step = lessons.Step(pasted.path, pasted.query, title)
     except ValueError as err:
         _say("add", f"Not added: {_why(err)} The steps so far are kept.", ok=False)
         return
@@ -161,7 +161,7 @@ def _edit_this(i: int) -> None:
     st.session_state[PICK] = i
 
 
-def _fill(i: int, step: lib.Step) -> None:
+def _fill(i: int, step: lessons.Step) -> None:
     """The step editor's boxes from the step (before they are drawn)."""
     q = step.question
     ss = st.session_state
@@ -181,21 +181,21 @@ def _choices() -> tuple[str, ...]:
     return tuple(c.strip() for c in str(st.session_state.get(CHOICES, "")).splitlines() if c.strip())
 
 
-def _question() -> lib.Question | None:
+def _question() -> lessons.Question | None:
     ss = st.session_state
     kind = ss.get(KIND, "none")
     if kind == "none":
         return None
     if kind == "number":
-        return lib.Question("number", ss.get(TEXT, ""), answer=ss.get(ANSWER),
+        return lessons.Question("number", ss.get(TEXT, ""), answer=ss.get(ANSWER),
                             tolerance=float(ss.get(TOLERANCE) or 0.0), unit=ss.get(UNIT, ""))
     right = ss.get(RIGHT, -1)
     choices = _choices()
-    return lib.Question("choice", ss.get(TEXT, ""), choices,
+    return lessons.Question("choice", ss.get(TEXT, ""), choices,
                         answer=right if right is not None and 0 <= right < len(choices) else None)
 
 
-def _edited(step: lib.Step) -> lib.Step:
+def _edited(step: lessons.Step) -> lessons.Step:
     """The step as the editor's boxes have it now (ValueError: not a step yet)."""
     return dataclasses.replace(step, title=st.session_state.get(STEP_TITLE, ""),
                                note=st.session_state.get(NOTE, ""), question=_question(),
@@ -219,7 +219,7 @@ def _keep_step() -> None:
     _say("edit", f"Step {i + 1} kept, with {what}.")
 
 
-def _use(built: lib.Lesson, how: str) -> None:
+def _use(built: lessons.Lesson, how: str) -> None:
     """Put a whole lesson (opened or imported) in the builder, in place of the steps there."""
     st.session_state[STEPS] = list(built.steps)
     st.session_state[TITLE] = st.session_state[TITLE_KEPT] = built.title
@@ -283,7 +283,7 @@ def builder() -> None:
                    "class predict before it sees.")
         if TITLE not in st.session_state:
             st.session_state[TITLE] = st.session_state.get(TITLE_KEPT, DEFAULT_TITLE)
-        st.text_input("The lesson's title", key=TITLE, max_chars=lib.MAX_TITLE,
+        st.text_input("The lesson's title", key=TITLE, max_chars=lessons.MAX_TITLE,
                       help="What the class and the list under “Lead a lesson” call this lesson.")
         st.session_state[TITLE_KEPT] = st.session_state[TITLE]
         add_part()
@@ -297,14 +297,14 @@ def add_part() -> None:
     c[0].text_input("A link to a view", key=LINK, placeholder="/recipe-card?x1=2&hide=nin or /?s=K7M2QX",
                     help="A page's address with its link values, as the sidebar's “A link for the class” "
                          "makes it, or a short link.")
-    c[1].text_input("Its title (optional)", key=LINK_TITLE, max_chars=lib.MAX_TITLE,
+    c[1].text_input("Its title (optional)", key=LINK_TITLE, max_chars=lessons.MAX_TITLE,
                     placeholder="the page's name", help="What the class sees as this step's name.")
     st.button("Add the step", key="build_add", on_click=_add, icon=":material/add:", type="primary",
               help="Adds the view above as the last step of the lesson.")
     _said("add")
 
 
-def _summary(step: lib.Step) -> str:
+def _summary(step: lessons.Step) -> str:
     q = step.question
     if q is None:
         return "the class's challenge" if step.challenge else "no question"
@@ -321,7 +321,7 @@ def steps_part() -> None:
     if not steps:
         st.caption("No steps yet.")
         return
-    st.markdown(f"**The steps** ({len(steps)} of at most {lib.MAX_STEPS})")
+    st.markdown(f"**The steps** ({len(steps)} of at most {lessons.MAX_STEPS})")
     last = len(steps) - 1
     for i, step in enumerate(steps):
         with st.container(border=True, key=f"build_row_{i}"):
@@ -356,9 +356,9 @@ def edit_part() -> None:
                  (CHALLENGE, False)):
         st.session_state.setdefault(k, v)   # a box not drawn last run (another kind) lost its value
     c = st.columns(2)
-    c[0].text_input("Its title", key=STEP_TITLE, max_chars=lib.MAX_TITLE,
+    c[0].text_input("Its title", key=STEP_TITLE, max_chars=lessons.MAX_TITLE,
                     help="The step's name, on every screen.")
-    c[1].text_input("A note for you", key=NOTE, max_chars=lib.MAX_NOTE,
+    c[1].text_input("A note for you", key=NOTE, max_chars=lessons.MAX_NOTE,
                     help="Shown on your screen only, under the step's name.")
     if steps[i].path == "trainer":
         st.checkbox("The class's challenge: students train and submit to the board", key=CHALLENGE,
@@ -366,20 +366,21 @@ def edit_part() -> None:
     kind = st.radio("A question before the view", list(KINDS), format_func=KINDS.get, key=KIND,
                     horizontal=True, help="With a question, the class predicts before the view opens.")
     if kind != "none":
-        st.text_area("The question", key=TEXT, max_chars=lib.MAX_TEXT, height=80,
+        st.text_area("The question", key=TEXT, max_chars=lessons.MAX_TEXT, height=80,
                      help="What the class answers before it sees the view.")
     if kind == "number":
         c = st.columns(3)
         c[0].number_input("The right answer (empty: a poll)", key=ANSWER, value=None, step=0.1,
-                          min_value=-lib.BOUND, max_value=lib.BOUND, format="%g",
+                          min_value=-lessons.BOUND, max_value=lessons.BOUND, format="%g",
                           help="Yours to type: the projector marks it on Reveal. Empty: no right answer.")
-        c[1].number_input("Right within ±", key=TOLERANCE, min_value=0.0, max_value=lib.BOUND, step=0.05,
+        c[1].number_input("Right within ±", key=TOLERANCE, min_value=0.0, max_value=lessons.BOUND, step=0.05,
                           format="%g", help="An answer this close to the right one counts as right.")
-        c[2].text_input("Unit (optional)", key=UNIT, max_chars=lib.MAX_UNIT,
+        c[2].text_input("Unit (optional)", key=UNIT, max_chars=lessons.MAX_UNIT,
                         help="Shown after each number, e.g. % or units.")
     elif kind == "choice":
         st.text_area("The choices, one per line", key=CHOICES, height=110,
-                     help=f"{lib.MIN_CHOICES} to {lib.MAX_CHOICES} short answers, each on its own line.")
+                     help=f"{lessons.MIN_CHOICES} to {lessons.MAX_CHOICES} short answers, each on its own "
+                          "line.")
         choices = _choices()
         if st.session_state.get(RIGHT, -1) not in range(-1, len(choices)):
             st.session_state[RIGHT] = -1
@@ -398,7 +399,7 @@ def edit_part() -> None:
     _said("edit")
 
 
-def _file_name(built: lib.Lesson | None) -> str:
+def _file_name(built: lessons.Lesson | None) -> str:
     """lesson-<its title in lower-case letters and digits>.json"""
     slug = re.sub(r"[^a-z0-9]+", "-", (built.title if built else "").lower()).strip("-")[:40].strip("-")
     return f"lesson-{slug}.json" if slug else "lesson.json"
@@ -425,7 +426,7 @@ def share_part() -> None:
                       help="Opens the lesson saved under this code, in place of the steps here.")
         _said("open")
     with c[1]:
-        st.download_button("Export the lesson (JSON)", (lambda: lib.dumps(built)) if built else "",
+        st.download_button("Export the lesson (JSON)", (lambda: lessons.dumps(built)) if built else "",
                            file_name=_file_name(built), mime="application/json", key="build_export",
                            on_click="ignore", icon=":material/download:", disabled=built is None,
                            help="A file another teacher can import here.")

@@ -13,16 +13,16 @@ import streamlit as st
 
 from classroom import board, build, connection, door, session, text
 from classroom.lesson import shown_answer
-from lib import lessons as lib
+from lib import lessons
 from store import StoreError
 from ui import colors, state
 from ui.nav import LESSONS
 
 
 @st.cache_resource(show_spinner=False)
-def ready() -> dict[str, lib.Lesson]:
+def ready() -> dict[str, lessons.Lesson]:
     """The ready lessons (lib.lessons.READY), built once per process (their answers are computed)."""
-    return {name: make() for name, make in lib.READY.items()}
+    return {name: make() for name, make in lessons.READY.items()}
 
 
 def paths() -> set[str]:
@@ -36,15 +36,15 @@ def start_box() -> None:
         st.caption("The class follows you from view to view, predicts before it sees, and sees its own "
                    "answers.")
         with st.form("lesson_start", border=False):
-            lessons = {**build.own(), **ready()}   # the lesson built on this page first, if there is one
+            offered = {**build.own(), **ready()}   # the lesson built on this page first, if there is one
             titles = {name: ("Yours: " if name == build.OWN else "") + one.title
-                      for name, one in lessons.items()}
+                      for name, one in offered.items()}
             pick = st.selectbox("Lesson", list(titles), format_func=titles.get, key=build.START_PICK,
                                 help="Yours (built below), or a ready one: its right answers computed from "
                                      "each step's view.")
             go = st.form_submit_button("Start the lesson", type="primary", icon=":material/school:")
         if go:
-            code, key = connection.store().start_lesson(lessons[pick], paths=paths())
+            code, key = connection.store().start_lesson(offered[pick], paths=paths())
             st.session_state.setdefault(session.KEYS, {})[code] = key
             st.session_state["class_new_key"] = (code, key)
             st.query_params["code"] = code
@@ -172,7 +172,7 @@ def answers_part(code: str, step: int, names: bool) -> None:
                      hide_index=True, width="stretch")
 
 
-def distribution_figure(q: lib.Question, dist: lib.Distribution):
+def distribution_figure(q: lessons.Question, dist: lessons.Distribution):
     """Bars per choice (the right one in the answer colour), or a histogram of numbers with the right
     answer marked; the right answer named in the title. Written as plotly's plain dict and sent unbuilt
     (ui.frozen): building a go.Figure and validating its updates and the answer's line cost more than the
