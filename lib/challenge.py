@@ -20,6 +20,7 @@ from lib.datasets import PROBLEMS, make_problem
 from lib.features import expand
 from lib.mlp import predict_proba
 from lib.optim import OPTIMIZERS
+from lib.settings import BY_KEY, keys
 from lib.train import (
     FILE_LAYERS,
     FILE_UNITS,
@@ -34,6 +35,10 @@ from lib.train import (
 
 N_HIDDEN = 400          # hidden test points per challenge: 200 public, 200 private
 PROBLEM_KEYS = ("problem", "dataset", "k", "n", "noise", "cells", "seed", "feat")
+# The class's data when the teacher brings no trainer view of their own (a challenge started on /class, a
+# lesson's challenge step): the trainer's first data (lib.settings), with a little noise.
+DEFAULT_PROBLEM = {**{k: BY_KEY[k].default for k in PROBLEM_KEYS}, "noise": 0.1,
+                   "feat": list(BY_KEY["feat"].default)}
 # A value network's score is kept at or above this R²: below it a network is worse than guessing the mean by
 # as much again, and the board's chart ends there (an R² of -1e30 is a number, but not one to keep).
 R2_FLOOR = -1.0
@@ -114,7 +119,7 @@ def _in_range(score: float, head: str) -> float:
 
 
 # --- a submission's settings, kept beside it and read back by the board -------------------------------------
-SETTINGS = ("hidden", "act", "opt", "lr", "batch", "l1", "l2", "epoch")
+SETTINGS = (*keys(file=True), "epoch")   # the trainer's network settings (lib.settings) and the epoch
 
 
 def settings(cfg, epoch: int) -> dict:

@@ -12,14 +12,11 @@ import streamlit as st
 
 from classroom import board as class_board  # not `board`: this page's own board() draws it
 from classroom import build, connection, door, lead, lesson, pictures, seats, session, text
-from lib.challenge import evaluate, score_of
+from lib.challenge import DEFAULT_PROBLEM, evaluate, score_of
 from lib.datasets import PROBLEMS
 from store import StoreDown, StoreError, normal_code
 from ui import charts, state
 from ui.source import show_source
-
-TRAINER_DEFAULT = {"problem": "classify", "dataset": "checkerboard", "k": 3, "n": 400, "noise": 0.1,
-                   "cells": 2, "seed": 0, "feat": ["x1", "x2"]}
 
 
 def trainer_controls() -> dict[str, str]:
@@ -34,7 +31,7 @@ def trainer_controls() -> dict[str, str]:
 def start() -> None:
     """A teacher starts a challenge: the data from their trainer view (or the checkerboard), limits."""
     spec = st.session_state.get("trainer_spec")
-    problem = class_board.problem_from_spec(spec) if spec is not None and spec.own is None else TRAINER_DEFAULT
+    problem = class_board.problem_from_spec(spec) if spec is not None and spec.own is None else DEFAULT_PROBLEM
     with st.container(border=True):
         st.markdown("**Start a challenge** (for the teacher)")
         source = "your trainer view" if spec is not None and spec.own is None else \
