@@ -48,10 +48,10 @@ from store.base import (
     KEEP_LINKS,
     LINK_SEEDS,
     StoreError,
-    _aware,
-    _hash,
-    _now,
+    aware_utc,
+    hash_secret,
     normal_code,
+    utc_now,
 )
 from store.lessons import LessonStore
 from store.models import Class, Seat, ShortLink, Submission
@@ -228,7 +228,7 @@ class ClassInfo:
     created_at: datetime
 
     def closed(self, now: datetime | None = None) -> bool:
-        return self.closes_at is not None and (now or _now()) >= self.closes_at
+        return self.closes_at is not None and (now or utc_now()) >= self.closes_at
 
 
 @dataclass(frozen=True)
@@ -345,10 +345,10 @@ class Store(LessonStore):
         """Delete the classes created more than `older_than` ago, with their seats and submissions, and the
         short links older than KEEP_LINKS."""
         with self.writing() as s:
-            old = s.scalars(select(Class).where(Class.created_at < _now() - older_than)).all()
+            old = s.scalars(select(Class).where(Class.created_at < utc_now() - older_than)).all()
             for c in old:
                 s.delete(c)
-            s.execute(delete(ShortLink).where(ShortLink.created_at < _now() - KEEP_LINKS))
+            s.execute(delete(ShortLink).where(ShortLink.created_at < utc_now() - KEEP_LINKS))
             self._purge_saved_lessons(s)
             return len(old)
 
@@ -370,7 +370,7 @@ class Store(LessonStore):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             try:
                 with self.writing() as s:
-                    s.add(ShortLink(code=code, digest=digest, path=path, query=query, created_at=_now()))
+                    s.add(ShortLink(code=code, digest=digest, path=path, query=query, created_at=utc_now()))
                 return code
             except IntegrityError:
                 continue        # that code was taken, or another replica just stored this link: look again
@@ -392,23 +392,23 @@ class Store(LessonStore):
             return False
         return True
 
-    def _teacher(self, s: Session, code: str, key: str | None) -> Class:
+    def teacher_row(self, s: Session, code: str, key: str | None) -> Class:
         c = s.scalar(select(Class).where(Class.code == normal_code(code)))
-        if c is None or not key or not hmac.compare_digest(c.key_hash, _hash(key)):
+        if c is None or not key or not hmac.compare_digest(c.key_hash, hash_secret(key)):
             raise StoreError("Only the teacher's link can change this class.")
         return c
 
     def set_open(self, code: str, key: str, is_open: bool) -> None:
         """Close submissions now, or reopen them (no closing time)."""
         with self.writing() as s:
-            c = self._teacher(s, code, key)
-            c.closes_at = None if is_open else _now()
+            c = self.teacher_row(s, code, key)
+            c.closes_at = None if is_open else utc_now()
 
     def remove(self, code: str, key: str, *, submission: int | None = None,
                nickname: str | None = None) -> None:
         """Remove one submission, or one student with all their submissions."""
         with self.writing() as s:
-            c = self._teacher(s, code, key)
+            c = self.teacher_row(s, code, key)
             if submission is not None:
                 sub = s.scalar(select(Submission).where(Submission.id == int(submission),
                                                         Submission.class_id == c.id))
@@ -423,7 +423,7 @@ class Store(LessonStore):
     def seats(self, code: str, key: str) -> list[SeatInfo]:
         """Every student of the class, those who never submitted too, by nickname: for the teacher only."""
         with self.reading() as s:
-            c = self._teacher(s, code, key)
+            c = self.teacher_row(s, code, key)
             n = (select(func.count()).select_from(Submission).where(Submission.seat_id == Seat.id)
                  .correlate(Seat).scalar_subquery())
             rows = s.execute(select(Seat.nickname, n).where(Seat.class_id == c.id)
@@ -433,7 +433,7 @@ class Store(LessonStore):
     def end(self, code: str, key: str) -> None:
         """End the class: delete it, its seats and its submissions."""
         with self.writing() as s:
-            c = self._teacher(s, code, key)
+            c = self.teacher_row(s, code, key)
             s.execute(delete(Submission).where(Submission.class_id == c.id))
             s.execute(delete(Seat).where(Seat.class_id == c.id))
             s.delete(c)
@@ -442,10 +442,10 @@ class Store(LessonStore):
     def export(self, code: str, key: str) -> list[dict]:
         """Every submission for the teacher: nickname, time, size, both scores, settings and weights."""
         with self.reading() as s:
-            c = self._teacher(s, code, key)
+            c = self.teacher_row(s, code, key)
             rows = s.execute(select(Submission, Seat.nickname).join(Seat, Seat.id == Submission.seat_id)
                              .where(Submission.class_id == c.id).order_by(Submission.created_at)).all()
-        return [dict(nickname=nick, submitted=_aware(sub.created_at).isoformat(), parameters=sub.n_params,
+        return [dict(nickname=nick, submitted=aware_utc(sub.created_at).isoformat(), parameters=sub.n_params,
                      public=sub.public, private=sub.private, spec=_json(sub.spec),
                      weights=_json(sub.weights)) for sub, nick in rows]
 
@@ -459,11 +459,12 @@ class Store(LessonStore):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             try:
                 with self.writing() as s:
-                    s.add(Class(code=code, key_hash=_hash(key), problem=json.dumps(problem, sort_keys=True),
+                    s.add(Class(code=code, key_hash=hash_secret(key),
+                                problem=json.dumps(problem, sort_keys=True),
                                 test_seed=LINK_SEEDS + secrets.randbelow(2**31 - 1 - LINK_SEEDS),
                                 max_params=max_params,
                                 max_submissions=max_submissions, closes_at=closes_at, paused=False,
-                                revealed=False, hide_names=False, created_at=_now()))
+                                revealed=False, hide_names=False, created_at=utc_now()))
                 self.purge()    # a server that runs for weeks deletes old classes too, not only at a start
                 return code, key
             except IntegrityError:
@@ -475,14 +476,14 @@ class Store(LessonStore):
             return False
         with self.reading() as s:
             stored = s.scalar(select(Class.key_hash).where(Class.code == normal_code(code)))
-        return stored is not None and hmac.compare_digest(stored, _hash(key))
+        return stored is not None and hmac.compare_digest(stored, hash_secret(key))
 
     def set_flag(self, code: str, key: str, flag: str, value: bool) -> None:
         """Pause, reveal or hide names: the teacher's key is checked here, on the server."""
         if flag not in ("paused", "revealed", "hide_names"):
             raise ValueError(flag)
         with self.writing() as s:
-            setattr(self._teacher(s, code, key), flag, bool(value))
+            setattr(self.teacher_row(s, code, key), flag, bool(value))
         self.lesson_changed_here()   # the pause is a lesson class's too (lesson_now)
 
     def test_seed(self, code: str) -> int:
@@ -500,7 +501,8 @@ class Store(LessonStore):
             if c is None:
                 return None
             return ClassInfo(c.code, json.loads(c.problem), c.max_params, c.max_submissions,
-                             _aware(c.closes_at), c.paused, c.revealed, c.hide_names, _aware(c.created_at))
+                             aware_utc(c.closes_at), c.paused, c.revealed, c.hide_names,
+                             aware_utc(c.created_at))
 
     # --- a student ----------------------------------------------------------------------------
     def join(self, code: str, nickname: str) -> str:
@@ -514,14 +516,14 @@ class Store(LessonStore):
         if self.get_class(code) is None:   # a mistyped (or guessed) code costs a read, not the write lock
             raise NoClass(f"No class has the code {normal_code(code)}: check it on the board.")
         token = secrets.token_urlsafe(16)
-        now = _now()
+        now = utc_now()
         try:
             with self.writing() as s:
                 c = s.execute(select(Class.id, Class.code, Class.closes_at)
                               .where(Class.code == normal_code(code)).with_for_update(key_share=True)).first()
                 if c is None:   # ended a moment ago
                     raise NoClass(f"No class has the code {normal_code(code)}: check it on the board.")
-                if c.closes_at is not None and now >= _aware(c.closes_at):
+                if c.closes_at is not None and now >= aware_utc(c.closes_at):
                     raise StoreError("This challenge has closed.")
                 seats = select(func.count()).select_from(Seat).where(Seat.class_id == c.id)
                 if s.scalar(seats) >= MAX_SEATS:
@@ -529,16 +531,16 @@ class Store(LessonStore):
                 if s.scalar(seats.where(Seat.joined_at > now - timedelta(minutes=1))) >= JOINS_PER_MINUTE:
                     raise StoreError(f"{JOINS_PER_MINUTE} students joined this class in the last minute, as "
                                      "many as a minute takes: join again in a moment.")
-                s.add(Seat(class_id=c.id, token_hash=_hash(token), nickname=name,
+                s.add(Seat(class_id=c.id, token_hash=hash_secret(token), nickname=name,
                            nickname_key=nickname_key(name), joined_at=now, last_seen=now))
         except IntegrityError:
             raise StoreError(f"Someone in this class is already called {name}: choose another nickname.") \
                 from None
         return token
 
-    def _seat(self, s: Session, code: str, token: str, lock: bool = False) -> tuple[Class, Seat] | None:
+    def seat_row(self, s: Session, code: str, token: str, lock: bool = False) -> tuple[Class, Seat] | None:
         q = (select(Class, Seat).join(Seat, Seat.class_id == Class.id)
-             .where(Class.code == normal_code(code), Seat.token_hash == _hash(str(token))))
+             .where(Class.code == normal_code(code), Seat.token_hash == hash_secret(str(token))))
         if lock:
             q = q.with_for_update(of=Seat)
         row = s.execute(q).first()
@@ -547,11 +549,11 @@ class Store(LessonStore):
     def seat(self, code: str, token: str, *, playing: bool = False) -> SeatInfo | None:
         """Who holds this seat (None: no such seat in this class); marks them seen (and playing)."""
         with self.writing() as s:
-            found = self._seat(s, code, token)
+            found = self.seat_row(s, code, token)
             if found is None:
                 return None
             c, seat = found
-            seat.last_seen = _now()
+            seat.last_seen = utc_now()
             if playing:
                 seat.playing_at = seat.last_seen
             n = s.scalar(select(func.count()).select_from(Submission).where(Submission.seat_id == seat.id))
@@ -564,14 +566,14 @@ class Store(LessonStore):
         Refused with a StoreError (nothing kept) when the class is paused or closed, the student has used
         every submission, or the network is over the class's parameter limit."""
         with self.writing() as s:
-            found = self._seat(s, code, token, lock=True)
+            found = self.seat_row(s, code, token, lock=True)
             if found is None:
                 raise StoreError("This seat is not in the class: open the class link again to join.")
             c, seat = found
             if c.paused:
                 raise StoreError("Your teacher paused the class: submit again when they resume. "
                                  "Nothing is lost: your network is still on this page.")
-            if c.closes_at is not None and _now() >= _aware(c.closes_at):
+            if c.closes_at is not None and utc_now() >= aware_utc(c.closes_at):
                 raise StoreError("This challenge has closed: no more submissions.")
             if c.max_params is not None and n_params > c.max_params:
                 raise StoreError(f"This network has {n_params:,} parameters; the class allows at most "
@@ -588,7 +590,7 @@ class Store(LessonStore):
                 sub_id, pub = before.id, before.public
                 left = None if c.max_submissions is None else c.max_submissions - used
                 same = True
-            elif last is not None and _now() - _aware(last.created_at) < MIN_GAP:
+            elif last is not None and utc_now() - aware_utc(last.created_at) < MIN_GAP:
                 raise StoreError("Wait a few seconds between two submissions.")
             else:
                 same = False
@@ -597,12 +599,12 @@ class Store(LessonStore):
             if not same:
                 sub = Submission(class_id=c.id, seat_id=seat.id, spec=json.dumps(spec, sort_keys=True),
                                  weights=text_weights, n_params=int(n_params), public=float(public),
-                                 private=float(private), created_at=_now())
+                                 private=float(private), created_at=utc_now())
                 s.add(sub)
                 s.flush()
                 sub_id, pub = sub.id, float(public)
                 left = None if c.max_submissions is None else c.max_submissions - used - 1
-            seat.last_seen = _now()
+            seat.last_seen = utc_now()
         rank = next((r.rank for r in self.leaderboard(code) if r.nickname == seat.nickname), 0)
         return Receipt(sub_id, pub, rank, left)
 
@@ -635,7 +637,7 @@ class Store(LessonStore):
         out = []
         for i, (nick, (sub, n)) in enumerate(sorted(best.items(), key=key)):
             out.append(Row(i + 1, nick, sub.public, sub.private if show else None, sub.n_params,
-                           _json(sub.spec), sub.id, n, _aware(sub.created_at)))
+                           _json(sub.spec), sub.id, n, aware_utc(sub.created_at)))
         return out
 
     def submissions(self, code: str) -> list[dict]:
@@ -657,13 +659,13 @@ class Store(LessonStore):
         return json.loads(text)
 
     def counts(self, code: str) -> Counts:
-        now = _now()
+        now = utc_now()
         with self.reading() as s:
             cid = s.scalar(select(Class.id).where(Class.code == normal_code(code)))
             seats = s.execute(select(Seat.last_seen, Seat.playing_at).where(Seat.class_id == cid)).all()
             n_sub = s.scalar(select(func.count()).select_from(Submission).where(Submission.class_id == cid))
-        active = sum(now - _aware(seen) <= ACTIVE for seen, _ in seats)
-        playing = sum(p is not None and now - _aware(p) <= PLAYING for _, p in seats)
+        active = sum(now - aware_utc(seen) <= ACTIVE for seen, _ in seats)
+        playing = sum(p is not None and now - aware_utc(p) <= PLAYING for _, p in seats)
         return Counts(len(seats), active, playing, int(n_sub or 0))
 
 

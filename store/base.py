@@ -18,15 +18,15 @@ class StoreError(ValueError):
     """A refusal a student or teacher can act on, in one line."""
 
 
-def _hash(secret: str) -> str:
+def hash_secret(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-def _now() -> datetime:
+def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-def _aware(t: datetime | None) -> datetime | None:
+def aware_utc(t: datetime | None) -> datetime | None:
     """SQLite hands back naive datetimes (it stores no zone): they were written in UTC."""
     return t.replace(tzinfo=UTC) if t is not None and t.tzinfo is None else t
 

@@ -245,7 +245,8 @@ def test_short_links_outlive_classes_but_not_a_year(store):
     store.purge()
     assert store.expand(code) is not None
     with store.writing() as s:
-        s.get(ShortLink, code).created_at = store_module._now() - store_module.KEEP_LINKS - timedelta(days=1)
+        old = store_module.utc_now() - store_module.KEEP_LINKS - timedelta(days=1)
+        s.get(ShortLink, code).created_at = old
     store.purge()
     assert store.expand(code) is None
 
@@ -257,7 +258,7 @@ def _fill(store, code: str, n: int, ago: timedelta = timedelta(minutes=5)) -> No
 
     with store.writing() as s:
         cid = s.scalar(select(Class.id).where(Class.code == code))
-        at = store_module._now() - ago
+        at = store_module.utc_now() - ago
         s.add_all(Seat(class_id=cid, token_hash=secrets.token_hex(32), nickname=f"s{i}", nickname_key=f"s{i}",
                        joined_at=at, last_seen=at) for i in range(n))
 
@@ -509,7 +510,7 @@ def test_a_class_takes_at_most_so_many_new_seats_a_minute_and_a_class_of_30_neve
         store.join(code, "flood")
     with store.writing() as s:                                  # a minute later there is room again
         for seat in s.scalars(select(Seat)):
-            seat.joined_at = store_module._now() - timedelta(seconds=61)
+            seat.joined_at = store_module.utc_now() - timedelta(seconds=61)
     store.join(code, "flood")
 
 
@@ -531,7 +532,7 @@ def test_a_class_past_keep_is_deleted_when_a_teacher_starts_another_not_only_at_
     store.join(old, "Ada")
     with store.writing() as s:
         s.scalar(select(Class).where(Class.code == old)).created_at = \
-            store_module._now() - store_module.KEEP - timedelta(minutes=1)
+            store_module.utc_now() - store_module.KEEP - timedelta(minutes=1)
     assert store.get_class(old) is not None                     # the server has been up for weeks
     store.create_class(PROBLEM)
     assert store.get_class(old) is None
