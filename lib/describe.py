@@ -125,7 +125,7 @@ def class_parts(labels, xs, ys, limit: float, k: int) -> list[dict]:
             words = quarters_words(held)
         else:
             words = " and ".join(_region_words(lab, sizes, edge, xs, ys, limit))
-        out.append(dict(share=float(mask.mean()), regions=int(len(sizes)), specks=int((sizes < SPECK).sum()),
+        out.append(dict(share=float(mask.mean()), regions=len(sizes), specks=int((sizes < SPECK).sum()),
                         quarters=held, islands=bool(notable.any() and not edge[notable].any()), words=words))
     return out
 
@@ -153,7 +153,6 @@ def edge_crossings(labels, xs, ys) -> list[tuple[str, str, float]]:
     """Where the boundary meets the square's edges, walking around it anticlockwise from the lower-left
     corner: (edge, axis, position) each, e.g. ("bottom", "x₁", -0.1)."""
     labels = np.asarray(labels)
-    r, c = labels.shape
     walk = [("bottom", "x₁", labels[0, :], xs),
             ("right", "x₂", labels[:, -1], ys),
             ("top", "x₁", labels[-1, ::-1], xs[::-1]),
@@ -200,7 +199,7 @@ def regions_words(parts: list[dict]) -> str:
     big = sum(p["regions"] for p in parts) - specks
     text = f"{big} separate region{'s' if big != 1 else ''}"
     if specks:
-        text += f" (and {specks} speck{'s' if specks != 1 else ''} under {SPECK:.1%} of the square)"
+        text += f" (and {specks} speck{'s' if specks != 1 else ''} under {100 * SPECK:g} % of the square)"
     return text + "."
 
 

@@ -28,8 +28,8 @@ from lib.warp import grid_lines, warp
 from pages.trainer import charts as tc
 from pages.trainer import controls as ctl
 from pages.trainer import inside_charts as ic
+from pages.trainer import listen, picking
 from pages.trainer import live as lv
-from pages.trainer import picking
 from pages.trainer import run as tr
 from pages.trainer import views as tv
 from pages.trainer.links import ACTS, LINKS, PROBLEM_UI, WORST, parse_speed, problem_now, slider
@@ -129,6 +129,7 @@ def live(spec: tr.Spec, speed: int | None, discrete: bool = False) -> None:
     if not side_by_side and not lv.is_curve(run):
         st.html(lv.legend(spec, run.data, discrete))
     lv.describe(spec, run, plan)
+    listen.control(spec, run)   # the map and the curves as sound, on a press of Listen only
 
 
 # --- the sections below -----------------------------------------------------------------------------------

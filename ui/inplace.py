@@ -123,6 +123,19 @@ def _write(path: Path, content: bytes) -> None:
     tmp.replace(path)
 
 
+def serve(name: str, text: str) -> str | None:
+    """A page's own JavaScript module as a static file (static/<name>), so an element sends a one-line
+    loader instead of the code on every run: its address relative to the page, with the code's digest
+    (a changed file is fetched afresh); None when static serving is off or the file cannot be written."""
+    if not st.get_option("server.enableStaticServing"):
+        return None
+    try:
+        _write(STATIC / name, text.encode())
+    except OSError:
+        return None
+    return f"./app/static/{name}?v=" + hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
 @cache
 def available() -> bool:
     """plotly.js and the chart's code are in static/ (plotly.js copied from the installed plotly

@@ -10,6 +10,11 @@ region put into the page afresh is not announced by every screen reader (they wa
 there before the change). The component keeps one element across reruns and changes only its text.
 The region is out of sight (ui/room.py's `layerlab-sr`): the eye reads the same numbers beside the maps.
 
+With the numbers it says the boundary's shape in words (issue 48 item 1, lib/describe.py): while Play runs
+what each class holds ("Class 1 holds the upper-left and lower-right quarters; class 0 ..."), at the same
+pace; when training stops, also where the boundary meets the square's edges, how many separate regions
+there are and where the wrong points sit. The words are made only when the region may change them.
+
 The same component keeps the keyboard's place where a button is swapped for its partner (`swaps`: Play
 and Pause are two buttons, each with its own key, so the focus on one would fall to the page's top).
 """
@@ -17,9 +22,15 @@ and Pause are two buttons, each with its own key, so the focus on one would fall
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from functools import cache
 
+import numpy as np
 import streamlit as st
+
+from lib.describe import describe
+from lib.maps import labels_of
+from ui import fmt
 
 NAME = "layerlab_announce"
 CLASS = "layerlab-live"
@@ -66,19 +77,39 @@ def _component():
     return st.components.v2.component(NAME, js=_JS, isolate_styles=False)
 
 
-def held(memory, key: str, text: str, every: float = EVERY, now: float | None = None) -> str:
+def held(memory, key: str, text: str | Callable[[], str], every: float = EVERY, now: float | None = None) -> str:
     """The words region `key` shows: `text` when its last change is at least `every` seconds old (or it
-    has none), else the words it shows already. `memory` (the session's state) keeps (words, since)."""
+    has none), else the words it shows already. `memory` (the session's state) keeps (words, since).
+    A callable `text` is called only then: words that cost something are made only when they may be said."""
     now = time.monotonic() if now is None else now
     slot = f"_announce_{key}"
     last = memory.get(slot)
-    if last is None or (last[0] != text and now - last[1] >= every):
-        memory[slot] = last = (text, now)
+    if last is None or now - last[1] >= every:
+        said = text() if callable(text) else text
+        if last is None or last[0] != said:
+            memory[slot] = last = (said, now)
     return last[0]
 
 
-def say(text: str, key: str, every: float = EVERY, swaps: tuple[tuple[str, str], ...] = ()) -> None:
-    """The live region `key`, saying `text` (or, within `every` seconds of its last change, what it said).
+def boundary(raw, d, predict, brief: bool) -> str:
+    """The map `raw` (lib.maps.prediction_map of a classifier: (res, res) or (res, res, k)) in words, with
+    the wrong training and test points of data `d` (pages/trainer/run.Data) unless `brief`. predict: the
+    network's prediction at feature rows (the trainer's `predict`)."""
+    raw = np.asarray(raw)
+    k = raw.shape[-1] if raw.ndim == 3 else 2
+    points = ()
+    if not brief:
+        def guess(F):
+            p = np.asarray(predict(F)) if len(F) else np.zeros((0, k))
+            return p.argmax(axis=1) if p.ndim == 2 else (p > 0.5).astype(int)
+        points = [(what, X, y, guess(F)) for what, X, y, F in
+                  (("training", d.Xtr, d.ytr, d.Ftr), ("test", d.Xte, d.yte, d.Fte)) if len(y)]
+    return describe(labels_of(raw), d.limit, k, brief=brief, points=points, num=lambda v: fmt.fixed(v, 1))
+
+
+def say(text: str | Callable[[], str], key: str, every: float = EVERY, swaps: tuple[tuple[str, str], ...] = ()) -> None:
+    """The live region `key`, saying `text` (or, within `every` seconds of its last change, what it said;
+    a callable is called only when its words may be said).
 
     swaps: pairs of button keys (a, b) where working a by keyboard redraws b in its place (Play, Pause):
     the focus goes to b, not to the top of the page."""

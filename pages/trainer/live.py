@@ -194,7 +194,7 @@ def numbers(spec: tr.Spec, run: tr.Run, m: dict) -> None:
                    "flat line at their mean would be. It has not learned yet; training brings R² up towards 1.")
     playing = bool(st.session_state.get(tr.PLAYING))
     # the same numbers for a screen reader, at most every few seconds while playing (announce.py)
-    announce.say(progress(spec, m, playing), "trainer_progress", every=announce.EVERY if playing else 0.0,
+    announce.say(lambda: spoken(spec, run, m, playing), "trainer_progress", every=announce.EVERY if playing else 0.0,
                  swaps=(("trainer_play", "trainer_pause"), ("trainer_pause", "trainer_play")))
     if run.twin is not None:
         m0 = run.twin.metrics()
@@ -210,6 +210,16 @@ def progress(spec: tr.Spec, m: dict, playing: bool) -> str:
     score = (f"test R² {_r2(m['test_r2'])}" if spec.head == "linear" else f"test accuracy {_pct(m['test_acc'])}")
     return (f"{'Training' if playing else 'Stopped'}: epoch {fmt.count(m['epoch'])}, {score}, "
             f"loss {fmt.fixed(m['train_loss'], 3)}.")
+
+
+def spoken(spec: tr.Spec, run: tr.Run, m: dict, playing: bool) -> str:
+    """The live region's words: the progress, then the boundary's shape (a classifier's map only; all of it
+    once training stops, what each class holds while it plays)."""
+    if spec.head == "linear" or is_curve(run):
+        return progress(spec, m, playing)
+    t = run.trainer
+    return progress(spec, m, playing) + " " + announce.boundary(raw_map(spec, t, spec.act, run.data), run.data,
+                                                                t.predict, brief=playing)
 
 
 def summary(spec: tr.Spec, m: dict) -> str:

@@ -1115,11 +1115,32 @@ def _announced(at) -> str:
 def test_a_live_region_says_the_epoch_and_score_after_each_step():
     """Issue 35: a screen reader hears the progress (polite, out of sight); a Step's result at once."""
     at = open_page("trainer", {"twin": "false"})
-    assert _announced(at) == f"Stopped: epoch 0, test accuracy {_metrics(at)['Test accuracy']}, " \
-                             f"loss {_metrics(at)['Loss']}."
+    assert _announced(at).startswith(f"Stopped: epoch 0, test accuracy {_metrics(at)['Test accuracy']}, "
+                                     f"loss {_metrics(at)['Loss']}. ")
     at.button(key="trainer_step_100").click().run()
     m = _metrics(at)
-    assert _announced(at) == f"Stopped: epoch 100, test accuracy {m['Test accuracy']}, loss {m['Loss']}."
+    assert _announced(at).startswith(f"Stopped: epoch 100, test accuracy {m['Test accuracy']}, "
+                                     f"loss {m['Loss']}. ")
+
+
+def test_the_live_region_says_the_boundary_s_shape_and_the_words_change_with_it():
+    """Issue 48 item 1: after the progress, the map in words (lib/describe.py), from the map the page draws.
+    Untrained, the checkerboard's boundary is some line; trained, the four quarters."""
+    at = open_page("trainer", {"twin": "false", "opt": "adam"})
+    before = _announced(at)
+    assert "separate region" in before and "training points" in before, before
+    assert "quarters" not in before, before
+    for _ in range(2):
+        at.button(key="trainer_step_100").click().run()
+    after = _announced(at)
+    assert after != before
+    words = after.split(". ", 1)[1]
+    assert ("Class 0 holds the upper-right and lower-left quarters; class 1 the upper-left and lower-right "
+            "quarters.") in words, words
+    assert "The boundary meets the square's edges 4 times: the bottom edge at x₁ = " in words
+    assert "test points" in words
+    at.selectbox(key="dataset").set_value("ring").run()          # another boundary: other words
+    assert "quarters" not in _announced(at).split(". ", 1)[1]
 
 
 def test_a_point_typed_by_its_coordinates_joins_the_data_as_a_click_would():
@@ -1156,3 +1177,47 @@ def test_the_typed_point_fields_wait_for_pause_off_the_ticks():
     at.session_state[tr.PLAYING] = False
     at.run()
     assert [b for b in at.button if b.key == "trainer_typed_add"]
+
+
+def _listen(at) -> dict:
+    """What the trainer's Listen button was given this run (pages/trainer/listen.py)."""
+    from pages.trainer import listen
+
+    found = []
+
+    def walk(node) -> None:
+        for child in getattr(node, "children", {}).values():
+            if getattr(child, "type", None) == "bidi_component" and child.proto.component_name == listen.NAME:
+                found.append(child.proto)
+            walk(child)
+
+    walk(at._tree)
+    assert len(found) == 1, found
+    return json.loads(found[0].json)
+
+
+def test_listen_sends_the_notes_only_after_a_press_and_only_once():
+    """Issue 48 item 2: no run sends sound unasked (a playing trainer's ticks carry none); a press asks for
+    the notes of what is chosen, from the map the page draws (lib/sonify.py), sent in one run."""
+    from lib.sonify import NOTES, ROWS
+    from pages.trainer import listen
+
+    at = open_page("trainer", {"twin": "false", "opt": "adam"})
+    assert _listen(at) == {}
+    at.button(key="trainer_step_100").click().run()
+    assert _listen(at) == {}
+    at.session_state[listen.WANT] = True       # what the button's trigger callback sets
+    at.run()
+    sent = _listen(at)
+    sound = sent["sound"]
+    assert len(sound["t"]) == len(sound["f"]) == ROWS * NOTES
+    assert set(sound["w"]) == {0, 1} and len(sound["clicks"]) >= ROWS   # two timbres, a crossing a row
+    assert sound["what"] == "the map, row by row from the top"
+    at.run()
+    assert _listen(at) == {}                   # played once
+    at.selectbox(key=listen.WHAT).set_value("loss").run()
+    at.session_state[listen.WANT] = True
+    at.run()
+    loss = _listen(at)
+    assert loss["play"] == sent["play"] + 1 and loss["sound"]["what"].startswith("the loss curves")
+    assert np.diff(loss["sound"]["f"][:10]).mean() < 0                  # the loss falls: so does the pitch

@@ -68,10 +68,12 @@ def fresh_server():
 
 
 # Every ui.inplace chart holds the figure it was last sent (it marks itself pending until drawn), and
-# every such component on the page has mounted its chart (or is a live region, pages/trainer/announce.py).
+# every such component on the page has mounted its chart (or is a live region, pages/trainer/announce.py, or
+# the trainer's Listen button, pages/trainer/listen.py).
 INPLACE_DRAWN = """() => !document.querySelector('.layerlab-chart[data-pending]') && Array.from(
     document.querySelectorAll("[data-testid='stBidiComponentRegular']")).every(
-    c => !c.closest('.stBidiComponent') || c.querySelector('.layerlab-live, .layerlab-chart .main-svg'))"""
+    c => !c.closest('.stBidiComponent')
+         || c.querySelector('.layerlab-live, .layerlab-listen, .layerlab-chart .main-svg'))"""
 
 
 # What each in-place chart holds, for a wait that timed out (tests/e2e's one unexplained CI failure).

@@ -85,11 +85,11 @@ def test_one_class_everywhere_has_no_boundary():
 
 
 def test_specks_are_counted_apart():
-    x, y = plane()
+    x, _ = plane()
     labels = (x > 0).astype(int)
     labels[10:13, 10:13] = 1   # 9 cells: a speck of class 1 in class 0's half
     text = describe(labels, LIMIT)
-    assert "2 separate regions (and 1 speck under 0.5% of the square)." in text, text
+    assert "2 separate regions (and 1 speck under 0.5 % of the square)." in text, text
     assert "It is a straight line." not in text
 
 
