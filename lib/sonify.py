@@ -57,7 +57,7 @@ def lines(res: int, what: str, at: float = 0.5) -> list[tuple[np.ndarray, np.nda
     right), "rising" (the diagonal from the lower left to the upper right), "falling" (upper left to
     lower right)."""
     full = np.arange(res)
-    one = int(round(np.clip(at, 0.0, 1.0) * (res - 1)))
+    one = round(float(np.clip(at, 0.0, 1.0)) * (res - 1))
     if what == "rows":
         return [(np.full(res, r), full) for r in np.linspace(res - 1, 0, ROWS).round().astype(int)]
     if what == "row":
@@ -122,4 +122,5 @@ def curve(*values, notes: int = CURVE_NOTES) -> dict:
 def _rounded(t, f, w, p, clicks, length) -> dict:
     """Short numbers for the browser: ms for times, 0.1 Hz, pans to 0.01."""
     return {"t": [round(v, 3) for v in t], "f": [round(v, 1) for v in f], "w": [int(v) for v in w],
-            "p": [round(v, 2) for v in p], "clicks": [round(v, 3) for v in clicks], "length": round(length, 3)}
+            "p": [round(v, 2) for v in p], "clicks": [round(v, 3) for v in clicks],
+            "length": round(length, 3)}

@@ -26,7 +26,8 @@ def test_the_checkerboard_is_told_in_words_and_heard_only_after_a_key(open_page,
         wait_ready(page)
     page.wait_for_function(f"() => /^Stopped: epoch 200,/.test(({_SAID})())", timeout=30_000)
     said = page.evaluate(_SAID)
-    assert "upper-left and lower-right quarters" in said and "upper-right and lower-left quarters" in said, said
+    assert "upper-left and lower-right quarters" in said, said
+    assert "upper-right and lower-left quarters" in said, said
     assert "The boundary meets the square's edges 4 times" in said, said
 
     assert page.evaluate(_AUDIO) == {"state": "none", "playing": False}   # no sound of its own
