@@ -213,6 +213,7 @@ def section_token(steps, W1, b1, act: str) -> None:
         table = {"unit": HIDDEN, "z": steps.pre[i], "kept": np.round(100 * gate, 1) + 0.0,  # percent, 1 decimal
                  "GELU(z)": steps.post[i], "on": ["on" if o else "off" for o in on_i]}
         tables.signed(table, fixed_digits=True, only=["z", "GELU(z)"], width="stretch",
+                      caption="Each hidden unit on the path: its sum z, the share GELU keeps, GELU(z), on or off",
                       column_config={   # fits 2/5 of 1366 px and a phone
             "unit": st.column_config.TextColumn("unit", width=45),
             "on": st.column_config.TextColumn("on", width=40),

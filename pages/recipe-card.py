@@ -141,7 +141,7 @@ def _grid(layer: Layer) -> None:
     for grid in _grids(layer.story, nin, nout, layer.ins, layer.outs):
         cell_editor(LINKS, **grid)
     tables.signed({o: [y] for o, y in zip(layer.outs, layer.y, strict=True)}, rows=["= output y"],
-                  width="stretch")
+                  width="stretch", caption="The outputs y = xW + b")
 
 
 def _card_hidden(nin: int, nout: int) -> bool:
@@ -288,7 +288,8 @@ def linearity(layer: Layer) -> None:
     short = {"y with x": ("y", "y = xW + b"), f"y with {k}x": (f"y at {k}x", f"y with {k}x: {k}·xW + b"),
              part: ("xW", f"The {part}."), part_k: (f"xW at {k}x", f"The {part_k}: {k} times xW."),
              "bias b": ("b", f"The {layer.bias}: the same at any k.")}
-    tables.signed(table, width="stretch", column_order=["output", *short],
+    tables.signed(table, width="stretch", column_order=["output", *short], caption=f"Each output y with x and with {k}x, "
+                  f"its {layer.fruit} part xW and its bias b",
                   column_config={c: st.column_config.Column(label, help=help) for c, (label, help) in short.items()})
     st.caption(f"Blue (positive) or vermillion (negative): the {layer.fruit} part, exactly {k} times as big; "
                f"sand: the {layer.bias}, which "

@@ -183,10 +183,10 @@ def neurons_table(mx, W1, b1, z1, h1, relu_on: bool) -> None:
         "sum": [val(z1[j]) for j in range(2)],
         after: [val(h1[j]) for j in range(2)],
     })
-    st.dataframe(neurons, hide_index=True, width="stretch",
-                 column_order=["neuron", after, "sum", "weights", "bias"],
-                 column_config={"sum": st.column_config.TextColumn(
-                     "sum", help="The weighted sum: each input times its weight, plus the bias")})
+    tables.grid(neurons, "Each hidden neuron: its output, weighted sum, weights and bias", width="stretch",
+                column_order=["neuron", after, "sum", "weights", "bias"],
+                column_config={"sum": st.column_config.TextColumn(
+                    "sum", help="The weighted sum: each input times its weight, plus the bias")})
     st.markdown("  \n".join(  # one element: each line a neuron's weighted sum, written out
         f"Neuron {j + 1}: {plus([par(t) for t in terms[:, j]] + [par(b1[j])])} = **{val(z1[j])}**"
         for j in range(2)))
@@ -257,7 +257,8 @@ def one_step(x, p: dict, y: float, bend: str, losses: list[float]) -> None:
                           "chain rule": [val(g) for *_, g, _ in lines],
                           "central difference": [fmt.num(c, 6, keep=1) for *_, c in lines],
                           "how close": [fmt.agrees(g, c) for *_, g, c in lines]})
-    st.dataframe(table, hide_index=True, width="stretch", height="content")   # all 11 rows, no inner scroll
+    tables.grid(table, "Each parameter's gradient: the chain rule against the central difference",
+                width="stretch", height="content")   # all 11 rows, no inner scroll
     for j in e.dead:
         st.warning(f"**Neuron {j + 1} is switched off for this input.** Its sum is {val(e.z1[j])}, so ReLU′ = 0, "
                    f"and its four parameters ({', '.join(re_name(f'W_{{{i}{j + 1}}}') for i in (1, 2, 3))}, "
@@ -344,16 +345,18 @@ def tokens_section() -> None:
     rows = [f"token {t + 1}" for t in range(tokens)]
     with t1:
         st.markdown(f"**X**, {fmt.shape(tokens, nin)}")
-        tables.signed({c: X[:, j] for j, c in enumerate(ins)}, rows=rows, width="stretch")
+        tables.signed({c: X[:, j] for j, c in enumerate(ins)}, rows=rows, width="stretch",
+                      caption="X: the inputs, one row per token")
     with t2:
         st.markdown(f"**Y = XW + b**, {fmt.shape(tokens, nout)}")
-        tables.signed({c: Y[:, j] for j, c in enumerate(outs)}, rows=rows, width="stretch")
+        tables.signed({c: Y[:, j] for j, c in enumerate(outs)}, rows=rows, width="stretch",
+                      caption="Y = XW + b: the outputs, one row per token")
     shapes = pd.DataFrame({
         "tensor": ["x (input)", "W (weights)", "out"],
         "one token": [f"[1, {nin}]", f"[{nin}, {nout}]", f"[1, {nout}]"],
         f"{tokens} tokens": [f"[{tokens}, {nin}]", f"[{nin}, {nout}]", f"[{tokens}, {nout}]"],
     })
-    st.dataframe(shapes, hide_index=True, width="stretch")
+    tables.grid(shapes, "Each tensor's shape for one token and for the batch", width="stretch")
     same = bool(np.allclose(Y[0], linear(x, W, b)))
     st.caption(
         f"W stays [{nin}, {nout}] however many tokens come: the layer keeps one set of weights. Row 1 of Y "

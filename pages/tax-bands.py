@@ -15,7 +15,7 @@ from lib import relufit, ring, tax
 from lib.layers import collapse
 from lib.regions import grid, line_in_box
 from pages.tax_bands import ramps, schedule
-from ui import charts, fmt, room, state
+from ui import charts, fmt, room, state, tables
 from ui.frozen import freezes
 from ui.source import show_source
 
@@ -265,22 +265,22 @@ def one_income(income: float, thresholds, rates, cur: str) -> None:
     left, right = st.columns(2, gap="large")
     with left:
         st.markdown("**Band by band**, as a tax form does it: each band's rate × the income in it.")
-        st.dataframe(pd.DataFrame({
+        tables.grid(pd.DataFrame({
             "band": [f"{fmt.money(lo, cur)} to {fmt.money(hi, cur) if np.isfinite(hi) else 'the top'}"
                      for lo, hi in zip(bands["from"], bands["to"], strict=True)],
             "rate": [fmt.pct(r, 2) for r in bands["rate"]],
             "income in band": [fmt.money(v, cur) for v in bands["in_band"]],
             "tax": [fmt.money(v, cur, 2) for v in bands["tax"]],
-        }), hide_index=True, width="stretch")
+        }), "Band by band: each band's rate, the income in it and its tax", width="stretch")
         st.metric("Tax, band by band", fmt.money(band_total, cur, 2))
     with right:
         st.markdown("**Ramp by ramp**, as the ReLU sum does it: each rate step × ReLU(income − threshold).")
-        st.dataframe(pd.DataFrame({
+        tables.grid(pd.DataFrame({
             "threshold": [fmt.money(t_k, cur) for t_k in by_ramp["threshold"]],
             "rate step": [fmt.signed(100 * d) + " %" for d in by_ramp["step"]],
             "ReLU(income − threshold)": [fmt.money(v, cur) for v in by_ramp["relu"]],
             "ramp": [fmt.money(v, cur, 2) for v in by_ramp["ramp"]],
-        }), hide_index=True, width="stretch")
+        }), "Ramp by ramp: each threshold's rate step, ReLU(income − threshold) and its ramp", width="stretch")
         st.metric("Tax, sum of ramps", fmt.money(relu_total, cur, 2))
     st.markdown("The rows differ, the totals agree: the difference between the two is "
                 f"{fmt.gap(band_total - relu_total)}.")

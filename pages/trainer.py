@@ -33,7 +33,7 @@ from pages.trainer import live as lv
 from pages.trainer import run as tr
 from pages.trainer import views as tv
 from pages.trainer.links import ACTS, LINKS, PROBLEM_UI, WORST, parse_speed, problem_now, slider
-from ui import charts, fmt, room, state
+from ui import charts, fmt, room, state, tables
 from ui.source import show_source
 
 FULL = "trainer_full_run"    # session flag: True while the whole page is running (not a fragment)
@@ -344,7 +344,8 @@ def mistakes(spec: tr.Spec) -> None:
             guess = t.predict(F).argmax(axis=1) if k > 2 else t.predict(F) > 0.5
             C = confusion(y, guess, k)                                         # (k, k)
             st.markdown(f"**{name}**: {fmt.count(np.trace(C))} of {fmt.count(C.sum())} right")
-            st.dataframe(ic.confusion_table(C), width="content")
+            tables.grid(ic.confusion_table(C), f"{name}: each class, and what the network took it for",
+                        hide_index=False, width="content")
     st.caption("Each row is the points of one class; the columns say what the network took them for. "
                "The diagonal is what it gets right.")
 

@@ -27,7 +27,7 @@ from lib.transformer import (
     param_table,
     totals,
 )
-from ui import colors, fmt
+from ui import colors, fmt, tables
 from ui.frozen import frozen_spec
 
 # Where the parameters live: one category colour each (ui.colors: never a sign or class colour).
@@ -181,8 +181,9 @@ def table_view(cfg: TransformerConfig, table: pa.Table | None = None) -> None:
         if order is TABLE_WORDS:
             st.markdown("**What each row is**, with its weights and biases (one copy) and its tensor's "
                         "name in the checkpoint:")
-        st.dataframe(   # each view sends its own columns only (two whole copies cost 10 KB a move)
-            view.select(order), hide_index=True, width="stretch", row_height=36,
+        tables.grid(   # each view sends its own columns only (two whole copies cost 10 KB a move)
+            view.select(order), "The parameter table: " + ("counts" if order is TABLE_NUMBERS else "what each row is"),
+            width="stretch", row_height=36,
             height=38 + 36 * view.num_rows,  # every row visible: nothing to scroll to on a projector
             column_config=_TABLE_COLUMNS,
         )
@@ -376,7 +377,8 @@ def presets_view(custom: TransformerConfig | None = None, table: pa.Table | None
     """presets_table as two readable dataframes: each model's shape, then its counts."""
     data = _presets_arrow(custom) if table is None else table
     for order in (PRESET_SHAPES, PRESET_COUNTS):
-        st.dataframe(data.select(order), hide_index=True, width="stretch", column_config=_PRESET_COLUMNS)
+        tables.grid(data.select(order), "The models' " + ("shapes" if order is PRESET_SHAPES else "counts"),
+                    width="stretch", column_config=_PRESET_COLUMNS)
 
 
 @st.cache_resource(show_spinner=False, max_entries=64)
@@ -419,8 +421,8 @@ def _memory_arrow(total: int) -> pa.Table:
 
 def memory_view(total: int, table: pa.Table | None = None) -> None:
     """memory_table of `total` parameters as a readable dataframe."""
-    st.dataframe(_memory_arrow(total) if table is None else table, hide_index=True, width="stretch",
-                 column_config=_MEMORY_COLUMNS)
+    tables.grid(_memory_arrow(total) if table is None else table, "Memory for the parameters, by number type",
+                width="stretch", column_config=_MEMORY_COLUMNS)
 
 
 _MEMORY_COLUMNS = {

@@ -96,7 +96,19 @@ function press() {
   ask(0);
 }
 
+const CSS = `
+div.layerlab-listen { display: flex; gap: 0.75rem; align-items: center; flex-wrap: wrap; }
+div.layerlab-listen button { font: inherit; color: inherit; background: transparent; cursor: pointer;
+  border: 1px solid currentColor; border-radius: 0.5rem; padding: 0.375rem 1rem; min-height: 2.5rem; }
+div.layerlab-listen button:focus-visible { outline: 3px solid #1c83e1; outline-offset: 2px; }`;
+
 export default function ({ data, parentElement, setTriggerValue }) {
+  if (!document.getElementById('layerlab-listen-css')) {
+    const style = document.createElement('style');
+    style.id = 'layerlab-listen-css';
+    style.textContent = CSS;
+    document.head.appendChild(style);
+  }
   let box = parentElement.querySelector('div.layerlab-listen');
   if (!box) {
     box = document.createElement('div');

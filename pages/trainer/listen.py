@@ -43,19 +43,11 @@ export default function (component) {
   import(SRC).then((m) => { listen = m.default; listen(component); });
 }"""
 
-_CSS = """
-div.layerlab-listen { display: flex; gap: 0.75rem; align-items: center; flex-wrap: wrap; }
-div.layerlab-listen button { font: inherit; color: inherit; background: transparent; cursor: pointer;
-  border: 1px solid currentColor; border-radius: 0.5rem; padding: 0.375rem 1rem; min-height: 2.5rem; }
-div.layerlab-listen button:focus-visible { outline: 3px solid #1c83e1; outline-offset: 2px; }
-"""
-
-
 @cache
 def _component():
     src = Path(__file__).with_name("listen.js").read_text()
     url = inplace.serve("layerlab-listen.js", src)   # the code once per browser, not on every tick
-    return st.components.v2.component(NAME, js=_LOADER.replace("__URL__", url) if url else src, css=_CSS,
+    return st.components.v2.component(NAME, js=_LOADER.replace("__URL__", url) if url else src,
                                       isolate_styles=False)
 
 

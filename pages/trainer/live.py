@@ -218,8 +218,10 @@ def spoken(spec: tr.Spec, run: tr.Run, m: dict, playing: bool) -> str:
     if spec.head == "linear" or is_curve(run):
         return progress(spec, m, playing)
     t = run.trainer
-    return progress(spec, m, playing) + " " + announce.boundary(raw_map(spec, t, spec.act, run.data), run.data,
-                                                                t.predict, brief=playing)
+    figs = st.session_state.setdefault(tr.FIGURES, {})   # the same weights say the same words: kept
+    words = tr.memo(figs, "words", (tr.weights_key(run), spec.act, playing), lambda: announce.boundary(
+        raw_map(spec, t, spec.act, run.data), run.data, t.predict, brief=playing))
+    return progress(spec, m, playing) + " " + words
 
 
 def summary(spec: tr.Spec, m: dict) -> str:

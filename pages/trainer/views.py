@@ -19,7 +19,7 @@ from pages.trainer import inside_charts as ic
 from pages.trainer import run as tr
 from pages.trainer.links import ACTS, LINKS, OPT_NAMES, parse_units
 from pages.trainer.live import curve_chart, is_curve, look, plane
-from ui import charts, fmt, state, tex
+from ui import charts, fmt, state, tables, tex
 from ui.light import sendable
 
 WARP_LINES, WARP_SAMPLES = 13, 60   # the grid over the square: lines each way, points along each
@@ -203,7 +203,8 @@ def followed_point(spec: tr.Spec, d: tr.Data, i: int, got: dict, act: str, head:
                     "(how much the loss would change if that sum moved a little)"
                     + (f" ({off} unit{'s' if off != 1 else ''} at a flat part of the bend pass no gradient "
                        "back: nothing before them learns from this point through them)" if off else ""))
-        st.dataframe(ic.follow_table(z, h, delta, passes), hide_index=True, width="stretch")
+        tables.grid(ic.follow_table(z, h, delta, passes), f"Hidden layer {k + 1}: each unit's sum, output and δ",
+                    width="stretch")
     if head == "softmax":
         said = "P(each class) = " + ", ".join(fmt.num(float(v)) for v in got["p"])
     else:
