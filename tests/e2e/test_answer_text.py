@@ -52,3 +52,49 @@ def test_each_lesson_s_answer_is_in_the_accessibility_tree(open_page, path, widt
 def test_screenshot_the_classes_in_their_shapes(open_page, width):
     page = open_page("/trainer?problem=classes&k=5&twin=false", width)
     screenshot(page, "answer-trainer-classes")
+
+
+# Issue 48 item 4: a grid that carries a lesson's answer (st.dataframe paints a canvas) also has its cells
+# as a table a screen reader reaches. Read from Chromium's own accessibility tree (CDP), by its caption.
+GRIDS = {
+    "/recipe-card": ("Each output y with x and with ", "y with x"),
+    "/stacking": ("Y = XW + b: the outputs, one row per token", "token 1"),
+    "/gpt2-mlp": ("Each hidden unit on the path: its sum z, the share GELU keeps, GELU(z), on or off", "on"),
+}
+
+
+def _ax_tables(page) -> dict[str, list[str]]:
+    """Every table in Chromium's accessibility tree: its name (caption) -> the names of its cells."""
+    cdp = page.context.new_cdp_session(page)
+    nodes = cdp.send("Accessibility.getFullAXTree")["nodes"]
+    by_id = {n["nodeId"]: n for n in nodes}
+
+    def name(n) -> str:
+        return str((n.get("name") or {}).get("value", ""))
+
+    def cells(n) -> list[str]:
+        out = []
+        for c in n.get("childIds", []):
+            child = by_id.get(c)
+            if child is None:
+                continue
+            if (child.get("role") or {}).get("value") in ("cell", "columnheader", "rowheader", "gridcell"):
+                out.append(name(child))
+            out += cells(child)
+        return out
+
+    return {name(n): cells(n) for n in nodes if (n.get("role") or {}).get("value") == "table"}
+
+
+@pytest.mark.parametrize("path", list(GRIDS))
+def test_a_grid_s_numbers_are_cells_in_chromium_s_accessibility_tree(open_page, path):
+    caption, first = GRIDS[path]
+    page = open_page(path)
+    tables = _ax_tables(page)
+    named = [t for t in tables if t.startswith(caption)]
+    assert len(named) == 1, list(tables)
+    got = tables[named[0]]
+    assert first in got, got
+    numbers = [c for c in got if re.fullmatch(r"[−]?\d[\d,]*(\.\d+)?", c)]
+    assert numbers, got                                  # the numbers themselves, as cells
+    assert not any(re.match(r"-\d", c) for c in got), got   # written as the page writes them: "−0.65"
