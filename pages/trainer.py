@@ -129,7 +129,6 @@ def live(spec: tr.Spec, speed: int | None, discrete: bool = False) -> None:
     if not side_by_side and not lv.is_curve(run):
         st.html(lv.legend(spec, run.data, discrete))
     lv.describe(spec, run, plan)
-    listen.control(spec, run)   # the map and the curves as sound, on a press of Listen only
 
 
 # --- the sections below -----------------------------------------------------------------------------------
@@ -396,4 +395,6 @@ if __name__ == "__main__":
         submit.strip(challenge, bool(pressed), network)
     spec = st.fragment(top)()   # a whole-page run draws the top, then the sections for its spec
     st.session_state[FULL] = False
+    if spec is not None:   # the map and the curves as sound, on a press of Listen only (a fragment of its own:
+        st.fragment(listen.control)(spec)   # neither a control's move above nor a playing tick resends it)
     below(spec)

@@ -1,11 +1,12 @@
 """Listen: the trainer's map, or its loss curves, as sound (issue 48 item 2).
 
-A closed disclosure under the live part ("Listen to the map") holds what to play (the map row by row,
+A closed disclosure under the controls ("Listen to the map", a fragment of its own: a control's move above
+and a playing trainer's ticks do not send it again) holds what to play (the map row by row,
 one row or column, a diagonal, the loss curves), the key to the sound, and a Listen button
 (pages/trainer/listen.js, Web Audio). Nothing sounds until the button is pressed: the press makes the
 browser's AudioContext and asks the page for the notes (a trigger), and the live part's next run sends
 them, computed by lib/sonify.py from the map the page draws (pages/trainer/live.py's raw_map). Every other
-run sends an empty message, so a playing trainer's ticks carry no sound. Escape or Stop ends it.
+run sends an empty message. Escape or Stop ends it.
 
 Why not a library: PyPI's `maidr` (1.28) draws its own copy of a chart in an iframe and needs matplotlib,
 seaborn, mplfinance and lxml; npm's `chart2music` (1.20, MIT, one 338 KB bundle that could be served from
@@ -88,8 +89,10 @@ def key_words(spec: tr.Spec, curve_only: bool) -> str:
             "line crosses the boundary.")
 
 
-def control(spec: tr.Spec, run: tr.Run) -> None:
-    """The Listen disclosure: what to play, the key, the button. Sends the notes only after a press."""
+def control(spec: tr.Spec) -> None:
+    """The Listen disclosure: what to play, the key, the button. Sends the notes only after a press, from
+    the network as it is then (the session's run: Play may have moved it since the page was drawn)."""
+    run: tr.Run = st.session_state[tr.RUN]
     curve_only = lv.is_curve(run)
     with st.expander("Listen to the map"):
         st.caption(key_words(spec, curve_only) + " Nothing plays until you press **Listen**; Escape stops it.")
