@@ -52,14 +52,14 @@ def podman(*args: str, check: bool = True, timeout: float = 300, **kw) -> subpro
 def _containers_conf():
     made = None
     if not os.environ.get("CONTAINERS_CONF"):
-        made = tempfile.NamedTemporaryFile("w", suffix=".conf", delete=False)
-        made.write(CONF)
-        made.close()
-        os.environ["CONTAINERS_CONF"] = made.name
+        fd, made = tempfile.mkstemp(suffix=".conf")
+        os.write(fd, CONF.encode())
+        os.close(fd)
+        os.environ["CONTAINERS_CONF"] = made
     yield
     if made is not None:
         os.environ.pop("CONTAINERS_CONF", None)
-        os.unlink(made.name)
+        os.unlink(made)
 
 
 def build(tag: str, context: Path, *args: str, timeout: float = 1200) -> None:
@@ -128,7 +128,7 @@ def healthy(name: str) -> bool:
 
 def pytest_terminal_summary(terminalreporter):
     ran = [r for rs in terminalreporter.stats.values() for r in rs
-           if getattr(r, "nodeid", "").startswith("tests/container/")]
+           if hasattr(r, "when") and getattr(r, "nodeid", "").startswith("tests/container/")]
     if ran:
         took = sum(r.duration for r in ran)   # setup (the image builds), calls and teardowns
         tests = len({r.nodeid for r in ran})

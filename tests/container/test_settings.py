@@ -13,7 +13,8 @@ CASES = {
     "no database": ({"LAYERLAB_DB": "postgresql+psycopg://layerlab:pw@192.0.2.1:5432/layerlab"},
                     "cannot be reached"),
     "malformed URL": ({"LAYERLAB_DB": "postgres//layerlab@db"}, "LAYERLAB_DB is not a database URL"),
-    "unknown database": ({"LAYERLAB_DB": "mysql://layerlab@db/layerlab"}, "this app does not keep classes in"),
+    "unknown database": ({"LAYERLAB_DB": "mysql://layerlab@db/layerlab"},
+                         "this app does not keep classes in"),
     "bad port": ({"LAYERLAB_PORT": "eighty"}, "is not a port number"),
     "bad address": ({"LAYERLAB_PUBLIC_URL": "layerlab.school"}, "is not an address students can open"),
 }
