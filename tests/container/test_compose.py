@@ -13,6 +13,7 @@ import pytest
 
 from tests.container.conftest import HELPERS, ROOT, free_port, http, podman, wait_for
 from tests.deploy.conftest import isolated
+from tests.deploy.test_class_failover import _drive
 from tests.unit.test_store import PROBLEM
 
 PROJECT = "layerlab-test"
@@ -96,7 +97,8 @@ def test_a_class_survives_a_killed_replica_and_a_down_then_up(stack):
     made = in_app(names[0], STORE + f"code, _ = s.create_class(json.loads({json.dumps(PROBLEM)!r}))\n"
                   "print(code, s.join(code, 'Ada'))")
     code, seat = made.split()
-    isolated(_drive, chromium, f"http://127.0.0.1:{port}", code, seat, names)
+    isolated(_drive, f"http://127.0.0.1:{port}", chromium, code, seat,
+             lambda cookie: podman("kill", holding_websocket(names)), timeout=120_000)
     count = STORE + f"print(s.counts({code!r}).submissions, s.leaderboard({code!r})[0].submissions)"
     survivor = next(n for n in apps() if podman("healthcheck", "run", n, check=False).returncode == 0)
     assert in_app(survivor, count).split() == ["2", "2"]    # both acknowledged, none twice
@@ -104,36 +106,3 @@ def test_a_class_survives_a_killed_replica_and_a_down_then_up(stack):
     compose(env, "down")          # the volume stays
     names = up(env, port)
     assert in_app(names[0], count).split() == ["2", "2"]
-
-
-def _submit(page, button: str) -> None:
-    main = page.locator("[data-testid='stMain']")
-    main.get_by_role("button", name=button, exact=True).first.click()
-    page.wait_for_timeout(1500)
-    main.get_by_role("button", name="Submit to the class", exact=True).first.click()
-    page.get_by_text("Scored: public accuracy").wait_for(timeout=90_000)
-
-
-def _drive(chromium, base, code, seat, names):
-    from playwright.sync_api import sync_playwright
-
-    connected = "[data-testid='stApp'][data-test-connection-state='CONNECTED']"
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
-        try:
-            ctx = browser.new_context(viewport={"width": 1366, "height": 900})
-            page = ctx.new_page()
-            page.set_default_timeout(120_000)
-            page.goto(f"{base}/trainer?class={code}&seat={seat}&twin=false")
-            page.wait_for_selector(connected)
-            _submit(page, "+100")
-            first = holding_websocket(names)
-            podman("kill", first)                                    # mid-class, no goodbye
-            page.reload()                                            # the student's link: the same seat
-            page.wait_for_selector(connected)
-            page.locator("[data-testid='stMain']").get_by_role(
-                "button", name="Submit to the class", exact=True).wait_for()
-            assert "Ada" in page.inner_text("[data-testid='stMain']")
-            _submit(page, "+10")
-        finally:
-            browser.close()

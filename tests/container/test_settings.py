@@ -20,9 +20,10 @@ CASES = {
 }
 
 
-def _one_line(name: str, words: str) -> str:
-    text = wait_for(lambda: words in logs(name) and logs(name), 60, f"the line '{words}'")
-    time.sleep(7)   # past one retry: a problem that stays is said once
+def _one_line(name: str, words: str, wait: bool = True) -> str:
+    wait_for(lambda: words in logs(name), 60, f"the line '{words}'")
+    if wait:
+        time.sleep(7)   # past one retry: a problem that stays is said once
     text = logs(name)
     lines = [line for line in text.splitlines() if line.strip()]
     assert "Traceback" not in text, text
@@ -32,25 +33,37 @@ def _one_line(name: str, words: str) -> str:
     return lines[0]
 
 
-@pytest.mark.parametrize("case", list(CASES))
-def test_a_bad_setting_is_one_line_and_a_failing_health_check(image, case):
-    env, words = CASES[case]
-    name = f"layerlab-test-bad-{case.replace(' ', '-')}"
-    port = free_port()
-    podman("rm", "-f", name, check=False)
-    args = [a for k, v in env.items() for a in ("-e", f"{k}={v}")]
-    podman("run", "-d", "--name", name, "-p", f"127.0.0.1:{port}:8501", *args, image)
+@pytest.fixture(scope="module")
+def bad(image):
+    """One container per case, all started at once (the level's time), each on its own port."""
+    started = {}
+    for case, (env, _) in CASES.items():
+        name, port = f"layerlab-test-bad-{case.replace(' ', '-')}", free_port()
+        podman("rm", "-f", name, check=False)
+        args = [a for k, v in env.items() for a in ("-e", f"{k}={v}")]
+        podman("run", "-d", "--name", name, "-p", f"127.0.0.1:{port}:8501", *args, image)
+        started[case] = name, port
     try:
-        _one_line(name, words)
-        assert not healthy(name)
-        state = podman("inspect", "--format", "{{.State.Status}}", name).stdout.strip()
-        assert state == "running"   # waiting, not exited: no restart loop
-        if case != "bad port":   # alive (no restart needed) but not ready: a balancer sends no student
-            code, body = http(f"http://127.0.0.1:{port}/_stcore/health")
-            assert code == 200 and body.startswith("waiting: ") and words in body
-            assert http(f"http://127.0.0.1:{port}/_stcore/script-health-check")[0] == 503
+        for case, (name, _) in started.items():
+            wait_for(lambda n=name, w=CASES[case][1]: w in logs(n), 90, f"{case}: its line")
+        time.sleep(7)   # past one retry: a problem that stays is said once
+        yield started
     finally:
-        podman("rm", "-f", "-t", "3", name, check=False)
+        podman("rm", "-f", "-t", "3", *(name for name, _ in started.values()), check=False)
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_a_bad_setting_is_one_line_and_a_failing_health_check(bad, case):
+    name, port = bad[case]
+    words = CASES[case][1]
+    _one_line(name, words, wait=False)
+    assert not healthy(name)
+    state = podman("inspect", "--format", "{{.State.Status}}", name).stdout.strip()
+    assert state == "running"   # waiting, not exited: no restart loop
+    if case != "bad port":   # alive (no restart needed) but not ready: a balancer sends no student
+        code, body = http(f"http://127.0.0.1:{port}/_stcore/health")
+        assert code == 200 and body.startswith("waiting: ") and words in body
+        assert http(f"http://127.0.0.1:{port}/_stcore/script-health-check")[0] == 503
 
 
 def test_a_port_in_use_is_one_line_and_a_failing_health_check(image):
