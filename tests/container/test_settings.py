@@ -70,7 +70,7 @@ def test_a_port_in_use_is_one_line_and_a_failing_health_check(image):
     """A second app in the first one's network namespace finds 8501 taken: it waits, saying so once."""
     first, second = "layerlab-test-holder", "layerlab-test-second"
     port = free_port()
-    for n in (first, second):
+    for n in (second, first):
         podman("rm", "-f", n, check=False)
     podman("run", "-d", "--name", first, "-p", f"127.0.0.1:{port}:8501", "--entrypoint", "python3", image,
            "-c", "import socket, time; s = socket.create_server(('0.0.0.0', 8501)); time.sleep(25)")
@@ -80,4 +80,5 @@ def test_a_port_in_use_is_one_line_and_a_failing_health_check(image):
         _one_line(second, "port 8501 is in use")
         assert not healthy(second)
     finally:
-        podman("rm", "-f", "-t", "3", first, second, check=False)
+        for n in (second, first):   # the one in the other's network first: it depends on it
+            podman("rm", "-f", "-t", "3", n, check=False)
