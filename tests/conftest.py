@@ -4,6 +4,8 @@
   Face's own parameter counts). requirements-ref.txt installs them; CI does, and fails if this level
   did not run (.ci/run). Without them README's test command runs everything else.
 - e2e needs Debian's Chromium; the deploy tests that start HAProxy need it (tests/deploy/conftest.py).
+- `container` (tests/container/): podman, runc and podman-compose; skipped with one line where podman is
+  missing, failed in CI (CI=true), where an image that cannot be built is a broken build.
 
 Every `ref` test carries the junit property level=ref, which .ci/run counts.
 """

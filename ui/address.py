@@ -1,12 +1,17 @@
 """Links students can reach: the address a page was opened at, or, when that is a loopback address
 (the teacher opened localhost or 127.0.0.1), the machine's network address instead, as Streamlit's own
-"Network URL" is found (a UDP socket "connected" to a public address: no packet is sent)."""
+"Network URL" is found (a UDP socket "connected" to a public address: no packet is sent).
+
+Behind a balancer, an ingress or a container's published port, the address a student reaches is not one
+this process can see: LAYERLAB_PUBLIC_URL (e.g. https://layerlab.school.example) then says it, and every
+link keeps its path and query on that address."""
 
 from __future__ import annotations
 
 import contextlib
 import functools
 import ipaddress
+import os
 import socket
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
@@ -34,9 +39,20 @@ def is_loopback(host: str) -> bool:
     return False
 
 
+def public() -> str:
+    """LAYERLAB_PUBLIC_URL as 'scheme://host[:port]' ('' when unset)."""
+    text = os.environ.get("LAYERLAB_PUBLIC_URL", "").strip()
+    parts = urlsplit(text)
+    return f"{parts.scheme}://{parts.netloc}" if parts.scheme in ("http", "https") and parts.netloc else ""
+
+
 def reachable(url: str) -> tuple[str, bool]:
-    """`url` with a loopback host swapped for the network address: (the url, whether it was swapped)."""
+    """`url` on LAYERLAB_PUBLIC_URL when that is set, else with a loopback host swapped for the network
+    address: (the url, whether a loopback host was swapped)."""
     parts = urlsplit(url)
+    if public() and parts.netloc:
+        scheme, netloc = public().split("://", 1)
+        return urlunsplit(parts._replace(scheme=scheme, netloc=netloc)), False
     host = parts.hostname or ""
     if not is_loopback(host):
         return url, False

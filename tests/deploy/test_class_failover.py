@@ -31,7 +31,9 @@ def test_a_killed_replica_loses_no_submission_and_the_student_carries_on():
     seat = store.join(code, "Ada")
     s = Serve(2, "--no-restart", "--db", url)
     try:
-        isolated(_drive, s, chromium, code, seat)
+        first, then = isolated(_drive, s.url, chromium, code, seat,
+                               lambda cookie: os.kill(s.replicas[cookie][0], signal.SIGKILL))
+        assert then != first   # the student was moved to the other replica
         board = store.leaderboard(code)
         assert len(board) == 1 and board[0].submissions == 2   # both acknowledged, none twice
         assert store.counts(code).submissions == 2
@@ -49,26 +51,29 @@ def _submit(page, button: str) -> None:
     page.get_by_text("Scored: public accuracy").wait_for(timeout=60_000)
 
 
-def _drive(s, chromium, code, seat):
+def _drive(base, chromium, code, seat, kill, timeout: float = 90_000) -> tuple[str, str]:
+    """A student submits, `kill(replica cookie)` kills their replica, they reload their link and submit
+    again. Returns the replica cookie before and after. tests/container/test_compose.py drives it too."""
     from playwright.sync_api import sync_playwright
 
+    connected = "[data-testid='stApp'][data-test-connection-state='CONNECTED']"
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
         try:
             ctx = browser.new_context(viewport={"width": 1366, "height": 900})
             page = ctx.new_page()
-            page.set_default_timeout(90_000)
-            page.goto(f"{s.url}/trainer?class={code}&seat={seat}&twin=false")
-            page.wait_for_selector("[data-testid='stApp'][data-test-connection-state='CONNECTED']")
+            page.set_default_timeout(timeout)
+            page.goto(f"{base}/trainer?class={code}&seat={seat}&twin=false")
+            page.wait_for_selector(connected)
             _submit(page, "+100")
             first = {c["name"]: c["value"] for c in ctx.cookies()}["layerlab_replica"]
-            os.kill(s.replicas[first][0], signal.SIGKILL)        # mid-class, no goodbye
+            kill(first)                                           # mid-class, no goodbye
             page.reload()                                         # the student's link: the same seat
-            page.wait_for_selector("[data-testid='stApp'][data-test-connection-state='CONNECTED']")
+            page.wait_for_selector(connected)
             page.locator("[data-testid='stMain']").get_by_role(        # the same student, in the class
                 "button", name="Submit to the class", exact=True).wait_for()
             assert "Ada" in page.inner_text("[data-testid='stMain']")
             _submit(page, "+10")
-            assert {c["name"]: c["value"] for c in ctx.cookies()}["layerlab_replica"] != first
+            return first, {c["name"]: c["value"] for c in ctx.cookies()}["layerlab_replica"]
         finally:
             browser.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import urllib.request
@@ -30,6 +31,37 @@ def test_the_config_is_valid_as_shipped_and_as_written():
     assert [s[1:3] for s in servers] == [["r1", "127.0.0.1:9100"], ["r2", "127.0.0.1:9101"],
                                          ["r3", "127.0.0.1:9102"], ["m1", "10.0.0.7:8601"]]
     assert all(s[3:5] == ["cookie", s[1]] for s in servers)
+
+
+def test_the_same_config_serves_compose_finding_replicas_by_name():
+    """deploy/compose.yaml runs HAProxy on this very file with LAYERLAB_APP set: the replicas are then a
+    server-template resolved by the container network's DNS, with dynamic cookies, and the example lines
+    are left out."""
+    need_haproxy()
+    env = {**os.environ, "LAYERLAB_APP": "app", "LAYERLAB_REPLICAS": "3", "LAYERLAB_COOKIE_KEY": "k"}
+    subprocess.run([HAPROXY, "-c", "-q", "-f", str(ROOT / "deploy" / "haproxy.cfg")], check=True, env=env)
+    assert [line.split()[:3] for line in _active(env) if line.split()[0].startswith("server")] == [
+        ["server-template", "r", '1-"${LAYERLAB_REPLICAS}"']]
+    assert "dynamic" in next(line for line in _active(env) if line.startswith("cookie "))
+    assert len([line for line in _active({}) if line.startswith("server ")]) == 4   # deploy/serve's example
+    compose = (ROOT / "deploy" / "compose.yaml").read_text()
+    assert "./haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro" in compose and "LAYERLAB_APP: app" in compose
+
+
+def _active(env: dict) -> list[str]:
+    """haproxy.cfg's lines that HAProxy reads with these variables defined (its .if/.else/.endif)."""
+    out, stack = [], []
+    for raw in (ROOT / "deploy" / "haproxy.cfg").read_text().splitlines():
+        line = raw.strip()
+        if line.startswith(".if defined("):
+            stack.append(line[len(".if defined("):-1] in env)
+        elif line == ".else":
+            stack[-1] = not stack[-1]
+        elif line == ".endif":
+            stack.pop()
+        elif line and not line.startswith("#") and all(stack):
+            out.append(line)
+    return out
 
 
 def test_serve_starts_replicas_and_the_balancer_answers_health_checks(serve):
