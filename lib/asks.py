@@ -115,10 +115,11 @@ class Ask:
                  text: str | None = None) -> lessons.Question:
         """A lesson's question about this quantity, its right answer computed from the link values."""
         right = self.answer(values, params)
+        about = {"ask": self.name, "at": tuple(sorted(self.settle(params).items()))}
         if self.kind == "choice":
-            return lessons.Question("choice", text or self.text(params), self.choices, answer=right)
+            return lessons.Question("choice", text or self.text(params), self.choices, answer=right, **about)
         return lessons.Question("number", text or self.text(params), answer=round(right, 9),
-                                tolerance=round(self.tolerance_for(right), 9), unit=self.unit)
+                                tolerance=round(self.tolerance_for(right), 9), unit=self.unit, **about)
 
 
 def declare(*asks: Ask) -> dict[str, Ask]:

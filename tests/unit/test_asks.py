@@ -20,14 +20,16 @@ def _number(**kw) -> Ask:
 def test_an_ask_makes_a_question_with_its_computed_answer_and_tolerance():
     a = _number(tolerance=0.05, rel=0.1, unit="£")
     q = a.question(LinkValues({"k": 2.5}), {"j": 3})
-    assert q == lessons.Question("number", "What is y3?", answer=7.5, tolerance=0.75, unit="£")
+    assert q == lessons.Question("number", "What is y3?", answer=7.5, tolerance=0.75, unit="£", ask="y",
+                                 at=(("j", 3),))
     assert a.question(LinkValues({"k": 0.1})).tolerance == 0.05        # the absolute floor
     assert a.question(LinkValues({"k": 2.0}), text="Predict it.").text == "Predict it."
 
 
 def test_a_choice_ask_answers_with_a_choice_index():
     a = Ask("same", "Same?", "choice", lambda v: v["flag"], choices=asks.YES_NO)
-    assert a.question(LinkValues({"flag": 1})) == lessons.Question("choice", "Same?", asks.YES_NO, answer=1)
+    assert a.question(LinkValues({"flag": 1})) == lessons.Question("choice", "Same?", asks.YES_NO, answer=1,
+                                                                   ask="same")
 
 
 @pytest.mark.parametrize(("params", "says"), [
@@ -101,3 +103,35 @@ def test_a_trainer_question_is_about_two_classes_and_the_built_in_data():
         answers.trainer_view(v)
     with pytest.raises(ValueError, match="not points or weights"):
         answers.trainer_view({"problem": "classify", "pts": "0.1,0.2,1"})
+
+
+# --- a question about a declared quantity, in the lesson file ---------------------------------------------
+def _step(**q) -> lessons.Step:
+    return lessons.Step("recipe-card", "nin=2", "A card", lessons.Question("number", "What is y2?", **q))
+
+
+def test_a_question_about_a_quantity_travels_in_the_lesson_file():
+    built = lessons.Lesson("Asked", (_step(answer=0.5, tolerance=0.05, ask="y", at=(("j", 2),)),))
+    text = lessons.dumps(built)
+    assert '"ask": "y"' in text and '"at": {' in text
+    assert lessons.loads(text) == built
+    plain = lessons.Lesson("Typed", (_step(answer=0.5),))
+    assert "ask" not in lessons.dumps(plain) and lessons.loads(lessons.dumps(plain)) == plain
+
+
+@pytest.mark.parametrize(("question", "says"), [
+    ({"ask": "Bad name"}, "not a quantity's name"),
+    ({"ask": 3}, "not a quantity's name"),
+    ({"at": {"j": 2}}, "parameters belong to a question about a quantity"),
+    ({"ask": "y", "at": [2]}, "at must be an object of parameters"),
+    ({"ask": "y", "at": {"j": True}}, "parameter j must be a number"),
+    ({"ask": "y", "at": {"a": 1, "b": 2, "c": 3, "d": 4, "e": 5}}, "at most 4 parameters"),
+    ({"ask": "y", "at": {"J!": 1}}, "not a parameter's name"),
+    ({"ask": "y", "at": {"dtype": "x" * 40}}, "parameter dtype has 40 characters"),
+])
+def test_a_bad_ask_in_a_lesson_file_is_refused_in_one_line(question, says):
+    d = {"format": lessons.FORMAT, "title": "T", "steps": [
+        {"path": "recipe-card", "question": {"kind": "number", "text": "Q?", **question}}]}
+    with pytest.raises(ValueError, match=says) as err:
+        lessons.from_dict(d)
+    assert str(err.value).startswith("step 1: its question: ") and "\n" not in str(err.value)
