@@ -80,12 +80,12 @@ def computed_lesson(lesson: lib.Lesson) -> lib.Lesson:
 
 
 def right_words(q: lib.Question) -> str:
-    """The right answer as the teacher reads it: '1.65 ± 0.05', '40 ± 0.5 %', 'No'."""
+    """The right answer as the teacher reads it: '1.65 ± 0.05', '40 ± 0.5 %', 'No' (no break around ±)."""
     if q.answer is None:
         return "none (a poll)"
     if q.kind == "choice":
         return q.choices[int(q.answer)]
-    tol = f" ± {fmt.num(q.tolerance, 6)}" if q.tolerance else ""
+    tol = f"\u00a0±\u00a0{fmt.num(q.tolerance, 6)}" if q.tolerance else ""   # kept on one line
     return f"{fmt.num(float(q.answer), 6)}{tol}" + (f" {q.unit}" if q.unit else "")
 
 
@@ -133,17 +133,17 @@ def chosen(step: lib.Step) -> lib.Question:
 
 
 def _param_box(p: declared_asks.Param, where) -> None:
-    key = AT + p.name
+    key, label = AT + p.name, p.label[:1].upper() + p.label[1:]
     if p.choices:
         if st.session_state.get(key) not in p.choices:
             st.session_state[key] = p.default
-        where.selectbox(p.label, list(p.choices), key=key, help=f"The question's {p.label}.")
+        where.selectbox(label, list(p.choices), key=key, help=f"The question's {p.label}.")
         return
     if not isinstance(st.session_state.get(key), int | float):
         st.session_state[key] = p.default
     if p.whole:
         st.session_state[key] = int(st.session_state[key])
-    where.number_input(p.label, min_value=p.lo, max_value=p.hi, key=key, step=1 if p.whole else None,
+    where.number_input(label, min_value=p.lo, max_value=p.hi, key=key, step=1 if p.whole else None,
                        format=None if p.whole else "%g", help=f"The question's {p.label}.")
 
 

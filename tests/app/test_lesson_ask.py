@@ -55,12 +55,12 @@ def test_a_question_about_the_page_is_answered_from_the_steps_own_link_before_th
     at = _ask(_add(_builder(), CARD, "Card"), "y", j=2)
     want = answers.recipe_output(_values("recipe-card", CARD.split("?")[1]), 2)
     assert want == pytest.approx(0.5)                           # 1·(−1) + 2·0.5 + 0.5
-    assert "Right answer, computed from this step's link: **0.5 ± 0.05**" in _shown(at)
+    assert "Right answer, computed from this step's link: **0.5\u00a0±\u00a00.05**" in _shown(at)
     assert at.text_area(key=B.TEXT).value.startswith("What is output y2")   # the quantity's own words
     (step,) = _steps(_keep(at))
     q = step.question
     assert (q.kind, q.ask, q.at, q.answer, q.tolerance) == ("number", "y", (("j", 2),), 0.5, 0.05)
-    assert "right: 0.5 ± 0.05" in _shown(at)                     # the steps' list tells the teacher too
+    assert "right: 0.5\u00a0±\u00a00.05" in _shown(at)      # the steps' list tells the teacher too
 
 
 def test_a_yes_or_no_quantity_and_the_teachers_own_words():
@@ -92,7 +92,7 @@ def test_changing_the_steps_link_computes_the_answer_again():
     assert not at.exception
     (step,) = _steps(at)
     assert "x1=3" in step.query and step.question.answer == pytest.approx(3.5)
-    assert "right: 3.5 ± 0.05" in _shown(at)
+    assert "right: 3.5\u00a0±\u00a00.05" in _shown(at)
     at.text_input(key=asking.RELINK).input("/tax-bands?income=1000").run()   # a page without this quantity
     at.button(key="build_relink").click().run()
     line = _error(at)
