@@ -11,20 +11,27 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import re
+from pathlib import Path
 
+import numpy as np
 import streamlit as st
 
 from classroom import text
 from classroom.lesson import page_file
 from lib import asks as declared_asks
+from lib import lesson_build as reader
 from lib import lessons as lib
 from ui import fmt, state
+from ui.nav import LESSONS
 
 ASK = "build_ask"        # the quantity asked about (its name on the step's page)
 AT = "build_at_"         # + a parameter's name: its box
 TEXT = "build_text"      # the question's words (classroom/build.py's box)
 RELINK = "build_relink_to"  # a new link for the step being edited
 WORDS = "build_ask_words"  # the words the text box was last filled with from a quantity
+COURSE = Path(__file__).resolve().parents[1] / "course"   # the ready lessons, one lesson file each
+SLOT = re.compile(r"\{([a-z][a-z0-9_]*)\}")   # {x1} in a lesson file's words: the step's link value
 ASKS_TOO = 1             # how many quantities a page must declare for the "ask about" kind to be offered
 
 
@@ -67,16 +74,65 @@ def computed(step: lib.Step) -> lib.Step:
     return dataclasses.replace(step, question=question(step, q.ask, dict(q.at), q.text))
 
 
+def _written(v, link: state.Link | None) -> str:
+    """A link value in a question's words: numbers as ui.fmt writes them, a matrix as (1, −1, 0.5), the rest
+    as the page's link writes it."""
+    if isinstance(v, bool):
+        return "on" if v else "off"
+    if isinstance(v, int | float | np.number):
+        v = float(v)
+        return fmt.count(v) if v == int(v) and abs(v) >= 1000 else fmt.num(v, 6)
+    if isinstance(v, np.ndarray) and v.size == 1:
+        return _written(float(v.ravel()[0]), None)
+    if isinstance(v, np.ndarray):
+        return "(" + ", ".join(fmt.num(float(x), 6) for x in v.ravel()) + ")"
+    return link.to_text(v) if link is not None else str(v)
+
+
+def filled(step: lib.Step) -> lib.Step:
+    """A lesson file's words with their slots filled: {x1} in a question or a note is the step's link value
+    (as its page's LINKS read it), {epochs} a question's parameter; a slot the page does not know stays."""
+    links, _ = declared(step.path)
+    if links is None:
+        return step
+    values = state.read_values(links, lib.parse_query(step.query))
+    at = dict(step.question.at) if step.question is not None else {}
+
+    def one(m: re.Match) -> str:
+        key = m.group(1)
+        if key in at:
+            return _written(at[key], None)
+        return _written(values[key], links[key]) if key in values else m.group(0)
+
+    q = step.question
+    return dataclasses.replace(step, note=SLOT.sub(one, step.note), question=None if q is None else
+                               dataclasses.replace(q, text=SLOT.sub(one, q.text)))
+
+
 def computed_lesson(lesson: lib.Lesson) -> lib.Lesson:
     """Every step's computed answer again (a lesson opened or imported: its numbers are never taken on
-    trust); ValueError naming the step."""
+    trust), its words' slots filled from the step's link; ValueError naming the step."""
     steps = []
     for i, step in enumerate(lesson.steps):
         try:
-            steps.append(computed(step))
+            steps.append(computed(filled(step)))
         except ValueError as err:
             raise ValueError(f"step {i + 1}: {err}") from None
     return dataclasses.replace(lesson, steps=tuple(steps))
+
+
+@functools.cache
+def course() -> dict[str, lib.Lesson]:
+    """The ready lessons: every lesson file of course/, in its order, read by the loader an imported file goes
+    through (lib.lesson_build), its answers computed from each step's link. Read once per process."""
+    paths = {item.url_path for item in LESSONS if item.url_path and item.url_path != "class"}
+    out = {}
+    for name, lesson in reader.read_folder(COURSE, paths).items():
+        try:
+            out[name] = computed_lesson(lesson)
+        except ValueError as err:
+            raise ValueError(f"{name}: {err}") from None
+    return out
 
 
 def right_words(q: lib.Question) -> str:
