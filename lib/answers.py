@@ -266,9 +266,13 @@ EPOCHS = 300      # what "trained" means when a question does not say
 NOT_ASKED = ("pts", "w", "only")   # link keys a trainer question does not follow (points, weights by hand)
 
 
-def trainer_view(values: Mapping) -> tuple:
-    """The link's two-class run as a hashable key: the data (dataset, n, noise, seed, cells, train share,
-    inputs), the network and its optimiser. ValueError for a view a question cannot be computed for."""
+def trainer_view(values: Mapping):
+    """The link's two-class run as lib.settings' frozen Spec (the page's own): every `spec` setting from the
+    link values, the cells only for the checkerboard, the inputs in the order the page feeds them.
+    ValueError for a view a question cannot be computed for."""
+    from dataclasses import replace
+
+    from lib import settings
     from lib.features import FEATURES
 
     if values["problem"] != "classify":
@@ -276,33 +280,29 @@ def trainer_view(values: Mapping) -> tuple:
     if any(values.get(k) for k in NOT_ASKED):
         raise ValueError("a trainer question follows the built-in data and fresh weights, not points or "
                          "weights in the link")
-    feat = tuple(f for f in FEATURES if f in values["feat"]) or ("x1", "x2")
-    cells = int(values["cells"]) if values["dataset"] == "checkerboard" else None
-    return (str(values["dataset"]), int(values["n"]), float(values["noise"]), int(values["seed"]), cells,
-            float(values["train"]) / 100.0, feat, tuple(int(u) for u in values["hidden"]), str(values["act"]),
-            str(values["opt"]), float(values["lr"]), int(values["batch"]), float(values["l2"]),
-            float(values["l1"]))
+    spec = settings.Spec(**{k: values[k] / s.per if s.per != 1 else values[k]
+                            for k, s in settings.BY_KEY.items() if s.spec and k in values})
+    feat = tuple(f for f in FEATURES if f in spec.feat) or settings.BY_KEY["feat"].default
+    return replace(spec, feat=tuple(feat), cells=spec.cells if spec.dataset == "checkerboard" else None)
 
 
-def _points(view: tuple):
+def _points(spec):
     from lib.datasets import make_problem
 
-    dataset, n, noise, seed, cells = view[:5]
-    return make_problem("classify", dataset, n, noise=noise, seed=seed, cells=cells)
+    return make_problem(spec.problem, spec.dataset, spec.n, noise=spec.noise, seed=spec.seed, k=spec.k,
+                        cells=spec.cells)
 
 
 @functools.lru_cache(maxsize=64)
-def _trained(view: tuple, epochs: int) -> tuple[dict, str | None]:
+def _trained(spec, epochs: int) -> tuple[dict, str | None]:
     """The run after `epochs` whole epochs from the seed's weights: its metrics and why it stopped."""
     from lib.datasets import split
     from lib.features import expand
-    from lib.train import TrainConfig, Trainer
+    from lib.train import Trainer
 
-    _, _, _, seed, _, share, feat, hidden, act, opt, lr, batch, l2, l1 = view
-    X, y = _points(view)
-    Xtr, ytr, Xte, yte = split(X, y, train_share=share, seed=seed, stratify=True)
-    cfg = TrainConfig(hidden=hidden, act=act, opt=opt, lr=lr, batch=batch, l2=l2, l1=l1, seed=seed)
-    t = Trainer(cfg, expand(Xtr, list(feat)), ytr, expand(Xte, list(feat)), yte)
+    X, y = _points(spec)
+    Xtr, ytr, Xte, yte = split(X, y, train_share=spec.train, seed=spec.seed, stratify=True)
+    t = Trainer(spec.config(), expand(Xtr, list(spec.feat)), ytr, expand(Xte, list(spec.feat)), yte)
     t.step(int(epochs))
     return t.metrics(), t.diverged
 
