@@ -21,7 +21,7 @@ from classroom import text
 from classroom.lesson import page_file
 from lib import asks as declared_asks
 from lib import lesson_build as reader
-from lib import lessons as lib
+from lib import lessons
 from ui import fmt, state
 from ui.nav import LESSONS
 
@@ -46,26 +46,26 @@ def asks_of(path: str) -> dict[str, declared_asks.Ask]:
     return declared(path)[1]
 
 
-def _ask(step: lib.Step, name: str) -> declared_asks.Ask:
+def _ask(step: lessons.Step, name: str) -> declared_asks.Ask:
     found = asks_of(step.path).get(name)
     if found is None:
         raise ValueError(f"/{step.path} declares no quantity {name!r} to ask about")
     return found
 
 
-def question(step: lib.Step, name: str, at: dict, words: str | None = None) -> lib.Question:
+def question(step: lessons.Step, name: str, at: dict, words: str | None = None) -> lessons.Question:
     """A question about quantity `name` of the step's page with parameters `at`, its right answer computed
     from the step's link as the page's LINKS read it. ValueError, one line."""
     ask = _ask(step, name)
     links, _ = declared(step.path)
-    values = state.read_values(links, lib.parse_query(step.query))
+    values = state.read_values(links, lessons.parse_query(step.query))
     try:
         return ask.question(values, at, text=(words or "").strip() or None)
     except (ValueError, ArithmeticError) as err:
         raise ValueError(f"this step's link gives no answer to it ({err})") from None
 
 
-def computed(step: lib.Step) -> lib.Step:
+def computed(step: lessons.Step) -> lessons.Step:
     """The step with its question's answer computed again from its link (a question about a quantity); any
     other step as it is."""
     q = step.question
@@ -89,13 +89,13 @@ def _written(v, link: state.Link | None) -> str:
     return link.to_text(v) if link is not None else str(v)
 
 
-def filled(step: lib.Step) -> lib.Step:
+def filled(step: lessons.Step) -> lessons.Step:
     """A lesson file's words with their slots filled: {x1} in a question or a note is the step's link value
     (as its page's LINKS read it), {epochs} a question's parameter; a slot the page does not know stays."""
     links, _ = declared(step.path)
     if links is None:
         return step
-    values = state.read_values(links, lib.parse_query(step.query))
+    values = state.read_values(links, lessons.parse_query(step.query))
     at = dict(step.question.at) if step.question is not None else {}
 
     def one(m: re.Match) -> str:
@@ -109,7 +109,7 @@ def filled(step: lib.Step) -> lib.Step:
                                dataclasses.replace(q, text=SLOT.sub(one, q.text)))
 
 
-def computed_lesson(lesson: lib.Lesson) -> lib.Lesson:
+def computed_lesson(lesson: lessons.Lesson) -> lessons.Lesson:
     """Every step's computed answer again (a lesson opened or imported: its numbers are never taken on
     trust), its words' slots filled from the step's link; ValueError naming the step."""
     steps = []
@@ -122,7 +122,7 @@ def computed_lesson(lesson: lib.Lesson) -> lib.Lesson:
 
 
 @functools.cache
-def course() -> dict[str, lib.Lesson]:
+def course() -> dict[str, lessons.Lesson]:
     """The ready lessons: every lesson file of course/, in its order, read by the loader an imported file goes
     through (lib.lesson_build), its answers computed from each step's link. Read once per process."""
     paths = {item.url_path for item in LESSONS if item.url_path and item.url_path != "class"}
@@ -135,7 +135,7 @@ def course() -> dict[str, lib.Lesson]:
     return out
 
 
-def right_words(q: lib.Question) -> str:
+def right_words(q: lessons.Question) -> str:
     """The right answer as the teacher reads it: '1.65 ± 0.05', '40 ± 0.5 %', 'No' (no break around ±)."""
     if q.answer is None:
         return "none (a poll)"
@@ -145,7 +145,7 @@ def right_words(q: lib.Question) -> str:
     return f"{fmt.num(float(q.answer), 6)}{tol}" + (f" {q.unit}" if q.unit else "")
 
 
-def summary(step: lib.Step) -> str:
+def summary(step: lessons.Step) -> str:
     """A step's question in the builder's list of steps: its kind, what it asks about, its right answer."""
     q = step.question
     if q is None:
@@ -155,7 +155,7 @@ def summary(step: lib.Step) -> str:
     return f"asks ({q.kind}{about}, {right}): {q.text}"
 
 
-def relink(step: lib.Step, path: str, query: str) -> lib.Step:
+def relink(step: lessons.Step, path: str, query: str) -> lessons.Step:
     """The step opening another view: its question's answer computed again from the new link (ValueError
     when the new page does not declare what the question asks about, or gives it no answer)."""
     moved = dataclasses.replace(step, path=path, query=query, challenge=step.challenge and path == "trainer")
@@ -163,7 +163,7 @@ def relink(step: lib.Step, path: str, query: str) -> lib.Step:
 
 
 # --- the builder's boxes ------------------------------------------------------------------------------
-def fill(q: lib.Question | None) -> None:
+def fill(q: lessons.Question | None) -> None:
     """The boxes from a step's question (before they are drawn)."""
     ss = st.session_state
     for k in [k for k in ss if isinstance(k, str) and k.startswith(AT)]:
@@ -180,7 +180,7 @@ def _params(ask: declared_asks.Ask) -> dict:
     return {p.name: st.session_state.get(AT + p.name, p.default) for p in ask.params}
 
 
-def chosen(step: lib.Step) -> lib.Question:
+def chosen(step: lessons.Step) -> lessons.Question:
     """The question the boxes say now (ValueError: not one yet)."""
     name = st.session_state.get(ASK)
     if not name:
@@ -203,7 +203,7 @@ def _param_box(p: declared_asks.Param, where) -> None:
                        format=None if p.whole else "%g", help=f"The question's {p.label}.")
 
 
-def _words(step: lib.Step) -> None:
+def _words(step: lessons.Step) -> None:
     """The question's box takes the quantity's words while the teacher has not written their own."""
     name = st.session_state.get(ASK)
     if not name or name not in asks_of(step.path):
@@ -215,7 +215,7 @@ def _words(step: lib.Step) -> None:
     st.session_state[WORDS] = words
 
 
-def boxes(step: lib.Step) -> None:
+def boxes(step: lessons.Step) -> None:
     """Which quantity and its parameters (drawn before the question's words, which follow the quantity's
     until the teacher writes their own)."""
     table = asks_of(step.path)
@@ -260,7 +260,7 @@ def relink_box(steps: list, i: int, read, say) -> None:
                   "question stay.")
 
 
-def answer_line(step: lib.Step) -> None:
+def answer_line(step: lessons.Step) -> None:
     """The right answer computed from the step's link, shown to the teacher before the lesson starts."""
     if not asks_of(step.path):
         return
