@@ -19,7 +19,7 @@ import re
 
 import streamlit as st
 
-from classroom import connection, text
+from classroom import asking, connection, text
 from lib import lesson_build as reader
 from lib import lessons
 from store import CODE_LENGTH, normal_code
@@ -38,7 +38,7 @@ LINK_TITLE = "build_link_title"  # the new step's title
 PICK = "build_pick"             # the step being edited (its index)
 STEP_TITLE = "build_step_title"
 NOTE = "build_note"
-KIND = "build_kind"             # none | number | choice
+KIND = "build_kind"             # none | number | choice | ask (about the page: classroom/asking.py)
 TEXT = "build_text"             # the question's words
 ANSWER = "build_answer"         # a number question's right answer (empty: a poll)
 TOLERANCE = "build_tolerance"
@@ -52,7 +52,7 @@ FILE = "build_file"             # the lesson file to import
 OWN = "built"                   # lead.start_box's name for the lesson built here
 START_PICK = "lesson_start_pick"  # lead.start_box's choice of lesson: the built one once there is one
 DEFAULT_TITLE = "My lesson"
-KINDS = {"none": "No question", "number": "A number", "choice": "A choice"}
+KINDS = {"none": "No question", "number": "A number", "choice": "A choice", "ask": "About this page"}
 SHOWN_LINK = 90                 # characters of a step's link in the list
 ROOM = "class"                  # /class: the room itself, never a step
 
@@ -166,7 +166,8 @@ def _fill(i: int, step: lessons.Step) -> None:
     q = step.question
     ss = st.session_state
     ss[STEP_TITLE], ss[NOTE] = step.title, step.note
-    ss[KIND] = "none" if q is None else q.kind
+    ss[KIND] = "none" if q is None else "ask" if q.ask else q.kind
+    asking.fill(q)
     ss[TEXT] = "" if q is None else q.text
     ss[ANSWER] = float(q.answer) if q is not None and q.kind == "number" and q.answer is not None else None
     ss[TOLERANCE] = float(q.tolerance) if q is not None else 0.0
@@ -181,11 +182,13 @@ def _choices() -> tuple[str, ...]:
     return tuple(c.strip() for c in str(st.session_state.get(CHOICES, "")).splitlines() if c.strip())
 
 
-def _question() -> lessons.Question | None:
+def _question(step: lessons.Step) -> lessons.Question | None:
     ss = st.session_state
     kind = ss.get(KIND, "none")
     if kind == "none":
         return None
+    if kind == "ask":
+        return asking.chosen(step)
     if kind == "number":
         return lessons.Question("number", ss.get(TEXT, ""), answer=ss.get(ANSWER),
                             tolerance=float(ss.get(TOLERANCE) or 0.0), unit=ss.get(UNIT, ""))
@@ -198,7 +201,7 @@ def _question() -> lessons.Question | None:
 def _edited(step: lessons.Step) -> lessons.Step:
     """The step as the editor's boxes have it now (ValueError: not a step yet)."""
     return dataclasses.replace(step, title=st.session_state.get(STEP_TITLE, ""),
-                               note=st.session_state.get(NOTE, ""), question=_question(),
+                               note=st.session_state.get(NOTE, ""), question=_question(step),
                                challenge=step.path == "trainer" and bool(st.session_state.get(CHALLENGE)))
 
 
@@ -247,6 +250,7 @@ def _open() -> None:
         found = connection.store().load_lesson(code, paths=paths())
         if found is None:
             raise ValueError(f"no lesson is saved under the code {code}")
+        found = asking.computed_lesson(found)
     except ValueError as err:
         _say("open", f"Not opened: {_why(err)} The steps here are kept.", ok=False)
         return
@@ -263,7 +267,7 @@ def _import() -> None:
     try:
         if up.size > reader.MAX_BYTES:     # never read a file past the cap into memory
             raise ValueError(f"this file has {up.size:,} bytes; a lesson file has at most 1 MB")
-        built = reader.read_file(up.getvalue(), paths())
+        built = asking.computed_lesson(reader.read_file(up.getvalue(), paths()))
     except ValueError as err:
         _say("file", f"Not imported: {_why(err)} The steps here are kept.", ok=False)
         return
@@ -304,18 +308,6 @@ def add_part() -> None:
     _said("add")
 
 
-def _summary(step: lessons.Step) -> str:
-    q = step.question
-    if q is None:
-        return "the class's challenge" if step.challenge else "no question"
-    if q.kind == "number":
-        right = "a poll" if q.answer is None else f"right: {q.answer:g}" + (
-            f" ± {q.tolerance:g}" if q.tolerance else "") + (f" {q.unit}" if q.unit else "")
-    else:
-        right = "a poll" if q.answer is None else f"right: {q.choices[int(q.answer)]}"
-    return f"asks ({q.kind}, {right}): {q.text}"
-
-
 def steps_part() -> None:
     steps = _steps()
     if not steps:
@@ -327,7 +319,7 @@ def steps_part() -> None:
         with st.container(border=True, key=f"build_row_{i}"):
             st.markdown(f"**{i + 1}\\. {text.plain(step.title or step.path)}**")
             link = step.link if len(step.link) <= SHOWN_LINK else step.link[:SHOWN_LINK - 1] + "…"
-            st.caption(text.plain(f"{link} · {_summary(step)}"))
+            st.caption(text.plain(f"{link} · {asking.summary(step)}"))
             with st.container(horizontal=True, gap="small"):
                 st.button("Up", key=f"build_up_{i}", on_click=_move, args=(i, -1), disabled=i == 0,
                           icon=":material/arrow_upward:", help="Moves this step one earlier.")
@@ -338,6 +330,31 @@ def steps_part() -> None:
                 st.button("Remove", key=f"build_remove_{i}", on_click=_remove, args=(i,),
                           help="Takes this step out of the lesson.")   # (no icons: four fit a phone's row)
     _said("steps")
+
+
+def _answer_boxes(kind: str, step: lessons.Step) -> None:
+    """The right answer: computed from the step's link (a question about the page), typed, or chosen."""
+    if kind == "ask":
+        asking.answer_line(step)
+    elif kind == "number":
+        c = st.columns(3)
+        c[0].number_input("The right answer (empty: a poll)", key=ANSWER, value=None, step=0.1,
+                          min_value=-lessons.BOUND, max_value=lessons.BOUND, format="%g",
+                          help="Yours to type: the projector marks it on Reveal. Empty: no right answer.")
+        c[1].number_input("Right within ±", key=TOLERANCE, min_value=0.0, max_value=lessons.BOUND, step=0.05,
+                          format="%g", help="An answer this close to the right one counts as right.")
+        c[2].text_input("Unit (optional)", key=UNIT, max_chars=lessons.MAX_UNIT,
+                        help="Shown after each number, e.g. % or units.")
+    elif kind == "choice":
+        st.text_area("The choices, one per line", key=CHOICES, height=110,
+                     help=f"{lessons.MIN_CHOICES} to {lessons.MAX_CHOICES} short answers, each on its own "
+                          "line.")
+        choices = _choices()
+        if st.session_state.get(RIGHT, -1) not in range(-1, len(choices)):
+            st.session_state[RIGHT] = -1
+        st.selectbox("The right choice", list(range(-1, len(choices))), key=RIGHT,
+                     format_func=lambda k: "none: a poll" if k < 0 else choices[k],
+                     help="Yours to choose: the projector marks it on Reveal.")
 
 
 def edit_part() -> None:
@@ -365,32 +382,17 @@ def edit_part() -> None:
                     help="The trainer on the class's data, with Submit; off: a view to explore.")
     kind = st.radio("A question before the view", list(KINDS), format_func=KINDS.get, key=KIND,
                     horizontal=True, help="With a question, the class predicts before the view opens.")
+    if kind == "ask":
+        asking.boxes(steps[i])
     if kind != "none":
         st.text_area("The question", key=TEXT, max_chars=lessons.MAX_TEXT, height=80,
                      help="What the class answers before it sees the view.")
-    if kind == "number":
-        c = st.columns(3)
-        c[0].number_input("The right answer (empty: a poll)", key=ANSWER, value=None, step=0.1,
-                          min_value=-lessons.BOUND, max_value=lessons.BOUND, format="%g",
-                          help="Yours to type: the projector marks it on Reveal. Empty: no right answer.")
-        c[1].number_input("Right within ±", key=TOLERANCE, min_value=0.0, max_value=lessons.BOUND, step=0.05,
-                          format="%g", help="An answer this close to the right one counts as right.")
-        c[2].text_input("Unit (optional)", key=UNIT, max_chars=lessons.MAX_UNIT,
-                        help="Shown after each number, e.g. % or units.")
-    elif kind == "choice":
-        st.text_area("The choices, one per line", key=CHOICES, height=110,
-                     help=f"{lessons.MIN_CHOICES} to {lessons.MAX_CHOICES} short answers, each on its own "
-                          "line.")
-        choices = _choices()
-        if st.session_state.get(RIGHT, -1) not in range(-1, len(choices)):
-            st.session_state[RIGHT] = -1
-        st.selectbox("The right choice", list(range(-1, len(choices))), key=RIGHT,
-                     format_func=lambda k: "none: a poll" if k < 0 else choices[k],
-                     help="Yours to choose: the projector marks it on Reveal.")
+    _answer_boxes(kind, steps[i])
     try:
         pending = _edited(steps[i]) != steps[i]
     except ValueError:                       # half typed: not a question yet
         pending = True
+    asking.relink_box(steps, i, _read, _say)
     st.button(f"Keep these for step {i + 1}", key="build_keep", on_click=_keep_step, icon=":material/check:",
               type="primary" if pending else "secondary",
               help="Changes the step as above; a question that is not one yet leaves it as it was.")

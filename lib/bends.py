@@ -76,6 +76,13 @@ def depth(W1, b1, W2, b2, act: Activation, *, n: int = 601, span: tuple[float, f
                  int(np.shape(W1)[1]))
 
 
+def collapses(d: Depth) -> bool:
+    """Is the network the single layer it would collapse to, for every input drawn (to rounding)? Always
+    without a bend; with one, when no unit's sum crosses zero where it is live (each stays on)."""
+    scale = max(1.0, float(np.abs(d.net).max()), float(np.abs(d.one).max()))
+    return d.gap <= 1e-9 * scale
+
+
 @dataclass(frozen=True)
 class Followed:
     """One input x through the network (z, h, y) and through the collapsed layer (W, b, y_one)."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
+from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import numpy as np
@@ -120,3 +121,19 @@ def read_file(data: object, paths: Collection[str] | None = None) -> lessons.Les
     if nesting(data) > lessons.MAX_DEPTH:
         raise ValueError(f"this file is nested more than {lessons.MAX_DEPTH} deep: not a lesson file")
     return lessons.loads(bytes(data), paths)
+
+
+def read_folder(folder: str | Path, paths: Collection[str] | None = None) -> dict[str, lessons.Lesson]:
+    """Every lesson file (*.json) of a folder, in name order, each read by `read_file`, keyed by its name
+    without its order ("01-recipe-card.json" -> "recipe-card"). ValueError naming the file that does not
+    load: a folder of ready lessons loads whole or not at all."""
+    out: dict[str, lessons.Lesson] = {}
+    for f in sorted(Path(folder).glob("*.json")):
+        name = re.sub(r"^\d+-", "", f.stem)
+        if name in out:
+            raise ValueError(f"{f.name}: a second lesson named {name}")
+        try:
+            out[name] = read_file(f.read_bytes(), paths)
+        except ValueError as err:
+            raise ValueError(f"{f.name}: {err}") from None
+    return out

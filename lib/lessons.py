@@ -43,6 +43,8 @@ BOUND = 1e12  # |a number| in a question or an answer
 MAX_BINS = 12  # bars of a histogram of number answers
 PRIVATE = frozenset({"seat", "key", "class", "code"})  # never in a step's link: a seat, a key, a class
 _PATH = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+_ASK = re.compile(r"^[a-z][a-z0-9_]{0,31}$")  # a declared quantity's name, and its parameters' (lib/asks.py)
+MAX_AT = 4  # parameters of a question about a declared quantity
 
 
 def _line(text: object, what: str, limit: int, *, empty: bool = False, lines: bool = False) -> str:
@@ -74,7 +76,9 @@ class Question:
     """What the class answers before it sees the step's result.
 
     kind "number": `answer` a number (None: a poll, no right answer), right within `tolerance`, in `unit`.
-    kind "choice": `choices` 2 to 6 phrases, `answer` the right one's index (None: a poll)."""
+    kind "choice": `choices` 2 to 6 phrases, `answer` the right one's index (None: a poll).
+    `ask`: the name of a quantity the step's page declares (lib/asks.py), whose answer is computed from the
+    step's link (by whoever knows the page's declaration); `at`: its parameters, (name, value) pairs."""
 
     kind: str
     text: str
@@ -82,8 +86,11 @@ class Question:
     answer: float | int | None = None
     tolerance: float = 0.0
     unit: str = ""
+    ask: str = ""
+    at: tuple[tuple[str, float | str], ...] = ()
 
     def __post_init__(self):
+        _check_ask(self.ask, self.at)
         if self.kind not in KINDS:
             raise ValueError(f"a question's kind is number or choice, not {str(self.kind)[:20]!r}")
         _line(self.text, "a question's text", MAX_TEXT, lines=True)
@@ -119,6 +126,24 @@ class Question:
     @property
     def poll(self) -> bool:
         return self.answer is None
+
+
+def _check_ask(ask: object, at: object) -> None:
+    if not isinstance(ask, str) or (ask and not _ASK.match(ask)):
+        raise ValueError(f"not a quantity's name: {str(ask)[:40]!r}")
+    if not isinstance(at, tuple) or not all(isinstance(p, tuple) and len(p) == 2 for p in at):
+        raise ValueError("a question's parameters must be name and value pairs")
+    if at and not ask:
+        raise ValueError("parameters belong to a question about a quantity (ask)")
+    if len(at) > MAX_AT or len({n for n, _ in at}) != len(at):
+        raise ValueError(f"a question has at most {MAX_AT} parameters, each once")
+    for name, v in at:
+        if not isinstance(name, str) or not _ASK.match(name):
+            raise ValueError(f"not a parameter's name: {str(name)[:40]!r}")
+        if isinstance(v, str):
+            _line(v, f"parameter {name}", MAX_UNIT)
+        else:
+            _number(v, f"parameter {name}")
 
 
 @dataclass(frozen=True)
@@ -239,14 +264,21 @@ def question_to_dict(q: Question) -> dict:
         d["tolerance"] = q.tolerance
     if q.unit:
         d["unit"] = q.unit
+    if q.ask:
+        d["ask"] = q.ask
+    if q.at:
+        d["at"] = dict(q.at)
     return d
 
 
 def question_from_dict(d: object, where: str = "the question") -> Question:
-    d = _fields(d, {"kind", "text", "choices", "answer", "tolerance", "unit"}, where)
+    d = _fields(d, {"kind", "text", "choices", "answer", "tolerance", "unit", "ask", "at"}, where)
     choices = d.get("choices", [])
     if not isinstance(choices, list):
         raise ValueError(f"{where}: choices must be a list of phrases")
+    at = d.get("at", {})
+    if not isinstance(at, dict):
+        raise ValueError(f"{where}: at must be an object of parameters")
     answer = d.get("answer")
     if d.get("kind") == "number" and answer is not None:
         answer = _number(answer, f"{where}: the answer")
@@ -258,6 +290,8 @@ def question_from_dict(d: object, where: str = "the question") -> Question:
             answer=answer,
             tolerance=d.get("tolerance", 0.0),
             unit=d.get("unit", ""),
+            ask=d.get("ask", ""),
+            at=tuple(sorted(at.items(), key=lambda p: str(p[0]))),
         )
     except ValueError as err:
         raise ValueError(f"{where}: {err}") from None

@@ -19,6 +19,11 @@ import pandas as pd
 
 MLPS = ("gelu", "swiglu")          # GPT-2's linear-GELU-linear, or Llama's gated SiLU
 NORMS = ("layernorm", "rmsnorm")   # LayerNorm has a scale and a shift; RMSNorm a scale only
+LINK_KEYS = {  # TransformerConfig field -> its link key on /gpt2-params, in the order the page draws them
+    "d_model": "d", "n_layer": "layers", "n_head": "heads", "n_kv_head": "kv", "d_ff": "ff",
+    "vocab_size": "vocab", "n_positions": "pos", "mlp": "mlp", "norm": "norm",
+    "qkv_bias": "qkvbias", "bias": "bias", "tie_embeddings": "tie",
+}
 
 
 @dataclass(frozen=True)

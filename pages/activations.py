@@ -9,7 +9,7 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from lib import bends
+from lib import answers, asks, bends
 from lib.activations import ACTIVATIONS
 from lib.layers import collapse, swiglu, two_layer
 from ui import charts, colors, fmt, room, state
@@ -58,6 +58,15 @@ LINKS = state.Links(
     state.slider("wu", -3.0, 3.0, 1.0, 0.1, "Linear-branch weight",
                  "W_up for a one-number input: the value that the gate lets through.",
                  meaning="SwiGLU's linear-branch weight"),
+)
+
+ASKS = asks.declare(  # what a lesson can ask about this page (lib/asks.py)
+    asks.Ask("value", "What is the bend's value f(x) at the x followed?", "number", answers.bend_value,
+             tolerance=0.01),
+    asks.Ask("slope", "What is the bend's slope f′(x) at the x followed?", "number", answers.bend_slope,
+             tolerance=0.01),
+    asks.Ask("collapses", f"Is the network the single layer x(W₁W₂) + (b₁W₂ + b₂) for every x from "
+             f"{fmt.num(LO)} to {fmt.num(HI)}?", "choice", answers.stack_collapses, choices=asks.YES_NO),
 )
 
 
@@ -198,7 +207,7 @@ def depth_live(W1, b1, W2, b2):
         charts.show(_depth_figure(bend, _key(W1), tuple(b1.tolist()), _key(W2), tuple(b2.tolist()),
                                   float(x)))
         span = f"x from {fmt.num(LO)} to {fmt.num(HI)}"
-        if bend == "identity":
+        if bends.collapses(d):   # always without a bend; with one, when every unit stays on for every x
             st.success(f"Identical: the largest difference for {span} is {fmt.gap(d.gap)}. "
                        f"The {fmt.count(d.units)} hidden units bought nothing.", icon=":material/check_circle:")
         else:
@@ -207,6 +216,10 @@ def depth_live(W1, b1, W2, b2):
             st.info(f"With the bend they part ways: up to {fmt.num(d.gap)} apart "
                     f"(at x = {fmt.num(d.where, 2)}).{bent}", icon=":material/call_split:")
         f = bends.follow(x, W1, b1, W2, b2, act)
+        at = np.array([float(x)])
+        st.markdown(f"**{act.label} itself at x = {fmt.num(float(x), 2)}**: f(x) = {fmt.num(float(act.fn(at)[0]), 4)}, "
+                    f"its slope f′(x) = {fmt.num(float(act.grad(at)[0]), 4)} (what backpropagation multiplies by "
+                    "there).")
         st.markdown(f"**x = {fmt.num(f.x, 2)} through the network** with {act.label}")
         st.latex(
             r"\begin{aligned}"

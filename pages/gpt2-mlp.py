@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from lib import ffn
+from lib import answers, asks, ffn
 from pages.gpt2_mlp import views as view
 from ui import fmt, room, state, tables
 from ui.source import show_source
@@ -81,6 +81,11 @@ LINKS = state.Links(
                  meaning="The full-size token given a fresh row"),
 )
 MATRICES = ("x", "w1", "b1", "w2", "b2")
+ASKS = asks.declare(  # what a lesson can ask about this page (lib/asks.py)
+    asks.Ask("on", f"How many of the {N_TOK * D_FF} hidden values z are on (z > 0)?", "number", answers.mlp_on),
+    asks.Ask("output", "What is output d{feature} of the token followed, y = GELU(x W₁) W₂?", "number",
+             answers.mlp_output, tolerance=0.01, params=(asks.Param("feature", "output feature", 1, 1, D),)),
+)
 
 
 def _reset_all():

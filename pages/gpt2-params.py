@@ -2,7 +2,10 @@
 
 import streamlit as st
 
+from lib import answers, asks
 from lib.transformer import (
+    DTYPE_BYTES,
+    LINK_KEYS,
     MLPS,
     NORMS,
     PRESET_NAMES,
@@ -18,11 +21,7 @@ from ui import charts, fmt, room, state
 from ui.source import show_source
 
 G = PRESETS["gpt2"]  # the declared defaults; every field's default on a run is the chosen preset's
-FIELDS = {  # TransformerConfig field -> its link key, in the order the controls are drawn
-    "d_model": "d", "n_layer": "layers", "n_head": "heads", "n_kv_head": "kv", "d_ff": "ff",
-    "vocab_size": "vocab", "n_positions": "pos", "mlp": "mlp", "norm": "norm",
-    "qkv_bias": "qkvbias", "bias": "bias", "tie_embeddings": "tie",
-}
+FIELDS = LINK_KEYS  # TransformerConfig field -> its link key, in the order the controls are drawn
 BOTH = "`true`/`false` (the preset's)"  # a field's default on a run is the chosen preset's value
 
 
@@ -74,6 +73,16 @@ LINKS = state.Links(
     state.toggle("tie", G.tie_embeddings, "Tied lm_head",
                  "The output layer reuses the token embedding matrix, so it adds no parameters.",
                  meaning="The output layer reuses the token embedding", values=BOTH),
+)
+ASKS = asks.declare(  # what a lesson can ask about this page (lib/asks.py)
+    asks.Ask("total", "How many parameters does the model have?", "number", answers.gpt2_total, rel=0.02),
+    asks.Ask("mlp_share", "What share of the model's parameters sits in its blocks' MLPs?", "number",
+             answers.gpt2_mlp_share, unit="%", tolerance=2.0),
+    asks.Ask("per_block", "How many parameters does one block hold?", "number", answers.gpt2_per_block,
+             rel=0.02),
+    asks.Ask("memory", "How many GB (10⁹ bytes) do the weights take, stored as {dtype}?", "number",
+             answers.gpt2_memory, unit="GB", tolerance=0.01, rel=0.05,
+             params=(asks.Param("dtype", "stored as", "bf16", choices=tuple(DTYPE_BYTES)),)),
 )
 
 

@@ -9,6 +9,7 @@ is forwarded there with its whole query, so the link still opens what it showed.
 import numpy as np
 import streamlit as st
 
+from lib import answers, asks
 from lib.layers import linear, param_count
 from lib.recipe import MAX_SIZE, default_layer, init_layer, scaled_parts
 from pages.recipe_card import card
@@ -43,6 +44,14 @@ LINKS = state.Links(
     state.slider("times", 0.0, 3.0, 2.0, 0.5, "Multiply the input by k",
                  "k: scale every input by the same factor (2 = double the input).",
                  meaning="k in “multiply the input by k” (linearity)"),
+)
+
+# What a lesson can ask about this page (lib/asks.py), the answer computed from a step's link values.
+ASKS = asks.declare(
+    asks.Ask("y", "What is output y{j}: the inputs times column {j} of W, plus the bias b{j}?", "number",
+             answers.recipe_output, tolerance=0.05, params=(asks.Param("j", "output", 1, 1, MAX_SIZE),)),
+    asks.Ask("params", "How many parameters (weights and biases) does this layer have?", "number",
+             answers.recipe_params),
 )
 
 

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from lib import answers, asks
 from lib.depth import compound, random_stack
 from lib.layers import collapse, linear
 from lib.onestep import central, explain, steps
@@ -87,6 +88,14 @@ LINKS = state.Links(
     cells("x", X0, -3.0, 3.0, 0.1, help="The card's input.", meaning="The recipe card's x_i (set there)"),
     cells("w", W0, -2.0, 2.0, 0.1, help="The card's weight.", meaning="The recipe card's W_ij (set there)"),
     cells("b", B0, -2.0, 2.0, 0.1, help="The card's bias.", meaning="The recipe card's b_j (set there)"),
+)
+ASKS = asks.declare(  # what a lesson can ask about this page (lib/asks.py)
+    asks.Ask("prediction", "What does the mini network predict, ŷ, after the steps taken?", "number",
+             answers.mini_prediction, tolerance=0.05),
+    asks.Ask("loss", "What is the loss (ŷ − y)² after the steps taken?", "number", answers.mini_loss,
+             tolerance=0.05, rel=0.05),
+    asks.Ask("folds", "Do the two layers fold into one layer, ŷ = x(WW′) + (bW′ + b′), for every input?",
+             "choice", answers.mini_folds, choices=asks.YES_NO),
 )
 CARD_KEYS = ["mode", "nin", "nout", *[k for k in LINKS.links if k[0] in "xwb" and k[1:].isdigit()]]
 

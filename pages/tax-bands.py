@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from lib import relufit, ring, tax
+from lib import answers, asks, relufit, ring, tax
 from lib.layers import collapse
 from lib.regions import grid, line_in_box
 from pages.tax_bands import ramps, schedule
@@ -56,6 +56,18 @@ LINKS = state.Links(
                  group="`w1`, `b1`, `w2`, `b2`"),
     state.matrix("b2", ring.HAND.b2, "b₂", "The output's bias: its value where every unit is off.",
                  group="`w1`, `b1`, `w2`, `b2`"),
+)
+
+ASKS = asks.declare(  # what a lesson can ask about this page (lib/asks.py)
+    asks.Ask("tax", "What is the tax on the income followed?", "number", answers.tax_at, tolerance=1.0,
+             rel=0.01),
+    asks.Ask("marginal", "What is the marginal rate at the income followed (the rate on its next unit)?",
+             "number", answers.marginal_at, unit="%", tolerance=0.5),
+    asks.Ask("effective", "What is the effective rate, tax ÷ income, at the income followed?", "number",
+             answers.effective_at, unit="%", tolerance=0.5),
+    asks.Ask("ramps", "How many ramps does the sum need to follow the curve within a root-mean-square error "
+             "of {error}?", "number", answers.ramps_needed,
+             params=(asks.Param("error", "error", 0.05, 0.0001, 1.0, whole=False),)),
 )
 
 

@@ -20,6 +20,7 @@ import streamlit as st
 
 from classroom import seats, submit
 from engine import fairshare
+from lib import answers, asks
 from lib.features import FEATURES
 from lib.maps import RES, UNIT_RES, collapse, confusion, fold_lines, plane_inputs
 from lib.mlp import follow, forward, loss_and_grads, point_losses
@@ -36,6 +37,16 @@ from pages.trainer.links import ACTS, LINKS, PROBLEM_UI, WORST, parse_speed, pro
 from ui import charts, fmt, room, state, tables
 from ui.source import show_source
 
+# What a lesson can ask about this page (lib/asks.py), beside its LINKS (pages/trainer/links.py).
+EPOCHS = asks.Param("epochs", "epochs", answers.EPOCHS, 1, 5_000)
+ASKS = asks.declare(
+    asks.Ask("accuracy", "What accuracy on the test points does the network reach after {epochs} epochs?",
+             "number", answers.trainer_accuracy, unit="%", tolerance=5.0, params=(EPOCHS,)),
+    asks.Ask("line", "Can one straight line split the two classes, every point on its own side?", "choice",
+             answers.line_splits, choices=asks.YES_NO),
+    asks.Ask("diverges", "Does training at this learning rate blow up (its loss stops being a number) within "
+             "{epochs} epochs?", "choice", answers.trainer_diverges, choices=asks.YES_NO, params=(EPOCHS,)),
+)
 FULL = "trainer_full_run"    # session flag: True while the whole page is running (not a fragment)
 VIEW = "trainer_view"        # what the sections below the top were last drawn for
 BELOW = "trainer_below"      # the controls they depend on, when they were drawn

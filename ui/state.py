@@ -48,6 +48,7 @@ from typing import Any, NoReturn
 import numpy as np
 import streamlit as st
 
+from lib.asks import LinkValues
 from ui import fmt
 
 _STORE = "_links"  # session_state: {page id: {"good": {key: value}, "notes": {key: (msg, value)}}}
@@ -753,3 +754,35 @@ def page_links(path: str) -> Links | None:
     assert spec.loader is not None
     spec.loader.exec_module(module)
     return getattr(module, "LINKS", None)
+
+
+def page_asks(path: str) -> dict | None:
+    """The ASKS a page file declares beside its LINKS (lib.asks: what the page can be asked), read as
+    `page_links` reads LINKS; None for a page that declares none."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(f"_layerlab_asks_{abs(hash(path))}", path)
+    module = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    spec.loader.exec_module(module)
+    return getattr(module, "ASKS", None)
+
+
+def read_values(links: Links, query: Mapping[str, str | list[str]]) -> LinkValues:
+    """A step's link values as the page's LINKS parse them: every key of the table, the link's value where
+    it is usable (`Link.from_text`, as the page reads a link on a first visit), else the declared default;
+    `given`: the keys whose link value was used. `query` as lib.lessons.parse_query gives it."""
+    values, given = {}, []
+    for link in links:
+        raw = query.get(link.key)
+        raws = [] if raw is None else list(raw) if isinstance(raw, list) else [raw]
+        values[link.key] = link.default
+        if not raws:
+            continue
+        try:
+            values[link.key] = (tuple(link.from_text(r) for r in raws) if link.kind == "multi"
+                                else link.from_text(raws[-1]))
+        except ValueError:
+            continue
+        given.append(link.key)
+    return LinkValues(values, given)

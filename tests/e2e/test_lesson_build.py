@@ -78,3 +78,28 @@ def test_a_teacher_builds_a_two_step_lesson_from_links_saves_it_and_starts_it(op
     assert_clean(teacher)
     assert axe_findings(teacher) == []   # issue 35: every class screen
     screenshot(teacher, "lesson-build-started")
+
+
+def test_a_question_about_the_page_shows_its_computed_answer_to_the_teacher(open_page):
+    """Issue 45 item 2: "About this page" draws what the page can be asked, its parameters and the right
+    answer computed from the step's link; the editor passes axe-core and is drawn at both widths."""
+    card = "/recipe-card?mode=plain&nin=2&nout=2&x1=1&x2=2&w11=0.5&w12=-1&w21=1&w22=0.5&b1=0&b2=0.5"
+    for size in (None, "phone"):
+        teacher = open_page("/class", size) if size else open_page("/class")
+        _open_builder(teacher)
+        _add(teacher, card, "The card", 1)
+        kind = teacher.get_by_role("radiogroup", name="A question before the view")
+        kind.get_by_role("radio", name="No question").focus()
+        for _ in range(3):                                    # by keyboard: No question → … → About this page
+            teacher.keyboard.press("ArrowRight")
+        teacher.get_by_text("Right answer, computed from this step's link").wait_for(timeout=15_000)
+        wait_ready(teacher)
+        text = main_text(teacher)
+        assert "Right answer, computed from this step's link: 2.5\u00a0±\u00a00.05" in text, text[-800:]
+        words = teacher.get_by_role("textbox", name="The question").input_value()
+        assert words.startswith("What is output y1")
+        assert_clean(teacher)
+        teacher.mouse.move(0, 0)
+        assert axe_findings(teacher) == []
+        teacher.get_by_role("textbox", name="A new link for this step").scroll_into_view_if_needed()
+        screenshot(teacher, "lesson-build-ask")

@@ -48,7 +48,7 @@ WHY = {
 # board.py draws with pictures.py; never the other way), so the room reads from the bottom up.
 CLASS_ORDER = tuple(f"classroom/{name}.py" for name in (
     "__init__", "history", "session", "text", "connection", "door", "seats", "pictures", "board", "submit",
-    "links", "lesson", "build", "lead"))
+    "links", "lesson", "asking", "build", "lead"))
 CLASS_WHY = "in the class room a lower module never imports a higher one (CLASS_ORDER)"
 
 
@@ -75,10 +75,12 @@ COMPUTED = {
     "engine/keylookup.py": "Streamlit's widget modules, named in MODULES",
     "engine/__init__.py": "the engine's own patches, engine.<name>",
 }
-# ui.state.page_links(path) runs a page file's top: an import. A constant path is an arrow like any other;
-# a computed one is allowed only where the class room follows the lesson a teacher's step names (as
-# app.py's navigation runs every lesson).
-PAGE_LINKS_COMPUTED = {"classroom/lesson.py"}
+# ui.state.page_links(path) and page_asks(path) run a page file's top: an import. A constant path is an
+# arrow like any other; a computed one is allowed only where the class room follows the lesson a teacher's
+# step names (as app.py's navigation runs every lesson): the student's page, and the answers computed from
+# a step's link (classroom/asking.py).
+PAGE_LINKS_COMPUTED = {"classroom/lesson.py", "classroom/asking.py"}
+PAGE_READERS = ("page_links", "page_asks")
 
 
 def _module_file(dotted: str, root: Path = ROOT) -> str | None:
@@ -140,13 +142,13 @@ def read_imports(path: Path, root: Path = ROOT) -> tuple[dict[str, int], list[st
             elif me not in COMPUTED:
                 faults.append(f"{me}:{line}: a computed {_call_name(node)}() (name the module; the floors "
                               "cannot read a computed name)")
-        elif isinstance(node, ast.Call) and _call_name(node) == "page_links":
+        elif isinstance(node, ast.Call) and _call_name(node) in PAGE_READERS:
             if (name := _constant(node)) is not None:
                 if (root / name).is_file():
                     found.setdefault(name, line)
             elif me not in PAGE_LINKS_COMPUTED and room(me) is not None:
-                faults.append(f"{me}:{line}: page_links() of a computed page file (it runs that page's top: "
-                              "an import; name the file, or give the lesson the table it reads)")
+                faults.append(f"{me}:{line}: {_call_name(node)}() of a computed page file (it runs that "
+                              "page's top: an import; name the file, or give the lesson the table it reads)")
     found.pop(me, None)
     return found, faults
 
@@ -359,7 +361,7 @@ def test_ui_holds_only_what_is_shared():
 
 def _named_paths(text: str) -> Iterable[str]:
     for match in re.finditer(r"`?((?:app|lib|store|engine|ui|classroom|pages|tests|bench|tools|deploy|docs|"
-                             r"static)"
+                             r"static|course)"
                              r"(?:/[\w.-]+)*/?)`?", text):
         yield match.group(1)
 
