@@ -77,8 +77,10 @@ def score_of(head: str, pred: np.ndarray, y: np.ndarray) -> float:
     pred : P(class 1) (n,) for two classes, P (n, k) for k classes, values (n,) for a linear head.
     """
     if head == "linear":
+        if not np.isfinite(pred).all():   # a diverged network: the floor, never the mean's 0
+            return R2_FLOOR
         r2 = r_squared(pred, y)
-        return float(min(1.0, max(R2_FLOOR, r2))) if np.isfinite(r2) else 0.0   # R2_FLOOR to 1
+        return float(min(1.0, max(R2_FLOOR, r2))) if np.isfinite(r2) else 0.0   # R2_FLOOR to 1; y flat: 0
     guess = pred.argmax(axis=1) if pred.ndim == 2 else (pred > 0.5).astype(int)
     return float(np.mean(guess == np.asarray(y).astype(int))) if len(y) else 0.0   # 0 to 1
 

@@ -32,13 +32,30 @@ REF_MISSING = [m for m in REFERENCES if not _installed(m)]
 REF_SKIP = ("needs the references (" + ", ".join(REF_MISSING) + "): pip install -r requirements-ref.txt")
 
 
+# Two processes (pyproject's `-n 2 --dist loadgroup`): the levels that drive servers and a browser run in ONE
+# of them, in the order below, and the unit and AppTest levels in the other. A browser test mostly waits on
+# Chromium, about one core; two browser processes on CI's two cores slowed each other by half and failed
+# timing checks a class relies on (README, Development), so they never run two at once.
+SERVED = ("tests/e2e/", "tests/deploy/")
+# Timed checks (a pause reaching students within 3.5 s, the board within 3.5 s, the fair share of a quiet
+# process) run after the other process's levels are done (they take about a third of the browser level).
+TIMED = ("tests/deploy/", "tests/e2e/test_class.py")
+# The container level in one process of its own choosing (its image is built once per process), beside
+# whichever level is lighter then: it mostly waits on podman and pip.
+CONTAINED = ("tests/container/",)
 LAST = ("tests/deploy/test_class_hostile.py",)   # a class of 30 on two replicas: its servers wind down for a
 # while after it, and the browser tests' timings that followed it failed: it runs after everything else
 
 
+@pytest.hookimpl(tryfirst=True)   # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config, items):
-    items.sort(key=lambda item: item.nodeid.startswith(LAST))   # stable: every other test keeps its place
+    # stable: every other test keeps its place
+    items.sort(key=lambda item: (item.nodeid.startswith(LAST), item.nodeid.startswith(TIMED)))
     for item in items:
+        if item.nodeid.startswith(SERVED):
+            item.add_marker(pytest.mark.xdist_group("served"))
+        elif item.nodeid.startswith(CONTAINED):
+            item.add_marker(pytest.mark.xdist_group("container"))
         if item.get_closest_marker("ref") is None:
             continue
         item.user_properties.append(("level", "ref"))

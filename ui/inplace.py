@@ -50,7 +50,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import shutil
 import threading
 from collections import OrderedDict
 from functools import cache
@@ -144,11 +143,7 @@ def available() -> bool:
         return False
     src = _source()
     try:
-        if not PLOTLY_JS.exists() or PLOTLY_JS.stat().st_size != src.stat().st_size:
-            STATIC.mkdir(exist_ok=True)
-            tmp = PLOTLY_JS.with_suffix(".tmp")
-            shutil.copyfile(src, tmp)
-            tmp.replace(PLOTLY_JS)
+        _write(PLOTLY_JS, src.read_bytes())   # by content: another version's file can be as long
         _write(CHART_JS, _chart_js().encode())
     except OSError:
         return False

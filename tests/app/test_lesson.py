@@ -128,10 +128,16 @@ def test_a_paced_student_is_brought_back_and_free_mode_lets_them_choose(switches
     store().goto(code, key, 2)
     store().set_mode(code, key, "free")
     at.run()
-    assert "step 3 of 5" in _text(at)
+    steps = lead.ready()["recipe-card"].steps
+
+    def link(i: int) -> tuple[str, dict]:   # step i's page, its whole view, the class and the seat
+        return "recipe-card", {**cl.step_query(steps[i]), "class": code, "seat": seat}
+
+    assert "step 3 of 5" in _text(at) and switches[-1] == link(2)
     at.selectbox(key="lesson_step_choice").set_value(0).run()
     at.run()
-    assert "step 1 of 5" in _text(at) and switches[-1][1].get("w11") in (None, "0.5")
+    assert "step 1 of 5" in _text(at) and switches[-1] == link(0)
+    assert switches[-1][1]["w11"] == "0.5" and at.query_params["w11"] == "0.5"   # step 1's own view
 
 
 def test_a_page_out_of_tries_learns_nothing_of_a_codes_kind_from_the_title():

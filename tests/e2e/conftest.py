@@ -9,10 +9,12 @@ from __future__ import annotations
 import os
 import shutil
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
 from bench.server import StreamlitServer
+from engine.turns import busy_toast
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots"
@@ -48,8 +50,39 @@ def browser(chromium_path):
                   "--disable-component-update", "--disable-sync", "--no-first-run",
                   "--disable-quic"],
         )
+        _count_loads(b)
         yield b
         b.close()
+
+
+# Page loads, the browser level's cost (7-10 CPU-s each): every page a context of the session's browser
+# opens counts its loads (a goto, a reload), and each test records its own as the junit property
+# page_loads, which .ci/run sums per file.
+LOADS = [0]
+
+
+def _count_loads(b) -> None:
+    def counted(make):
+        def _make(*args, **kwargs):
+            made = make(*args, **kwargs)
+            pages = [made] if hasattr(made, "goto") else []
+            for page in pages:
+                page.on("domcontentloaded", lambda _page: LOADS.__setitem__(0, LOADS[0] + 1))
+            if not pages:
+                made.on("page", lambda page: page.on(
+                    "domcontentloaded", lambda _page: LOADS.__setitem__(0, LOADS[0] + 1)))
+            return made
+        return _make
+
+    b.new_context = counted(b.new_context)
+    b.new_page = counted(b.new_page)
+
+
+@pytest.fixture(autouse=True)
+def _page_loads(request):
+    before = LOADS[0]
+    yield
+    request.node.user_properties.append(("page_loads", LOADS[0] - before))
 
 
 @pytest.fixture(scope="session")
@@ -116,7 +149,7 @@ def wait_ready(page, timeout: float = 60_000) -> None:
 
     page.wait_for_selector("[data-testid='stApp'][data-test-connection-state='CONNECTED']",
                            timeout=timeout)
-    for _ in range(20):
+    for _ in range(UNSETTLED):
         _script_finished(page, timeout)
         page.wait_for_function("!document.querySelector('[data-testid=\"stSkeleton\"]')",
                                timeout=timeout)
@@ -128,13 +161,23 @@ def wait_ready(page, timeout: float = 60_000) -> None:
         page.wait_for_timeout(300)  # let plotly finish drawing
         if page.evaluate(_ELEMENTS) == before > 0:   # 0: the page's first run has not drawn yet
             return
+    raise AssertionError(f"the page at {page.url} never settled: its elements still came and went after "
+                         f"{UNSETTLED} rounds ({page.evaluate(_ELEMENTS)} now)")
+
+
+UNSETTLED = 20   # rounds of wait_ready before a page that keeps changing fails
+# The one toast that is not an error: engine/turns.py's note that the server is busy (past capacity,
+# nothing lost). Any other toast is an error a student would see.
+BUSY = busy_toast(0).split(":")[0]
 
 
 def assert_clean(page) -> None:
-    """No exception box, no 'Page not found' dialog, no error toast."""
+    """No exception box, no 'Page not found' dialog, no error toast (any toast but the busy note)."""
     assert page.locator("[data-testid='stException']").count() == 0, page.inner_text("body")[:2000]
     assert page.get_by_text("Page not found").count() == 0
     assert page.locator("[data-testid='stMain']").count() == 1
+    toasts = page.locator("[data-testid='stToast']").all_inner_texts()
+    assert [t for t in toasts if BUSY not in t] == [], toasts
 
 
 WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
@@ -142,7 +185,14 @@ WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 
 def axe_findings(page) -> list[str]:
     """The serious and critical WCAG 2.0-2.2 A/AA violations axe-core finds on the page as it stands
-    (axe-playwright-python ships axe-core: nothing is downloaded). Every screen a test photographs asks it."""
+    (axe-playwright-python ships axe-core: nothing is downloaded).
+
+    Who asks it (not every photographed screen; about 70 screenshots, 16 axe calls): every page as first
+    opened at 1366 px, 420 px and in the room view (test_every_view.py, 30 screens), the trainer after
+    training (test_every_view.py, test_keyboard.py), the trainer's clickable chart (test_chart_names.py),
+    and every screen of the class and the lesson mode (test_class_screens.py, test_lesson.py,
+    test_lesson_build.py). A screenshot of a state reached by clicks or a link (a bad link's notes, an
+    opened view) is not asked: a new screen of that kind asks it itself, after `wait_ready`."""
     from axe_playwright_python.sync_playwright import Axe
 
     found = Axe().run(page, options={"runOnly": {"type": "tag", "values": WCAG}}).response["violations"]
@@ -169,28 +219,65 @@ def tab_to(page, name: str, limit: int = 120) -> None:
     raise AssertionError(f"{limit} presses of Tab never reached {name!r}")
 
 
+def _load(browser, url: str, width: str | int, height: int, frames: list | None = None):
+    """A new context (nothing shared with another test's page) at `url`, ready (wait_ready)."""
+    w = WIDTHS.get(width, width) if isinstance(width, str) else width
+    ctx = browser.new_context(viewport={"width": w, "height": height})
+    page = ctx.new_page()
+    if frames is not None:
+        page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(f)))
+    page.goto(url)
+    wait_ready(page)
+    return page
+
+
 @pytest.fixture
 def open_page(browser, server):
-    """open_page(path, width="laptop", height=900) -> a ready Playwright page at server.url + path."""
-    contexts = []
+    """open_page(path, width="laptop", height=900) -> a FRESH ready page at server.url + path, for a test
+    that changes what the page shows (clicks, types, plays, uploads). A read-only check uses `view`."""
+    pages = []
 
     def _open(path: str, width: str | int = "laptop", base: str | None = None, height: int = 900,
               frames: list | None = None):
         """`frames`: a list to collect every websocket message the page receives in (tests/minus.py
         reads the tables in them)."""
-        w = WIDTHS.get(width, width) if isinstance(width, str) else width
-        ctx = browser.new_context(viewport={"width": w, "height": height})
-        contexts.append(ctx)
-        page = ctx.new_page()
-        if frames is not None:
-            page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(f)))
-        page.goto((base or server.url) + path)
-        wait_ready(page)
-        return page
+        pages.append(_load(browser, (base or server.url) + path, width, height, frames))
+        return pages[-1]
 
     yield _open
-    for ctx in contexts:
-        ctx.close()
+    for page in pages:
+        page.context.close()
+
+
+@pytest.fixture(scope="module")
+def view(browser, server):
+    """view(path, width="laptop", height=900) -> the page at server.url + path, loaded ONCE per test file
+    and shared by every test of the file that asks for the same path, width and height.
+
+    A cold load costs Chromium 7-10 CPU-seconds, so a check that only reads a page shares its load:
+
+        def test_the_total_comes_first(view):
+            page = view("/gpt2-params")          # the first test to ask loads it; the rest reuse it
+            assert "Parameters" in main_text(page)
+
+    Read-only means: look (text, locators, evaluate, axe_findings, screenshot, hover, scroll) but never
+    click, type, press keys, upload, Play, or change the viewport for good. A test that changes the page
+    takes `open_page` (a fresh page of its own), so no test depends on another's order or leftovers.
+    """
+    pages: dict[tuple, object] = {}
+
+    def _view(path: str, width: str | int = "laptop", height: int = 900):
+        key = (path, width, height)
+        if key not in pages:
+            pages[key] = _load(browser, server.url + path, width, height)
+        page = pages[key]
+        moved = urlsplit(page.url).path.rstrip("/") != urlsplit(path).path.rstrip("/")
+        assert not moved, f"a test left the shared page of {path} at {page.url}: it should use open_page"
+        return page
+
+    yield _view
+    for page in pages.values():
+        page.context.close()
 
 
 _CONTENT_HEIGHT = """() => Math.max(...Array.from(document.querySelectorAll(

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from tests.e2e.conftest import screenshot, wait_ready
+from tests.e2e.conftest import assert_clean, screenshot, wait_ready
 
 pytestmark = pytest.mark.e2e
 
@@ -48,9 +48,21 @@ def test_each_lesson_s_answer_is_in_the_accessibility_tree(open_page, path, widt
     screenshot(page, "answer-" + path.strip("/"))
 
 
+# The first outline of each path the map draws its points with, as its drawing commands: one path per
+# class and split (ui/boundary.py's class_path), so each class's shape shows as its own command pattern.
+_SHAPES = """(sel) => Array.from(document.querySelectorAll(sel + ' .shapelayer path'))
+    .map(p => p.getAttribute('d') || '').filter(d => (d.match(/Z/gi) || []).length >= 2)
+    .map(d => d.split(/Z/i)[0].replace(/[^MLHVmlhv]/g, ''))"""
+
+
 @pytest.mark.parametrize("width", ["laptop", "phone"])
-def test_screenshot_the_classes_in_their_shapes(open_page, width):
-    page = open_page("/trainer?problem=classes&k=5&twin=false", width)
+def test_screenshot_the_classes_in_their_shapes(view, width):
+    """Five classes, each in its own shape on the map (colour is not the only difference: a reader who
+    tells no colours apart tells the shapes)."""
+    page = view("/trainer?problem=classes&k=5&twin=false", width)
+    assert_clean(page)
+    shapes = page.evaluate(_SHAPES, ".st-key-trainer_boundary")
+    assert len(set(shapes)) == 5, shapes                                  # five outlines, one per class
     screenshot(page, "answer-trainer-classes")
 
 

@@ -17,8 +17,8 @@ def _settle(page):
 
 
 @pytest.mark.parametrize("width", ["laptop", "phone"])
-def test_opens_with_gpt2_small_and_screenshots(open_page, width):
-    page = open_page("/gpt2-params", width)
+def test_opens_with_gpt2_small_and_screenshots(view, width):
+    page = view("/gpt2-params", width)
     assert_clean(page)
     text = main_text(page)
     assert "124,439,808" in text and "7,087,872" in text
@@ -33,8 +33,8 @@ def test_opens_with_gpt2_small_and_screenshots(open_page, width):
 
 
 @pytest.mark.parametrize("width", ["laptop", "phone"])
-def test_llama_3_8b_link(open_page, width):
-    page = open_page("/gpt2-params?preset=llama-3-8b", width)
+def test_llama_3_8b_link(view, width):
+    page = view("/gpt2-params?preset=llama-3-8b", width)
     assert_clean(page)
     text = main_text(page)
     assert "8,030,261,248" in text and "218,112,000" in text
@@ -72,8 +72,8 @@ def test_picking_a_preset_replaces_custom_values(open_page):
     assert_clean(page)
 
 
-def test_inconsistent_config_and_bad_link_open_cleanly(open_page):
-    page = open_page("/gpt2-params?preset=gpt5&heads=10&kv=10&vocab=abc&layers=6")
+def test_inconsistent_config_and_bad_link_open_cleanly(view):
+    page = view("/gpt2-params?preset=gpt5&heads=10&kv=10&vocab=abc&layers=6")
     assert_clean(page)
     text = main_text(page)
     assert "Ignored preset=gpt5" in text and "Ignored vocab=abc" in text
@@ -83,9 +83,9 @@ def test_inconsistent_config_and_bad_link_open_cleanly(open_page):
     screenshot(page, "gpt2-params-invalid")
 
 
-def test_the_total_and_the_picture_come_first(open_page):
+def test_the_total_and_the_picture_come_first(view):
     """At 1366 px the total and the treemap sit in the first screen, above every field."""
-    page = open_page("/gpt2-params")
+    page = view("/gpt2-params")
     total = page.locator("[data-testid='stMetric']", has_text="Parameters").first.bounding_box()
     tree = page.locator(".js-plotly-plot").first.bounding_box()
     first_slider = page.get_by_role("slider").first.bounding_box()

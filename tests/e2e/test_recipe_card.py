@@ -56,8 +56,8 @@ def _grid_cell(page, grid: int, row: int, col: int) -> str:
 
 
 @pytest.mark.parametrize("width", ["laptop", "phone"])
-def test_opens_with_the_seed_numbers_and_is_photographed(open_page, width):
-    page = open_page("/recipe-card", width)
+def test_opens_with_the_seed_numbers_and_is_photographed(view, width):
+    page = view("/recipe-card", width)
     assert_clean(page)
     text = main_text(page)
     assert "A layer is a matrix" in text
@@ -98,8 +98,8 @@ def test_the_diagram_hover_names_the_cell(open_page):
     assert re.search(r"w₁₁ = 0\.80", hover) and "row 1, column 1" in hover
 
 
-def test_sizes_from_the_link_reshape_the_card(open_page):
-    page = open_page("/recipe-card?nin=5&nout=4&mode=plain")
+def test_sizes_from_the_link_reshape_the_card(view):
+    page = view("/recipe-card?nin=5&nout=4&mode=plain")
     assert_clean(page)
     # A 5 x 4 card is one grid (inputs and their weights) and a row of biases, not 29 sliders.
     assert page.get_by_role("slider", name="w₅₄").count() == 0
@@ -107,8 +107,8 @@ def test_sizes_from_the_link_reshape_the_card(open_page):
     assert metric(page, "weights") == "5 × 4 = 20" and metric(page, "parameters") == "24"
 
 
-def test_bad_link_values_open_with_defaults_and_a_note(open_page):
-    page = open_page("/recipe-card?nin=99&w11=abc&x1=50&mode=soup&w77=1.5")
+def test_bad_link_values_open_with_defaults_and_a_note(view):
+    page = view("/recipe-card?nin=99&w11=abc&x1=50&mode=soup&w77=1.5")
     assert_clean(page)
     text = main_text(page)
     for key in ("nin=99", "w11=abc", "x1=50", "mode=soup"):
@@ -149,8 +149,8 @@ def test_random_weights_land_in_the_link(open_page):
 
 
 @pytest.mark.parametrize("width", ["laptop", "phone"])
-def test_the_largest_card_is_photographed(open_page, width):
-    page = open_page("/recipe-card?nin=8&nout=8&mode=plain", width)
+def test_the_largest_card_is_photographed(view, width):
+    page = view("/recipe-card?nin=8&nout=8&mode=plain", width)
     assert_clean(page)
     assert page.get_by_role("slider", name="w₈₈").count() == 0  # one grid, not 81 sliders
     assert _grid_cell(page, 0, 8, 0) == "x₈"

@@ -11,8 +11,8 @@ from tests.e2e.conftest import assert_clean, main_text, metric, screenshot, wait
 
 
 @pytest.mark.parametrize("width", ["laptop", "phone"])
-def test_opens_with_the_seed_numbers_and_is_photographed(open_page, width):
-    page = open_page("/stacking", width)
+def test_opens_with_the_seed_numbers_and_is_photographed(view, width):
+    page = view("/stacking", width)
     assert_clean(page)
     assert "Stacking layers" in main_text(page)
     assert metric(page, "prediction ŷ") == "0.1" and metric(page, "1.5^10") == "57.67"

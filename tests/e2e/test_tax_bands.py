@@ -35,9 +35,9 @@ def _edit_cell(page, row: int, column: int, text: str) -> None:
     wait_ready(page)
 
 
-def test_opens_with_its_sources_and_every_chart(open_page):
+def test_opens_with_its_sources_and_every_chart(view):
     """(test_every_view.py checks and photographs this page at both widths and on a projector.)"""
-    page = open_page("/tax-bands")
+    page = view("/tax-bands")
     assert_clean(page)
     text = main_text(page)
     for words in ("Sums of ReLUs", "HMRC", "2024/25", "Cybenko (1989)", "Hornik (1991)", "fold line"):
@@ -45,8 +45,8 @@ def test_opens_with_its_sources_and_every_chart(open_page):
     assert page.locator(".js-plotly-plot").count() >= 9
 
 
-def test_bend_off_collapses_to_one_line_and_is_photographed(open_page):
-    page = open_page("/tax-bands?bend=identity")
+def test_bend_off_collapses_to_one_line_and_is_photographed(view):
+    page = view("/tax-bands?bend=identity")
     assert_clean(page)
     text = main_text(page)
     assert "W = W₁W₂" in text and "one straight line" in text
@@ -122,8 +122,8 @@ def test_an_unchanged_chart_is_not_sent_again_and_one_that_lost_it_asks(open_pag
     assert_clean(page)
 
 
-def test_hand_weights_have_their_editors(open_page):
-    page = open_page("/tax-bands?weights=hand&bend=relu")
+def test_hand_weights_have_their_editors(view):
+    page = view("/tax-bands?weights=hand&bend=relu")
     assert_clean(page)
     assert "Set the weights" in main_text(page)
     assert page.locator("[data-testid='stDataFrame']").count() >= 7  # schedule, W1 b1 W2 b2, two tables
@@ -159,22 +159,22 @@ def test_a_bad_edit_gets_one_line_and_keeps_the_last_good_schedule(open_page):
     screenshot(page, "tax-bands-bad-edit")
 
 
-def test_a_preset_from_the_link_and_bands_in_the_link(open_page):
-    page = open_page("/tax-bands?preset=us-2024")
+def test_a_preset_from_the_link_and_bands_in_the_link(view):
+    page = view("/tax-bands?preset=us-2024")
     assert "Revenue Procedure 2023-34" in main_text(page)
-    page = open_page("/tax-bands?preset=uk-2024-taper&income=110000&target=bump&knots=learned&units=8"
+    page = view("/tax-bands?preset=uk-2024-taper&income=110000&target=bump&knots=learned&units=8"
                      "&weights=hand")
     assert_clean(page)
     assert "60 % band" in main_text(page)
     screenshot(page, "tax-bands-taper")
-    page = open_page("/tax-bands?bands=0:0,10000:50&income=30000")
+    page = view("/tax-bands?bands=0:0,10000:50&income=30000")
     assert_clean(page)
     assert metric(page, "Tax, band by band") == "£10,000.00"
     assert "You have edited the bands" in main_text(page)
 
 
-def test_bad_links_open_cleanly_with_notes(open_page):
-    page = open_page("/tax-bands?bands=0:0,5000:20,3000:40&preset=nowhere&units=abc&bend=sideways"
+def test_bad_links_open_cleanly_with_notes(view):
+    page = view("/tax-bands?bands=0:0,5000:20,3000:40&preset=nowhere&units=abc&bend=sideways"
                      "&income=lots&seed=-4")
     assert_clean(page)
     text = main_text(page)
@@ -207,10 +207,10 @@ _CHART_TEXT = """() => Array.from(document.querySelectorAll(".js-plotly-plot svg
 @pytest.mark.parametrize("link", ["", "?preset=uk-2024-taper&weights=hand&bend=identity"
                                   "&knots=learned&units=20&target=abs"])
 @pytest.mark.parametrize("width", ["laptop", "phone"])
-def test_readable_on_a_projector_and_a_phone(open_page, link, width):
+def test_readable_on_a_projector_and_a_phone(view, link, width):
     """Issue 12's site-wide checks on this page: nothing runs off a phone, chart text >= 12 px, no
     e-notation, and the first live picture starts within the first 900 px."""
-    page = open_page("/tax-bands" + link, width)
+    page = view("/tax-bands" + link, width)
     assert_clean(page)
     assert page.evaluate(_OVERFLOW) == []
     assert page.evaluate(_CHART_TEXT) == []

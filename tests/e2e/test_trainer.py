@@ -45,9 +45,9 @@ def _click(page, name: str) -> None:
     page.locator("[data-testid='stMain']").get_by_role("button", name=name).first.click()
 
 
-def test_page_opens_at_both_widths(open_page):
+def test_page_opens_at_both_widths(view):
     for width in ("laptop", "phone"):
-        page = open_page("/trainer", width)
+        page = view("/trainer", width)
         _wait_epoch(page, 0)
         assert_clean(page)
         text = main_text(page)
@@ -244,8 +244,8 @@ def test_a_view_tab_opens_its_view_in_the_link_and_a_link_opens_it(open_page):
     screenshot(page, "trainer-mistakes")
 
 
-def test_bad_links_open_cleanly_with_notes(open_page):
-    page = open_page("/trainer?hidden=a,b&dataset=nope&act=zzz&speed=0&lr=abc&w=garbage!&n=-5")
+def test_bad_links_open_cleanly_with_notes(view):
+    page = view("/trainer?hidden=a,b&dataset=nope&act=zzz&speed=0&lr=abc&w=garbage!&n=-5")
     _wait_epoch(page, 0)
     assert_clean(page)
     text = main_text(page)
@@ -456,12 +456,12 @@ def test_only_my_points_starts_from_an_empty_plane(open_page):
     screenshot(page, "trainer-only-mine")
 
 
-def test_points_in_a_link_that_do_not_fit_are_ignored_with_a_note(open_page):
-    page = open_page("/trainer?pts=1_2_7~0_0_1")
+def test_points_in_a_link_that_do_not_fit_are_ignored_with_a_note(view):
+    page = view("/trainer?pts=1_2_7~0_0_1")
     text = main_text(page)
     assert "Ignored the points placed by hand" in text and "class 7, but there are only 2" in text
     assert _placed(page) == 0 and "Traceback" not in text
-    page = open_page("/trainer?problem=classes&k=3&pts=1_1_2~-1_-1_0")
+    page = view("/trainer?problem=classes&k=3&pts=1_1_2~-1_-1_0")
     assert _placed(page) == 2 and "Ignored" not in main_text(page)
 
 

@@ -109,7 +109,9 @@ def test_scores_kept_are_in_range_whatever_the_network():
 
     y = np.array([1.0, 2.0, 3.0, 4.0])
     assert score_of("linear", np.full(4, 1e30), y) == R2_FLOOR        # R² of about -1e60: kept at the floor
-    assert score_of("linear", np.array([np.inf] * 4), y) in (R2_FLOOR, 0.0)
+    for diverged in (np.array([np.inf] * 4), np.array([1.0, np.nan, 3.0, 4.0]), np.array([-np.inf, 2, 3, 4])):
+        assert score_of("linear", diverged, y) == R2_FLOOR            # below every finite network, never 0
+    assert score_of("linear", np.array([1.0, 2.0]), np.array([3.0, 3.0])) == 0.0   # a flat target: R² is 0
     assert 0.0 <= score_of("sigmoid", np.array([0.9]), np.array([1])) <= 1.0
 
 

@@ -195,16 +195,30 @@ def test_right_share_spread_and_distribution():
 
 # --- the ready lessons ------------------------------------------------------------------------------
 def test_every_ready_lesson_is_4_to_8_steps_of_real_pages_with_computed_questions():
+    """Each ready lesson: 4 to 8 steps on the app's pages, its own file round trip, a title per step, and
+    every question with a right answer that the room's own marking takes as right (and a wrong one as
+    wrong); the last step of the trainer's lesson is the class challenge."""
     assert len(L.READY) >= 4
     for name, make in L.READY.items():
         lesson = make()
         assert 4 <= len(lesson.steps) <= 8, name
-        assert any(s.question for s in lesson.steps), name
+        assert L.loads(L.dumps(lesson), PAGES) == lesson, name            # a teacher can save and open it
+        titles = [s.title for s in lesson.steps]
+        assert all(titles) and len(set(titles)) == len(titles), (name, titles)
+        questions = [s.question for s in lesson.steps if s.question]
+        assert len(questions) >= 3, name
         for s in lesson.steps:
-            assert s.path in PAGES
-            if s.question and s.question.kind == "choice":
-                assert s.question.answer is not None, (name, s.title)
-    assert L.READY["checkerboard"]().steps[-1].challenge
+            assert s.path in PAGES, (name, s.path)
+            q = s.question
+            if q is None:
+                continue
+            assert not q.poll, (name, s.title)                              # a right answer, computed
+            assert L.is_right(q, q.answer) is True, (name, s.title)
+            wrong = ((q.answer + 1) % len(q.choices) if q.kind == "choice"
+                     else q.answer + 10 * q.tolerance + 1)
+            assert L.is_right(q, wrong) is False, (name, s.title, wrong)
+    challenges = [s for make in L.READY.values() for s in make().steps if s.challenge]
+    assert challenges == [L.READY["checkerboard"]().steps[-1]]
 
 
 @functools.cache
@@ -331,11 +345,34 @@ def test_tax_answers_are_the_bands_summed_by_hand():
     assert [q.answer for _, q in qs if q.kind == "number"] == [3000, 10000, 40000, 11432]
 
 
-def test_the_no_hidden_layer_checkerboard_answer_matches_logistic_regression():
-    """hidden=0 is logistic regression: scikit-learn's, on the same points, cannot reach 75 % either, and
-    a network with 8 ReLU units trained directly does."""
-    from sklearn.linear_model import LogisticRegression
+def _logistic_regression_accuracy(Xtr, ytr, Xte, yte) -> float:
+    """Logistic regression as scikit-learn fits it by default (L2 penalty, C = 1, an unpenalised
+    intercept), solved by SciPy's L-BFGS on the exact loss and gradient: nothing of lib/ in it."""
+    from scipy.optimize import minimize
+    from scipy.special import expit, log_expit
 
+    A = np.column_stack([Xtr, np.ones(len(Xtr))])
+    s = 2.0 * ytr - 1.0                                                 # labels as -1, +1
+
+    def loss(w):
+        m = s * (A @ w)
+        return -log_expit(m).sum() + 0.5 * w[:-1] @ w[:-1], A.T @ (-s * expit(-m)) + np.append(w[:-1], 0.0)
+
+    w = minimize(loss, np.zeros(A.shape[1]), jac=True, method="L-BFGS-B", options={"gtol": 1e-10}).x
+    return float(np.mean(((np.column_stack([Xte, np.ones(len(Xte))]) @ w) > 0) == yte))
+
+
+def test_the_logistic_regression_reference_fits_what_a_line_can():
+    """The reference can fail: on two blobs a line separates, it is right; on the checkerboard, it is not."""
+    from lib.datasets import make_problem, split
+
+    X, y = make_problem("classify", "gaussians", 400, seed=0)
+    assert _logistic_regression_accuracy(*split(X, y, train_share=0.8, seed=0)) >= 0.95
+
+
+def test_the_no_hidden_layer_checkerboard_answer_matches_logistic_regression():
+    """hidden=0 is logistic regression: a reference fit (SciPy, scikit-learn's default loss), on the same
+    points, cannot reach 75 % either, and a network with 8 ReLU units trained directly does."""
     from lib.datasets import make_problem, split
     from lib.train import TrainConfig, Trainer
 
@@ -344,7 +381,7 @@ def test_the_no_hidden_layer_checkerboard_answer_matches_logistic_regression():
     s, q = qs["0/relu"]
     X, y = make_problem("classify", "checkerboard", 400, seed=0, cells=2)
     Xtr, ytr, Xte, yte = split(X, y, train_share=0.8, seed=0)
-    acc = LogisticRegression().fit(Xtr, ytr).score(Xte, yte)
+    acc = _logistic_regression_accuracy(Xtr, ytr, Xte, yte)
     assert acc < L.LEARNS and q.choices[q.answer] == "No"
     assert "2 × 2" in q.text and "75 %" in q.text and "300 epochs" in q.text
     s, q = qs["8/relu"]

@@ -1,0 +1,48 @@
+"""The browser level's own helpers can fail (tests/e2e/conftest.py): assert_clean on an error toast and an
+exception box, wait_ready on a page that never settles. A page of Streamlit's shape is written into the
+browser (no server, no page load worth the name)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.turns import busy_toast
+from tests.e2e.conftest import UNSETTLED, assert_clean, wait_ready
+
+APP = """<div data-testid="stApp" data-test-connection-state="CONNECTED" data-test-script-state="notRunning">
+  <div data-testid="stMain"><div data-testid="stElementContainer">y = xW + b</div></div>{extra}</div>"""
+TOAST = '<div data-testid="stToast"><span>{}</span></div>'
+
+
+@pytest.fixture
+def blank(browser):
+    page = browser.new_page()
+    yield page
+    page.context.close()
+
+
+def test_assert_clean_passes_a_clean_page_and_the_busy_note(blank):
+    blank.set_content(APP.format(extra=TOAST.format(busy_toast(3.0))))
+    assert_clean(blank)
+
+
+@pytest.mark.parametrize("extra", [TOAST.format("Could not save your answer"),
+                                   '<div data-testid="stException">Traceback</div>'])
+def test_assert_clean_fails_on_an_error_toast_or_an_exception(blank, extra):
+    blank.set_content(APP.format(extra=extra))
+    with pytest.raises(AssertionError):
+        assert_clean(blank)
+
+
+def test_wait_ready_fails_on_a_page_that_never_settles(blank):
+    grows = ("<script>setInterval(() => document.querySelector(\"[data-testid='stMain']\")"
+             ".insertAdjacentHTML('beforeend', '<div data-testid=\"stElementContainer\">more</div>'),"
+             " 100)</script>")
+    blank.set_content(APP.format(extra=grows))
+    with pytest.raises(AssertionError, match=f"never settled.*{UNSETTLED} rounds"):
+        wait_ready(blank, timeout=5_000)
+
+
+def test_wait_ready_returns_on_a_settled_page(blank):
+    blank.set_content(APP.format(extra=""))
+    wait_ready(blank, timeout=5_000)
