@@ -406,6 +406,8 @@ if __name__ == "__main__":
         submit.strip(challenge, bool(pressed), network)
     spec = st.fragment(top)()   # a whole-page run draws the top, then the sections for its spec
     st.session_state[FULL] = False
-    if spec is not None:   # the map and the curves as sound, on a press of Listen only (a fragment of its own:
-        st.fragment(listen.control)(spec)   # neither a control's move above nor a playing tick resends it)
+    # The map and the curves as sound, on a press of Listen only (a fragment of its own: neither a control's
+    # move above nor a playing tick resends it); not in the room view, which folds every control away.
+    if spec is not None and not room.on():
+        st.fragment(listen.control)(spec)
     below(spec)
