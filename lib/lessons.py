@@ -412,17 +412,11 @@ class Distribution:
 TAILS = 10                # answers from which the histogram's span leaves out the wildest 5 % each side
 
 
-def _bins(x: np.ndarray, lo: float, hi: float) -> int | str:
-    """numpy's "auto" rule when it gives at most MAX_BINS bars over [lo, hi], else MAX_BINS. Its width is
-    estimated here first (as numpy >= 2 computes it: min(max(Freedman-Diaconis, sqrt / 2), Sturges)), so
-    no answers can make numpy build more edges than the cap."""
-    n, span = x.size, hi - lo
-    if n < 2:
-        return 1
-    q1, q3 = np.percentile(x, [25, 75])
-    fd = 2.0 * float(q3 - q1) * n ** (-1.0 / 3.0)
-    width = min(max(fd, span / math.sqrt(n) / 2.0), span / (math.log2(n) + 1.0))
-    return "auto" if width > 0 and span / width <= MAX_BINS else MAX_BINS
+def _bins(n: int) -> int:
+    """How many bars for `n` answers: Sturges' count (log2 n + 1), at most MAX_BINS. A count, never numpy's
+    "auto": that rule measures its width from the answers' own spread, so thirteen answers near 3.5 over a
+    span stretched by one wild answer asked for millions of edges (issue 44)."""
+    return 1 if n < 2 else min(MAX_BINS, math.ceil(math.log2(n) + 1.0))
 
 
 def distribution(question: Question, values: Iterable) -> Distribution:
@@ -443,8 +437,7 @@ def distribution(question: Question, values: Iterable) -> Distribution:
         half = max(0.5, question.tolerance, 1e-6 * abs(lo))
         lo, hi = lo - half, hi + half
     inside = x[(x >= lo) & (x <= hi)]                                   # (m,)
-    edges = np.histogram_bin_edges(inside, bins=_bins(inside, lo, hi), range=(lo, hi))  # (b + 1,)
-    counts, edges = np.histogram(inside, bins=edges)
+    counts, edges = np.histogram(inside, bins=_bins(inside.size), range=(lo, hi))  # (b,), (b + 1,)
     return Distribution("number", len(vals), tuple(int(c) for c in counts),
                         edges=tuple(float(e) for e in edges), right=question.answer,
                         below=int((x < lo).sum()), above=int((x > hi).sum()))

@@ -192,6 +192,22 @@ def test_right_share_spread_and_distribution():
     assert L.distribution(NUM, []).n == 0
 
 
+CLOSE = [3.5, 3.4, 3.6, 3.5, 3.55, 3.45, 3.5, 3.3, 3.7, 3.5, 3.52, 3.48, 3.5]   # 13 answers near 3.5
+
+
+@pytest.mark.parametrize("wild", [4e5, 1e12, -1e12, 25_000, 1e-9])
+def test_one_wild_answer_never_makes_more_than_a_dozen_bars(wild):
+    """Issue 44: one answer of 4e5 made 958,048 bars and 1e12 a MemoryError (numpy's "auto" width is
+    measured from the answers inside, not the span the bars cover)."""
+    import time
+
+    t = time.process_time()
+    d = L.distribution(NUM, [*CLOSE, wild])
+    assert time.process_time() - t < 0.5
+    assert 1 <= len(d.counts) <= L.MAX_BINS and len(d.edges) == len(d.counts) + 1
+    assert sum(d.counts) + d.below + d.above == 14
+
+
 # --- the ready lessons ------------------------------------------------------------------------------
 def test_every_ready_lesson_is_4_to_8_steps_of_real_pages_with_computed_questions():
     assert len(L.READY) >= 4
