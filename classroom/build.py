@@ -14,6 +14,7 @@ happens in a widget's callback, so the page draws the new lesson in the same run
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import re
 
@@ -377,6 +378,7 @@ def edit_part() -> None:
                           format="%g", help="An answer this close to the right one counts as right.")
         c[2].text_input("Unit (optional)", key=UNIT, max_chars=lib.MAX_UNIT,
                         help="Shown after each number, e.g. % or units.")
+        _check_answer(steps[i])
     elif kind == "choice":
         st.text_area("The choices, one per line", key=CHOICES, height=110,
                      help=f"{lib.MIN_CHOICES} to {lib.MAX_CHOICES} short answers, each on its own line.")
@@ -396,6 +398,13 @@ def edit_part() -> None:
     if pending and st.session_state.get(SAID, ("",))[0] != "edit":
         st.caption(f"Not kept yet: step {i + 1} changes when you press “Keep these”.")
     _said("edit")
+
+
+def _check_answer(step: lib.Step) -> None:
+    """A typed right answer the step's view disagrees with (issue 43 item 6): one warning line."""
+    with contextlib.suppress(ValueError):   # half typed: nothing to check yet
+        if said := lib.answer_disagrees(_edited(step)):
+            st.warning(f"{said} Check the answer, or the step's link.", icon=":material/rule:")
 
 
 def _file_name(built: lib.Lesson | None) -> str:
