@@ -72,21 +72,37 @@ def note_cost() -> None:
 REVEAL = "The room's answers, the right one, and the view open on every screen; answers close."
 REOPEN = "Reopen the question: answers can change again."
 CONTROLS = "lesson_controls"   # the sidebar's container of the teacher's controls (drawn first there)
-# The projected screen (issue 43 item 3): one 1366 x 768 screen with the sidebar open. Streamlit's main
-# column starts 6rem down; the teacher's view starts 3rem down, and the teacher's controls come first in
-# the sidebar, above the app's menu (a flex column: `order`).
-_CSS = ("<style>[data-testid='stMainBlockContainer'] { padding-top: 3rem; padding-bottom: 2rem; }"
-        f".st-key-{CONTROLS} {{ order: -1; }}</style>")
-VIEW_HEIGHT = 470   # px: the step's view beside the question on the projected screen
+VIEW = "lesson_view"   # the step's view's container
+VIEW_SIZE = (1000, 940)   # px: the step's view as a 1000 px wide screen shows it, scaled into its column
+# The projected screen (issue 43 item 3): one 1366 x 768 screen with the sidebar open. The main column
+# starts 2rem under the header (Streamlit's 6rem) and the page's title is one small line; the teacher's
+# controls come first in the sidebar, above the app's menu (its blocks are a flex column: `order`).
+_CSS = ("<style>[data-testid='stMainBlockContainer'] { padding-top: 2rem !important; }"
+        "[data-testid='stMain'] [data-testid='stHeading'] h1 { font-size: 1.1rem !important;"
+        " padding: 0 !important; }"
+        f"[data-testid='stLayoutWrapper']:has(> .st-key-{CONTROLS}) {{ order: -1; }}"
+        # the view's frame: a 1000 px wide page, scaled to its column's width (CSS typed arithmetic;
+        # 0.53 where a browser has none), its height following
+        f".st-key-{VIEW} {{ container-type: inline-size; overflow: hidden;"
+        f" aspect-ratio: {VIEW_SIZE[0]} / {VIEW_SIZE[1]}; min-height: 0; }}"
+        f".st-key-{VIEW} iframe {{ width: {VIEW_SIZE[0]}px !important; height: {VIEW_SIZE[1]}px !important;"
+        " transform-origin: 0 0; transform: scale(0.53);"
+        f" transform: scale(calc(100cqw / {VIEW_SIZE[0]}px)); }}"
+        "</style>")
+VIEW_HEIGHT = 500   # px: the space the view takes while the question is open
 
 
-def lead(code: str, ls, student: str = "", challenge: Callable[[], None] | None = None) -> None:
+def lead(code: str, ls, student: str = "", challenge: Callable[[], None] | None = None,
+         first: Callable[[], None] | None = None) -> None:
     """The teacher's lesson: the projected screen in the main column (the code, then the step's view with
     its question, the count, the answers), the teacher's controls and notes in the sidebar, off it.
-    `challenge`: draws the class challenge's board, chart, gallery and snapshots (pages/class.py)."""
+    `challenge`: draws the class challenge's board, chart, gallery and snapshots (pages/class.py); `first`:
+    what the sidebar says before the controls (the teacher's key, just after Start)."""
     key = door.key_for(code)
     st.html(_CSS)
     with st.sidebar.container(key=CONTROLS):
+        if first is not None:
+            first()
         names = controls(code, key, ls)
     projected(code, ls, student, challenge, names)
 
@@ -156,7 +172,7 @@ def projected(code: str, ls, student: str, challenge: Callable[[], None] | None,
         with right:
             code_block(code, student, beside=True)
         with left:
-            st.markdown(f"### {heading(ls)}")
+            st.markdown(f"### {heading(ls)}\n{text.plain(ls.title)}")
             view(step, ls.step)
         return
     corner(code, ls, student)
@@ -215,11 +231,13 @@ def corner(code: str, ls, student: str) -> None:
 
 
 def view(step, index: int) -> None:
-    """The step's view as the students see it, in a frame that follows Next, Back and Reveal (the page
-    at its link, embedded: no menu or header)."""
+    """The step's view as the room sees it (the page in its room view, `big=true`, embedded: no menu or
+    header), at a projector's width scaled down into its column, in a frame that follows Next, Back and
+    Reveal."""
     path = "trainer" if step.challenge else step.path
-    src = f"/{path}?" + "&".join(p for p in (step.query, "embed=true") if p)
-    st.iframe(src, height=VIEW_HEIGHT, tab_index=-1)
+    src = f"/{path}?" + "&".join(p for p in (step.query, "big=true&embed=true") if p)
+    with st.container(key=VIEW):
+        st.iframe(src, height=VIEW_SIZE[1], tab_index=-1)
 
 
 # The projector's count refreshes this often: an answer is counted within COUNT_EVERY s and one run (at

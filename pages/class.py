@@ -95,15 +95,12 @@ def teacher(code: str) -> None:
     if swapped:
         st.caption(":material/lan: " + address.LOOPBACK_NOTE.format(host=base.split("//", 1)[1]))
     new = st.session_state.pop("class_new_key", None)
-    if new and new[0] == code:
-        st.warning("Keep your teacher's link: the key in it is shown only now, and only this browser holds "
-                   "it. Open it away from the projector.", icon=":material/key:")
-        with st.expander("Your teacher's link", icon=":material/key:"):
-            st.code(f"{base}/class?code={code}&key={new[1]}", language=None, wrap_lines=True)
     ls = connection.store().lesson_state(code)
     if ls is not None:   # a lesson class: the teacher leads it (classroom/lead.py), the challenge's board on
-        lead.lead(code, ls, student, challenge=lambda: challenge_room(code))   # its challenge step
+        lead.lead(code, ls, student, challenge=lambda: challenge_room(code),   # its challenge step, the key
+                  first=lambda: key_note(base, code, new))                     # off the projected screen
         return
+    key_note(base, code, new)
     sign = st.container()   # PAUSED, above the code, once the toggle below has said so
     lead.code_block(code, student)
     st.caption(class_board.describe_problem(info.problem) + ".")
@@ -137,6 +134,15 @@ def challenge_room(code: str) -> None:
     challenge's projector and a lesson's challenge step alike."""
     st.fragment(live_view, run_every=3)(code)
     st.fragment(snapshots)(code)
+
+
+def key_note(base: str, code: str, new: tuple[str, str] | None) -> None:
+    """Just started: the teacher's link with its key, shown only now."""
+    if new and new[0] == code:
+        st.warning("Keep your teacher's link: the key in it is shown only now, and only this browser holds "
+                   "it. Open it away from the projector.", icon=":material/key:")
+        with st.expander("Your teacher's link", icon=":material/key:"):
+            st.code(f"{base}/class?code={code}&key={new[1]}", language=None, wrap_lines=True)
 
 
 def manage(code: str, info) -> None:
