@@ -179,10 +179,12 @@ def projected(code: str, ls, student: str, challenge: Callable[[], None] | None,
     if step.challenge and challenge is not None:
         challenge()
         return
+    left, right = st.columns([3, 2], gap="medium")   # the view at most 3/5 wide: its height fits the screen
     if q is None:
-        view(step, ls.step)
+        with left:
+            view(step, ls.step)
+        right.caption("No question on this step: the view is open on every screen.")
         return
-    left, right = st.columns([3, 2], gap="medium")
     with right:
         st.html(f'<p style="font-size:1.5rem;font-weight:600;line-height:1.3;margin:0">'
                 f'{html.escape(q.text)}</p>')   # the question, large (escaped: a built lesson's words)

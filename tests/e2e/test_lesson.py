@@ -42,7 +42,7 @@ def test_a_teacher_leads_three_students_through_a_step_and_reveals(open_page):
     students = [_join(open_page, code, name, width)
                 for name, width in (("Ada", "phone"), ("Bo", "laptop"), ("Cy", "laptop"))]
     for s in students:
-        assert "step 1 of 5" in main_text(s) and "your teacher leads" in main_text(s)
+        assert "Step 1 of 5" in main_text(s) and "your teacher leads" in main_text(s)
         assert "seat=" in s.url                          # a reload keeps the student (classroom/history.put)
 
     tab_to(teacher, "Next")              # the keyboard alone leads the lesson (issue 35): Tab, Enter

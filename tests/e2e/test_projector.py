@@ -12,6 +12,8 @@ from __future__ import annotations
 import contextlib
 import re
 
+import pytest
+
 from classroom import lead
 from lib import lessons as L
 from tests.e2e.conftest import assert_clean, axe_findings, first_screen, main_text, wait_ready
@@ -58,10 +60,16 @@ def _join(open_page, code: str, nickname: str, frames=None):
 
 
 def _on_screen(page, locator) -> bool:
-    """The element is drawn inside the 1366 x 768 screen, the page not scrolled."""
+    """The element is drawn inside the 1366 x 768 screen, the page not scrolled (a shot in artifacts/
+    when it is not)."""
+    from tests.e2e.conftest import SHOTS
+
     box = locator.bounding_box()
-    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= SCREEN["height"] + 1 \
+    inside = box is not None and box["y"] >= 0 and box["y"] + box["height"] <= SCREEN["height"] + 1 \
         and box["x"] + box["width"] <= SCREEN["width"] + 1
+    if not inside:
+        page.screenshot(path=str(SHOTS / "lesson-off-screen.png"))
+    return inside
 
 
 def _main(page):
@@ -195,28 +203,28 @@ def _press(teacher, button: str, then) -> None:
             break
         except Exception:
             teacher.screenshot(path=str(SHOTS / f"lesson-press-{button}.png"))
+    else:
+        raise AssertionError(f"{button} pressed three times, and {then} never showed")
     wait_ready(teacher)
 
 
-def test_every_step_of_every_ready_lesson_fits_one_projected_screen(open_page):
+@pytest.mark.parametrize("name", list(L.READY))
+def test_every_step_of_every_ready_lesson_fits_one_projected_screen(open_page, name):
     """Next through each ready lesson (Reveal on each question, then Back once): the step's heading, its
     question and count, and its view within 1366 x 768; a challenge step shows the challenge's room."""
-    for name, lesson in lead.ready().items():
-        teacher, _ = _start(open_page, name)
-        sidebar = teacher.locator("[data-testid='stSidebar']")
-        for i, step in enumerate(lesson.steps):
-            if i:
-                _press(teacher, "Next", f"Step {i + 1} of {len(lesson.steps)}")
-            _projected(teacher, step)
-            if step.question is not None:
-                _press(teacher, "Reveal", re.compile(r"^\d+ of \d+ right$|^0 answers$"))
-                _projected(teacher, step, revealed=True)
-            if step.challenge:
-                assert_clean(teacher)
-                teacher.mouse.move(0, 0)
-                assert axe_findings(teacher) == []
-                first_screen(teacher, "lesson-challenge")
-        sidebar.get_by_role("button", name="Back").click(no_wait_after=True)
-        _main(teacher).get_by_text(f"Step {len(lesson.steps) - 1} of").first.wait_for(timeout=15_000)
-        assert_clean(teacher)
-        teacher.close()   # its frames too: one lesson open at a time
+    lesson = lead.ready()[name]
+    teacher, _ = _start(open_page, name)
+    for i, step in enumerate(lesson.steps):
+        if i:
+            _press(teacher, "Next", f"Step {i + 1} of {len(lesson.steps)}")
+        _projected(teacher, step)
+        if step.question is not None:
+            _press(teacher, "Reveal", re.compile(r"^\d+ of \d+ right$|^0 answers$"))
+            _projected(teacher, step, revealed=True)
+        if step.challenge:
+            assert_clean(teacher)
+            teacher.mouse.move(0, 0)
+            assert axe_findings(teacher) == []
+            first_screen(teacher, "lesson-challenge")
+    _press(teacher, "Back", f"Step {len(lesson.steps) - 1} of")
+    assert_clean(teacher)
