@@ -14,6 +14,7 @@ happens in a widget's callback, so the page draws the new lesson in the same run
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import re
 
@@ -345,10 +346,10 @@ def _answer_boxes(kind: str, step: lessons.Step) -> None:
                           format="%g", help="An answer this close to the right one counts as right.")
         c[2].text_input("Unit (optional)", key=UNIT, max_chars=lessons.MAX_UNIT,
                         help="Shown after each number, e.g. % or units.")
+        _check_answer(step)
     elif kind == "choice":
         st.text_area("The choices, one per line", key=CHOICES, height=110,
-                     help=f"{lessons.MIN_CHOICES} to {lessons.MAX_CHOICES} short answers, each on its own "
-                          "line.")
+                     help=f"{lessons.MIN_CHOICES} to {lessons.MAX_CHOICES} short answers, one a line.")
         choices = _choices()
         if st.session_state.get(RIGHT, -1) not in range(-1, len(choices)):
             st.session_state[RIGHT] = -1
@@ -399,6 +400,13 @@ def edit_part() -> None:
     if pending and st.session_state.get(SAID, ("",))[0] != "edit":
         st.caption(f"Not kept yet: step {i + 1} changes when you press “Keep these”.")
     _said("edit")
+
+
+def _check_answer(step: lessons.Step) -> None:
+    """A typed right answer the step's view disagrees with (issue 43 item 6): one warning line."""
+    with contextlib.suppress(ValueError):   # half typed: nothing to check yet
+        if said := lessons.answer_disagrees(_edited(step)):
+            st.warning(f"{said} Check the answer, or the step's link.", icon=":material/rule:")
 
 
 def _file_name(built: lessons.Lesson | None) -> str:

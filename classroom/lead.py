@@ -6,16 +6,16 @@ the record, the downloads, and the end. The student's side is classroom/lesson.p
 
 from __future__ import annotations
 
-import itertools
+import html
 import json
+from collections.abc import Callable
 
 import streamlit as st
 
-from classroom import board, build, connection, door, session, text
-from classroom.lesson import shown_answer
+from classroom import board, build, connection, door, reveal, seats, session, text
 from lib import lessons
 from store import StoreError
-from ui import colors, state
+from ui import fmt, state
 from ui.nav import LESSONS
 
 
@@ -71,53 +71,175 @@ def note_cost() -> None:
 
 REVEAL = "The room's answers, the right one, and the view open on every screen; answers close."
 REOPEN = "Reopen the question: answers can change again."
+CONTROLS = "lesson_controls"   # the sidebar's container of the teacher's controls (drawn first there)
+VIEW = "lesson_view"   # the step's view's container
+VIEW_SIZE = (1000, 940)   # px: the step's view as a 1000 px wide screen shows it, scaled into its column
+# The projected screen (issue 43 item 3): one 1366 x 768 screen with the sidebar open. The main column
+# starts 2rem under the header (Streamlit's 6rem) and the page's title is one small line; the teacher's
+# controls come first in the sidebar, above the app's menu (its blocks are a flex column: `order`).
+_CSS = ("<style>[data-testid='stMainBlockContainer'] { padding-top: 2rem !important; }"
+        "[data-testid='stMain'] [data-testid='stHeading'] h1 { font-size: 1.1rem !important;"
+        " padding: 0 !important; }"
+        f"[data-testid='stLayoutWrapper']:has(> .st-key-{CONTROLS}) {{ order: -1; }}"
+        # the view's frame: a 1000 px wide page, scaled to its column's width (CSS typed arithmetic;
+        # 0.53 where a browser has none), its height following
+        f".st-key-{VIEW} {{ container-type: inline-size; overflow: hidden;"
+        f" aspect-ratio: {VIEW_SIZE[0]} / {VIEW_SIZE[1]}; min-height: 0; }}"
+        f".st-key-{VIEW} iframe {{ width: {VIEW_SIZE[0]}px !important; height: {VIEW_SIZE[1]}px !important;"
+        " transform-origin: 0 0; transform: scale(0.53);"
+        f" transform: scale(calc(100cqw / {VIEW_SIZE[0]}px)); }}"
+        "</style>")
+VIEW_HEIGHT = 500   # px: the space the view takes while the question is open
 
 
-def lead(code: str, ls) -> None:
-    """The teacher's lesson view, under the code and QR: the step, its link, Back / Next, paced or free,
-    Reveal; the room's answers (live); the record; Manage."""
+def lead(code: str, ls, student: str = "", challenge: Callable[[], None] | None = None,
+         first: Callable[[], None] | None = None) -> None:
+    """The teacher's lesson: the projected screen in the main column (the code, then the step's view with
+    its question, the count, the answers), the teacher's controls and notes in the sidebar, off it.
+    `challenge`: draws the class challenge's board, chart, gallery and snapshots (pages/class.py); `first`:
+    what the sidebar says before the controls (the teacher's key, just after Start)."""
     key = door.key_for(code)
+    st.html(_CSS)
+    with st.sidebar.container(key=CONTROLS):
+        if first is not None:
+            first()
+        names = controls(code, key, ls)
+    projected(code, ls, student, challenge, names)
+
+
+def controls(code: str, key: str, ls) -> bool:
+    """The teacher's own: Back, Next, Reveal, Pause within reach; the step's notes; free mode, names, the
+    record and Manage (issue 43 items 3, 4, 7). True: names under the room's answers."""
     step = ls.steps[ls.step]
-    st.subheader(text.plain(ls.title))
-    st.markdown(f"**Step {ls.step + 1} of {len(ls.steps)}: {text.plain(step.title)}**")
-    if step.note:
-        st.caption(text.plain(step.note))
-    path = "trainer" if step.challenge else step.path
-    view = f"{door.base_url()}/{path}" + (f"?{step.query}" if step.query else "")
+    st.markdown(f"**Lead the lesson** · step {ls.step + 1} of {len(ls.steps)}")
     if failed := st.session_state.pop(FAILED, None):   # a move's callback met the store away, or a refusal
         st.error(text.plain(failed), icon=":material/error:")
-    c = st.columns([1, 1, 2, 2])
+    c = st.columns(2)
     # Back, Next and Reveal act in their callbacks, before this run draws the page: one run per press, and
     # each sets its step (or reveal) to a value, so a press run twice (FIELD-NOTES) moves once.
     c[0].button("Back", key="lesson_back", icon=":material/arrow_back:", disabled=ls.step == 0,
                 help="The class goes back one step with you.", on_click=_move,
-                args=(code, key, ls.step - 1, "back"))
+                args=(code, key, ls.step - 1, "back"), width="stretch")
     c[1].button("Next", key="lesson_next", type="primary", icon=":material/arrow_forward:",
                 disabled=ls.step >= len(ls.steps) - 1, help="Every student's screen goes to the next step.",
-                on_click=_move, args=(code, key, ls.step + 1, "next"))
-    c[2].link_button("Open this step on the projector", view, icon=":material/open_in_new:",
-                     help="The step's view in a new tab, as the students see it after Reveal.")
-    free = c[3].toggle("Free mode", value=ls.mode == "free", key="lesson_free",
-                       help="Off (paced): every student stays on your step. On: students move between "
-                            "the steps opened so far.")
-    if free != (ls.mode == "free"):
-        connection.store().set_mode(code, key, "free" if free else "paced")
-        board.changed(code)
-    q = step.question
-    if q is not None:
-        st.markdown(f"**The question:** {text.plain(q.text)}")
+                on_click=_move, args=(code, key, ls.step + 1, "next"), width="stretch")
+    if step.question is not None:
         revealed = ls.step in ls.revealed
         st.button("Hide the answers again" if revealed else "Reveal", key="lesson_reveal",
                   type="secondary" if revealed else "primary", icon=":material/visibility:",
                   help=REOPEN if revealed else REVEAL, on_click=_reveal,
-                  args=(code, key, ls.step, not revealed))
+                  args=(code, key, ls.step, not revealed), width="stretch")
+    pause = st.toggle("Pause the class", value=ls.paused, key="lesson_pause",
+                      help="Eyes up: every student's screen says so and answers wait until you resume.")
+    if pause != ls.paused:
+        connection.store().set_flag(code, key, "paused", pause)
+        board.changed(code)
+        state.rerun_page("the class paused or resumed")
+    if step.note:   # the teacher's eyes only: never on the projected screen (issue 43 item 4)
+        st.caption(f":material/sticky_note_2: **Your note:** {text.plain(step.note)}")
+    free = st.toggle("Free mode", value=ls.mode == "free", key="lesson_free",
+                     help="Off (paced): every student stays on your step. On: students move between the "
+                          "steps opened so far.")
+    if free != (ls.mode == "free"):
+        connection.store().set_mode(code, key, "free" if free else "paced")
+        board.changed(code)
+    names = ls.show_names
+    if step.question is not None:
         names = st.toggle("Show names", value=ls.show_names, key="lesson_names",
                           help="Under the chart, who answered what (off: nobody's answer is named).")
         if names != ls.show_names:
             connection.store().set_show_names(code, key, names)
-        st.fragment(answers_part, run_every=COUNT_EVERY)(code, ls.step, names)
+    path = "trainer" if step.challenge else step.path
+    st.link_button("Open this step in a new tab", f"/{path}" + (f"?{step.query}" if step.query else ""),
+                   icon=":material/open_in_new:", width="stretch",
+                   help="The step's view on its own, as the students see it after Reveal.")
     record(code, key)
     manage(code, key, ls)
+    return names
+
+
+def projected(code: str, ls, student: str, challenge: Callable[[], None] | None, names: bool) -> None:
+    """What the room sees. At a first step without a question: the step's view beside the join code and
+    QR, large. Otherwise a corner line (the step, the lesson, the code, a small QR), then the step: its
+    question over the count (open) or the room's answers (revealed), beside its view; a challenge step
+    shows the challenge's board, chart, gallery and snapshots."""
+    step = ls.steps[ls.step]
+    if ls.paused:
+        seats.paused_sign("**Eyes up.** Answers wait until your teacher resumes.")
+    q = step.question
+    if ls.step == 0 and q is None and not step.challenge:
+        left, right = st.columns([3, 2], gap="medium")
+        with right:
+            code_block(code, student, beside=True)
+        with left:
+            st.markdown(f"### {heading(ls)}\n{text.plain(ls.title)}")
+            view(step, ls.step)
+        return
+    corner(code, ls, student)
+    if step.challenge and challenge is not None:
+        challenge()
+        return
+    left, right = st.columns([3, 2], gap="medium")   # the view at most 3/5 wide: its height fits the screen
+    if q is None:
+        with left:
+            view(step, ls.step)
+        right.caption("No question on this step: the view is open on every screen.")
+        return
+    with right:
+        st.html(f'<p style="font-size:1.5rem;font-weight:600;line-height:1.3;margin:0">'
+                f'{html.escape(q.text)}</p>')   # the question, large (escaped: a built lesson's words)
+        if q.kind == "choice":
+            st.markdown("  \n".join(f"**{chr(65 + i)}.** {text.plain(c)}" for i, c in enumerate(q.choices)))
+        st.fragment(answers_part, run_every=COUNT_EVERY)(code, ls.step, names)
+    with left:
+        if ls.step in ls.revealed:
+            view(step, ls.step)
+        else:
+            st.html(f'<div style="height:{VIEW_HEIGHT - 40}px;display:flex;align-items:center;'
+                    'justify-content:center;border:2px dashed #999;border-radius:8px;font-size:1.4rem;'
+                    'text-align:center;padding:1em">Predict first: the view opens when the answers are '
+                    'revealed.</div>')
+
+
+def heading(ls) -> str:
+    """ "Step 2 of 5: One weight moves" (Markdown, the title escaped)."""
+    step = ls.steps[ls.step]
+    return f"Step {ls.step + 1} of {len(ls.steps)}" + (f": {text.plain(step.title)}" if step.title else "")
+
+
+def code_block(code: str, student: str, beside: bool = False) -> None:
+    """The join code large and the student link's QR: a challenge's projector (side by side), and a
+    lesson's first step (`beside` its view: one above the other)."""
+    if beside:
+        left = right = st.container()
+    else:
+        left, right = st.columns([3, 2], vertical_alignment="center")
+    size = "clamp(40px,6vw,80px)" if beside else "clamp(48px,9vw,120px)"
+    with left:
+        st.html(f'<div style="font-size:{size};font-weight:700;letter-spacing:0.12em;'
+                f'line-height:1.1">{code}</div>')   # our own code: six letters of CODE_ALPHABET
+        st.markdown(f"Students open **{text.plain(student)}** (or scan the code) and pick a nickname.")
+    with right:
+        st.image(door.qr_png(student), width=200 if beside else 220, caption="The student link",
+                 alt=f"QR code of the student link, {student}")   # a screen reader names it (axe: image-alt)
+
+
+def corner(code: str, ls, student: str) -> None:
+    """The step, the lesson and the way in, at the top; the QR small beside them."""
+    a, b = st.columns([8, 1], vertical_alignment="center")
+    a.markdown(f"### {heading(ls)}\n{text.plain(ls.title)} · join at **{text.plain(student)}** with the "
+               f"code **{code}**")
+    b.image(door.qr_png(student), width=80, alt=f"QR code of the student link, {student}")
+
+
+def view(step, index: int) -> None:
+    """The step's view as the room sees it (the page in its room view, `big=true`, embedded: no menu or
+    header), at a projector's width scaled down into its column, in a frame that follows Next, Back and
+    Reveal."""
+    path = "trainer" if step.challenge else step.path
+    src = f"/{path}?" + "&".join(p for p in (step.query, "big=true&embed=true") if p)
+    with st.container(key=VIEW):
+        st.iframe(src, height=VIEW_SIZE[1], tab_index=-1)
 
 
 # The projector's count refreshes this often: an answer is counted within COUNT_EVERY s and one run (at
@@ -151,74 +273,20 @@ def _reveal(code: str, key: str, step: int, revealed: bool) -> None:
 @connection.away()
 @connection.guarded("The room's answers")
 def answers_part(code: str, step: int, names: bool) -> None:
-    """While the question is open: how many answered (never who); after Reveal, the distribution."""
+    """While the question is open: how many answered, large (never who); after Reveal, how many were right,
+    the chart and the sentence (classroom/reveal.py)."""
     dist = connection.store().step_distribution(code, step)
     if dist is None:
         n, joined = connection.store().answer_tally(code, step)   # one query, however many seats
-        st.metric("Answered", f"{n} of {joined}", help="Students who sent an answer to this step.")
+        reveal.big_line(f"{n} of {joined} answered", size="3rem", live=True)
         st.caption(f"{n} of {joined} students answered. The answers show when you press Reveal.")
         return
     q = connection.store().lesson_now(code).steps[step].question
-    from ui import charts
-
-    charts.show(distribution_figure(q, dist), key=f"lesson_dist_{step}")
-    words = f"{dist.n} answer{'s' if dist.n != 1 else ''}."
-    if q.answer is not None:
-        words += f" The right answer: {shown_answer(q, q.answer)}."
-    st.markdown(text.plain(words))
+    reveal.show(q, dist, key=f"lesson_dist_{step}", height=250)
     if names:
         rows = connection.store().answers(code, door.key_for(code), step)
-        st.dataframe([{"student": text.name_text(n), "answer": shown_answer(q, v)} for n, v in rows],
+        st.dataframe([{"student": text.name_text(n), "answer": reveal.shown_answer(q, v)} for n, v in rows],
                      hide_index=True, width="stretch")
-
-
-def distribution_figure(q: lessons.Question, dist: lessons.Distribution):
-    """Bars per choice (the right one in the answer colour), or a histogram of numbers with the right
-    answer marked; the right answer named in the title. Written as plotly's plain dict and sent unbuilt
-    (ui.frozen): building a go.Figure and validating its updates and the answer's line cost more than the
-    rest of the teacher's Reveal."""
-    from ui.frozen import frozen_spec
-
-    right = None if dist.right is None else shown_answer(q, dist.right)
-    title = f"{dist.n} answers" + (f" · the answer: {right}" if right is not None else "")
-    counts = list(dist.counts)
-    # The house layout (ui.charts.figure), as plain data.
-    xaxis = {"zeroline": True, "exponentformat": "power"}
-    yaxis = {"title": {"text": "students"}, "zeroline": True, "exponentformat": "power",
-             "rangemode": "tozero"}
-    if max(counts or (0,)) <= 10:
-        yaxis["dtick"] = 1
-    layout = {"title": {"text": text.for_plotly(title)}, "height": 340,
-              "margin": {"l": 10, "r": 10, "t": 40, "b": 10},
-              "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.0, "xanchor": "left", "x": 0.0},
-              "hovermode": "closest", "font": {"size": 14}, "showlegend": False, "xaxis": xaxis,
-              "yaxis": yaxis}
-    data, texts = [], [str(n) for n in counts]
-    if dist.kind == "choice":
-        cols = [colors.GREEN if i == dist.right else colors.OFF for i in range(len(counts))]
-        labels = [text.for_plotly(t + (" ✓" if i == dist.right else "")) for i, t in enumerate(dist.labels)]
-        data.append({"type": "bar", "x": labels, "y": counts, "marker": {"color": cols}, "text": texts,
-                     "textposition": "outside", "name": "answers",
-                     "hovertemplate": "%{x}: %{y}<extra></extra>"})
-    elif counts:
-        e = dist.edges
-        data.append({"type": "bar", "x": [(a + b) / 2 for a, b in itertools.pairwise(e)], "y": counts,
-                     "width": [0.96 * (b - a) for a, b in itertools.pairwise(e)],
-                     "marker": {"color": colors.BLUE}, "name": "answers", "text": texts,
-                     "textposition": "outside",
-                     "customdata": [f"{a:.3g} to {b:.3g}" for a, b in itertools.pairwise(e)],
-                     "hovertemplate": "%{customdata}: %{y}<extra></extra>"})
-        pad = 0.6 * (e[-1] - e[0]) / max(1, len(counts))   # the answer's line clear of the frame
-        xaxis.update(range=[e[0] - pad, e[-1] + pad],
-                     title={"text": "answers (each bar: a range of numbers)"})
-        if dist.right is not None:   # what fig.add_vline makes, written out
-            x = float(dist.right)
-            layout["shapes"] = [{"type": "line", "x0": x, "x1": x, "xref": "x", "y0": 0, "y1": 1,
-                                 "yref": "y domain", "line": {"color": colors.GREEN, "width": 3}}]
-            layout["annotations"] = [{"text": text.for_plotly(f"the answer {right}"), "showarrow": False,
-                                      "x": x, "xref": "x", "xanchor": "center", "y": 1, "yref": "y domain",
-                                      "yanchor": "bottom"}]
-    return frozen_spec({"data": data, "layout": layout})
 
 
 @connection.away()
@@ -229,10 +297,10 @@ def record(code: str, key: str) -> None:
         rows = []
         for r in connection.store().record(code, key):
             sp = r.spread or {}
-            rows.append({"step": r.step + 1, "title": r.title, "answered": r.answered,
-                         "right (%)": None if r.share_right is None else round(100 * r.share_right, 1),
-                         "median": None if not sp else round(sp["median"], 4),
-                         "spread (IQR)": None if not sp else round(sp["iqr"], 4)})
+            rows.append({"step": str(r.step + 1), "title": r.title, "answered": str(r.answered),
+                         "right": "–" if r.share_right is None else fmt.pct(r.share_right),
+                         "median": fmt.num(sp["median"], 4) if sp else "–",
+                         "spread (IQR)": fmt.num(sp["iqr"], 4) if sp else "–"})
         st.dataframe(rows, hide_index=True, width="stretch")
 
 
@@ -259,12 +327,6 @@ def manage(code: str, key: str, ls) -> None:
         c[1].download_button("Download the answers (JSON)", lambda: export_json(code, key),
                              file_name=f"lesson-{code}.json", mime="application/json", key="lesson_json",
                              icon=":material/download:", on_click="ignore", help="Every answer, as data.")
-        pause = st.toggle("Pause the class", value=ls.paused, key="lesson_pause",
-                          help="Eyes up: every student's screen says so and answers wait until you resume.")
-        if pause != ls.paused:
-            connection.store().set_flag(code, key, "paused", pause)
-            board.changed(code)
-            state.rerun_page("the class paused or resumed")
         if st.button("Delete this step's answers", key="lesson_delete", icon=":material/delete:",
                      help="The class answers this step afresh."):
             n = connection.store().delete_answers(code, key, ls.step)

@@ -20,7 +20,8 @@ import time
 
 import streamlit as st
 
-from classroom import connection, session, text
+from classroom import connection, reveal, seats, session, text
+from classroom.reveal import shown_answer
 from lib import lessons
 from store import StoreDown, StoreError, normal_code
 from ui import state
@@ -41,16 +42,6 @@ def page_file(path: str) -> str:
 
 def step_query(step: lessons.Step) -> dict[str, str | list[str]]:
     return lessons.parse_query(step.query)
-
-
-def shown_answer(q: lessons.Question, v) -> str:
-    """An answer as words: a choice's phrase, or the number with its unit."""
-    if v is None:
-        return "none"
-    if q.kind == "choice":
-        return q.choices[int(v)] if 0 <= int(v) < len(q.choices) else "?"
-    text = f"{float(v):,.4f}".rstrip("0").rstrip(".")
-    return f"{q.unit}{text}" if q.unit == "£" else (f"{text} {q.unit}" if q.unit else text)
 
 
 # --- joining ---------------------------------------------------------------------------------------------
@@ -197,26 +188,46 @@ def watch(code: str, version: int, paused: bool = False, seat: str | None = None
 
 
 def banner(ls, i: int, mine: dict) -> None:
+    """The lesson, the step (its title said to a screen reader when the teacher moves on: a polite live
+    region), the pause sign, and after Reveal this student's ✓ or ✗, large, and the room's answers."""
     step = ls.steps[i]
     lead = "your teacher leads" if ls.mode == "paced" else "free: move between the steps opened so far"
-    line = f"**{text.plain(ls.title)}** · step {i + 1} of {len(ls.steps)}: {text.plain(step.title)} · {lead}"
+    if ls.paused:
+        seats.paused_sign("**Eyes up: your teacher paused the class.** Answers wait until they resume.")
+    reveal.big_line(f"Step {i + 1} of {len(ls.steps)}: {step.title}", size="1.25rem", live=True)
+    st.caption(f"{text.plain(ls.title)} · {lead}")
     q = step.question
     if q is not None and i in ls.revealed:
-        v = mine.get(i)
-        if v is None:
-            line += " · you did not answer"
-        else:
-            right = lessons.is_right(q, v)
-            mark = "" if right is None else (" ✓" if right else " ✗")
-            line += f" · Your answer {text.plain(shown_answer(q, v))}"
-            line += "" if q.poll else f" · the answer {text.plain(shown_answer(q, q.answer))}{mark}"
-    if ls.paused:
-        st.warning("**Eyes up: your teacher paused the class.**", icon=":material/visibility:")
-    st.info(line, icon=":material/school:")
+        revealed(q, ls.code, i, mine.get(i))
     if ls.mode == "free" and ls.opened > 0:
         st.selectbox("Step", list(range(ls.opened + 1)), index=min(i, ls.opened), key="lesson_step_choice",
                      format_func=lambda k: f"{k + 1}. {ls.steps[k].title}", on_change=_picked,
                      help="Free mode: open any step your teacher has opened so far.")
+
+
+def revealed(q: lessons.Question, code: str, i: int, v) -> None:
+    """After Reveal: this student's answer beside the truth, the ✓ or ✗ large and in its colour, and the
+    room's answers as one sentence (issue 43 item 5, issue 48 item 3)."""
+    from ui import colors
+
+    if v is None:
+        words = "You did not answer."
+    else:
+        words = f"Your answer {shown_answer(q, v)}"
+        words += "." if q.poll else f" · the answer {shown_answer(q, q.answer)}"
+    right = None if v is None else lessons.is_right(q, v)
+    if right is None:
+        reveal.big_line(words, size="1.4rem")
+    else:
+        mark = f"{reveal.RIGHT_MARK} Right" if right else f"{reveal.WRONG_MARK} Not this time"
+        reveal.big_line(f"{mark} · {words}", size="1.6rem", colour=colors.RIGHT if right else colors.WRONG)
+    try:
+        dist = connection.store().step_distribution(code, i)
+    except StoreError:
+        return
+    if dist is not None:
+        reveal.big_line(f"The room: {reveal.tally(dist)}. {reveal.sentence(q, dist)}", size="1rem",
+                        live=True)
 
 
 def _picked() -> None:

@@ -40,7 +40,6 @@ MAX_FILE = 200_000  # characters of a lesson file
 MAX_DEPTH = 6  # nesting of a lesson file: {steps: [{question: {choices: [...]}}]} is 5
 MAX_ANSWER_TEXT = 40  # characters a student may type as a number
 BOUND = 1e12  # |a number| in a question or an answer
-MAX_BINS = 12  # bars of a histogram of number answers
 PRIVATE = frozenset({"seat", "key", "class", "code"})  # never in a step's link: a seat, a key, a class
 _PATH = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _ASK = re.compile(r"^[a-z][a-z0-9_]{0,31}$")  # a declared quantity's name, and its parameters' (lib/asks.py)
@@ -427,61 +426,74 @@ def is_right(question: Question, value: object) -> bool | None:
 
 @dataclass(frozen=True)
 class Distribution:
-    """What the projector draws on Reveal. Choices: one count per choice (`labels`). Numbers: a
-    histogram, `counts[i]` answers in [edges[i], edges[i+1]) (the last bar closed); from 10 answers on
-    the bars span the middle 90 % of the answers (and the right answer), and the few wild ones beyond
-    are counted in `below` and `above` rather than squeezing everyone into one bar. `right`: the right
-    choice's index or number (None: a poll)."""
+    """What the projector draws on Reveal. Choices: one count per choice (`labels`). Numbers: `bars`
+    (lib.reveal.Bar, in number-line order): the right answers as one bar of their own, the wrong ones
+    between round numbers, far-out ones folded into an end bar each side; `counts` is each bar's count.
+    `right`: the right choice's index or number (None: a poll); `n_right`: how many answered it (None:
+    a poll)."""
 
     kind: str
     n: int
     counts: tuple[int, ...]
     labels: tuple[str, ...] = ()
-    edges: tuple[float, ...] = ()
+    bars: tuple = ()
     right: float | int | None = None
-    below: int = 0
-    above: int = 0
-
-
-TAILS = 10                # answers from which the histogram's span leaves out the wildest 5 % each side
-
-
-def _bins(x: np.ndarray, lo: float, hi: float) -> int | str:
-    """numpy's "auto" rule when it gives at most MAX_BINS bars over [lo, hi], else MAX_BINS. Its width is
-    estimated here first (as numpy >= 2 computes it: min(max(Freedman-Diaconis, sqrt / 2), Sturges)), so
-    no answers can make numpy build more edges than the cap."""
-    n, span = x.size, hi - lo
-    if n < 2:
-        return 1
-    q1, q3 = np.percentile(x, [25, 75])
-    fd = 2.0 * float(q3 - q1) * n ** (-1.0 / 3.0)
-    width = min(max(fd, span / math.sqrt(n) / 2.0), span / (math.log2(n) + 1.0))
-    return "auto" if width > 0 and span / width <= MAX_BINS else MAX_BINS
+    n_right: int | None = None
+    tolerance: float = 0.0
 
 
 def distribution(question: Question, values: Iterable) -> Distribution:
+    """The class's answers as the projector draws them: never more than lib.reveal.MAX_BARS bars, in
+    time that does not grow with how far one answer is from the rest (issue 44)."""
+    from lib.reveal import bars
+
     vals = list(values)
+    n_right = None if question.poll else sum(bool(is_right(question, v)) for v in vals)
     if question.kind == "choice":
         counts = [0] * len(question.choices)
         for v in vals:
             counts[int(v)] += 1
         return Distribution("choice", len(vals), tuple(counts), labels=question.choices,
-                            right=question.answer)
-    x = np.asarray(vals, dtype=float)                                   # (n,)
-    if not x.size:
-        return Distribution("number", 0, (), right=question.answer)
-    lo, hi = (float(v) for v in (np.percentile(x, [5, 95]) if x.size >= TAILS else (x.min(), x.max())))
-    if question.answer is not None:                                     # the truth on the axis
-        lo, hi = min(lo, float(question.answer)), max(hi, float(question.answer))
-    if hi - lo < 1e-9 * max(1.0, abs(lo)):
-        half = max(0.5, question.tolerance, 1e-6 * abs(lo))
-        lo, hi = lo - half, hi + half
-    inside = x[(x >= lo) & (x <= hi)]                                   # (m,)
-    edges = np.histogram_bin_edges(inside, bins=_bins(inside, lo, hi), range=(lo, hi))  # (b + 1,)
-    counts, edges = np.histogram(inside, bins=edges)
-    return Distribution("number", len(vals), tuple(int(c) for c in counts),
-                        edges=tuple(float(e) for e in edges), right=question.answer,
-                        below=int((x < lo).sum()), above=int((x > hi).sum()))
+                            right=question.answer, n_right=n_right)
+    drawn = bars(vals, None if question.poll else float(question.answer), question.tolerance)
+    return Distribution("number", len(vals), tuple(b.count for b in drawn), bars=drawn,
+                        right=question.answer, n_right=n_right, tolerance=question.tolerance)
+
+
+def reveal_words(dist: Distribution, say: Callable[[float], str] = str, *, most: int = 4) -> str:
+    """The room's answers as one sentence, the same for a screen reader and the projector (issue 48):
+    "12 of 20 answered 1.65, the right answer; 5 answered 1.15; 3 answered from 2 to 3". Choices by
+    their words, numbers through `say` (the page's number format, its unit included); the right answer
+    first, then the largest groups, at most `most` groups in all, and the rest as "N answered something
+    else"."""
+    if dist.n == 0:
+        return "Nobody answered."
+    groups: list[tuple[int, str, bool]] = []   # (count, what they answered, the right one)
+    if dist.kind == "choice":
+        groups = [(c, dist.labels[i], i == dist.right) for i, c in enumerate(dist.counts)]
+    else:
+        for b in dist.bars:
+            if b.right:
+                what = say(float(dist.right))
+            elif b.only is not None:
+                what = say(b.only)
+            elif math.isinf(b.lo):
+                what = f"less than {say(b.hi)}"
+            elif math.isinf(b.hi):
+                what = f"{say(b.lo)} or more"
+            else:
+                what = f"from {say(b.lo)} to {say(b.hi)}"
+            groups.append((b.count, what, b.right))
+    right = [g for g in groups if g[2]]
+    rest = sorted((g for g in groups if not g[2] and g[0]), key=lambda g: -g[0])
+    said = [*right, *rest][:most]
+    parts = []
+    for i, (count, what, is_it) in enumerate(said):
+        who = f"{count} of {dist.n}" if i == 0 else f"{count}"
+        parts.append(f"{who} answered {what}" + (", the right answer" if is_it else ""))
+    if others := dist.n - sum(g[0] for g in said):
+        parts.append(f"{others} answered something else")
+    return "; ".join(parts) + "."
 
 
 def share_right(question: Question, values: Iterable) -> float | None:
@@ -659,10 +671,92 @@ def trainer_test_accuracy(values: Mapping, epochs: int = ACCURACY_EPOCHS) -> flo
     return _accuracy(trainer_view(values), int(epochs))
 
 
+# --- what a question needs, what a view shows ----------------------------------------------------------
+_SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+
+def needed_numbers(step: Step) -> list[tuple[str, str]]:
+    """The numbers a student needs to answer a step's number question while its view is hidden, as
+    (name, value as the question writes it): y_j on /recipe-card needs x, w_1j, w_2j, ... and b_j; W = W₁W₂
+    on /activations needs W₁ and W₂; a tax on /tax-bands needs the income and each band. [] when this
+    module cannot tell (another page, a choice question, a poll)."""
+    q = step.question
+    if q is None or q.kind != "number" or q.poll:
+        return []
+    v = step.values
+    if step.path == "recipe-card":
+        x, W, b = recipe_layer(v)
+        j = _output_asked(q.text, W.shape[1])
+        return ([("x", "(" + ", ".join(_fmt(t) for t in x) + ")")]
+                + [(f"w{i + 1}{j + 1}".translate(_SUB), _fmt(W[i, j])) for i in range(W.shape[0])]
+                + [(f"b{j + 1}".translate(_SUB), _fmt(b[j]))])
+    if step.path == "activations":
+        W1, _, W2, _, _ = stack_net(v)
+        return [("W₁", "(" + ", ".join(_fmt(w) for w in W1[0]) + ")"),
+                ("W₂", "(" + ", ".join(_fmt(w) for w in W2[:, 0]) + ")")]
+    if step.path == "tax-bands":
+        t, r = tax_schedule(v)
+        return ([("income", _fmt(_float(v, "income", 60_000.0), 0))]
+                + [(f"band {k + 1}", f"{_fmt(100 * rr)} % from {_fmt(tt, 0)}")
+                   for k, (tt, rr) in enumerate(zip(t, r, strict=True))])
+    return []
+
+
+def _output_asked(text: str, n_out: int) -> int:
+    """Which output y_j a question asks for (0-based): the first y with a subscript in its words."""
+    found = re.search("y([₁₂₃₄₅₆₇₈₉])", text)
+    return 0 if found is None else min(n_out, "₁₂₃₄₅₆₇₈₉".index(found[1]) + 1) - 1
+
+
+def missing_numbers(step: Step) -> list[str]:
+    """needed_numbers a question's words leave out ("w₂₁ = 1"): each name, and its value, must be in it
+    (a vector's name once, its values in brackets; a band as "20 % from 10,000")."""
+    words = step.question.text if step.question is not None else ""
+    return [f"{name} = {value}" for name, value in needed_numbers(step)
+            if value not in words or (not name.startswith(("band", "income")) and name not in words)]
+
+
+def view_numbers(step: Step) -> dict[str, float]:
+    """What a step's view computes, by name, where this module can compute it: every y_j on /recipe-card,
+    the tax on /tax-bands. {} for other pages (or link values its page would not take)."""
+    try:
+        if step.path == "recipe-card":
+            W = recipe_layer(step.values)[1]
+            return {f"y{j + 1}".translate(_SUB): recipe_y(step.values, j + 1) for j in range(W.shape[1])}
+        if step.path == "tax-bands":
+            return {"the tax": tax_at(step.values)}
+    except (ValueError, TypeError, OverflowError):
+        return {}
+    return {}
+
+
+def answer_disagrees(step: Step) -> str | None:
+    """A typed right answer that none of the view's numbers matches (within its tolerance): one line to
+    warn the teacher, e.g. "The view shows the tax = 4,000; the right answer typed is 3,486." None when it
+    agrees, or nothing can be checked."""
+    q = step.question
+    if q is None or q.kind != "number" or q.poll:
+        return None
+    shown = view_numbers(step)
+    if not shown or any(is_right(q, v) for v in shown.values()):
+        return None
+    said = ", ".join(f"{name} = {_fmt(v)}" for name, v in shown.items())
+    return f"The step's view shows {said}; the right answer typed is {_fmt(float(q.answer))}."
+
+
 # --- ready lessons -------------------------------------------------------------------------------
+MINUS = "\u2212"   # one minus sign in every question (as ui/fmt.py writes it): −1.5, never -1.5
+
+
 def _fmt(v: float, digits: int = 2) -> str:
     v = round(float(v), digits) + 0.0
-    return f"{v:,.{digits}f}".rstrip("0").rstrip(".") if digits else f"{v:,.0f}"
+    s = f"{v:,.{digits}f}".rstrip("0").rstrip(".") if digits else f"{v:,.0f}"
+    return s.replace("-", MINUS)
+
+
+def _vector(text: str) -> str:
+    """A link's compact numbers ("1,-1,0.5" or "1;1;-1") as a question writes them: "1, −1, 0.5"."""
+    return ", ".join(_fmt(float(v)) for v in re.split(r"[,;]", text))
 
 
 def _q(**values) -> str:
@@ -710,8 +804,8 @@ def recipe_lesson() -> Lesson:
         "One weight moves",
         Question(
             "number",
-            f"x = ({_fmt(x[0])}, {_fmt(x[1])}), b₁ = {_fmt(b[0])}: w₁₁ goes from {_fmt(W[0, 0])} to "
-            f"{_fmt(recipe_layer(parse_query(q1))[1][0, 0])}. What is y₁ now?",
+            f"x = ({_fmt(x[0])}, {_fmt(x[1])}), w₂₁ = {_fmt(W[1, 0])}, b₁ = {_fmt(b[0])}: w₁₁ goes from "
+            f"{_fmt(W[0, 0])} to {_fmt(recipe_layer(parse_query(q1))[1][0, 0])}. What is y₁ now?",
             answer=round(y1, 6),
             tolerance=0.05,
         ),
@@ -724,21 +818,23 @@ def recipe_lesson() -> Lesson:
         "The bias moves",
         Question(
             "number",
-            f"Still w₁₁ = {_fmt(W2_[0, 0])}; the bias b₁ goes from {_fmt(b[0])} to {_fmt(b2_[0])}. "
-            "What is y₁ now?",
+            f"x = ({_fmt(x[0])}, {_fmt(x[1])}), w₁₁ = {_fmt(W2_[0, 0])}, w₂₁ = {_fmt(W2_[1, 0])}; the bias "
+            f"b₁ goes from {_fmt(b[0])} to {_fmt(b2_[0])}. What is y₁ now?",
             answer=round(recipe_y(parse_query(q2)), 6),
             tolerance=0.05,
         ),
     )
     q3 = card(w11="1.5", b1="-1", x2="-2")
     v3 = parse_query(q3)
+    x3, W3, b3 = recipe_layer(v3)
     s3 = Step(
         "recipe-card",
         q3,
         "An input flips",
         Question(
             "number",
-            f"x₂ goes from {_fmt(x[1])} to {_fmt(recipe_layer(v3)[0][1])} (W and b as now). What is "
+            f"x₂ goes from {_fmt(x[1])} to {_fmt(x3[1])}: x = ({_fmt(x3[0])}, {_fmt(x3[1])}), "
+            f"w₁₂ = {_fmt(W3[0, 1])}, w₂₂ = {_fmt(W3[1, 1])}, b₂ = {_fmt(b3[1])}. What is "
             "y₂ = x₁w₁₂ + x₂w₂₂ + b₂?",
             answer=round(recipe_y(v3, 2), 6),
             tolerance=0.05,
@@ -784,8 +880,8 @@ def collapse_lesson() -> Lesson:
         "Take the bend away",
         Question(
             "choice",
-            f"W₁ = ({net['w1'].replace(',', ', ')}), b₁ = ({net['b1'].replace(',', ', ')}), "
-            f"W₂ = ({net['w2'].replace(';', ', ')}), b₂ = {net['b2']}, and no bend (identity). "
+            f"W₁ = ({_vector(net['w1'])}), b₁ = ({_vector(net['b1'])}), "
+            f"W₂ = ({_vector(net['w2'])}), b₂ = {_vector(net['b2'])}, and no bend (identity). "
             "Can the output y "
             f"still bend as x goes from {_fmt(SPAN[0])} to {_fmt(SPAN[1])}?",
             ("Yes, it can still bend", "No: it is one straight line"),
@@ -802,7 +898,8 @@ def collapse_lesson() -> Lesson:
         "The single layer",
         Question(
             "number",
-            "The two layers collapse to one, y = xW + b. What is W = W₁W₂?",
+            f"W₁ = ({', '.join(_fmt(w) for w in W1[0])}) and W₂ = ({', '.join(_fmt(w) for w in W2[:, 0])}): "
+            "the two layers collapse to one, y = xW + b. What is W = W₁W₂?",
             answer=round(float(W[0, 0]), 6),
             tolerance=0.05,
         ),

@@ -92,26 +92,15 @@ def teacher(code: str) -> None:
     if swapped:
         st.caption(":material/lan: " + address.LOOPBACK_NOTE.format(host=base.split("//", 1)[1]))
     new = st.session_state.pop("class_new_key", None)
-    if new and new[0] == code:
-        st.warning("Keep your teacher's link: the key in it is shown only now, and only this browser holds "
-                   "it. Open it away from the projector.", icon=":material/key:")
-        with st.expander("Your teacher's link", icon=":material/key:"):
-            st.code(f"{base}/class?code={code}&key={new[1]}", language=None, wrap_lines=True)
-    sign = st.container()   # PAUSED, above the code, once the toggle below has said so
-    left, right = st.columns([3, 2], vertical_alignment="center")
-    with left:
-        st.html(f'<div style="font-size:clamp(48px,9vw,120px);font-weight:700;letter-spacing:0.12em;'
-                f'line-height:1.1">{code}</div>')   # our own code: six letters of CODE_ALPHABET
-        st.markdown(f"Students open **{text.plain(student)}** (or scan the code) and pick a nickname.")
-        ls = connection.store().lesson_state(code)
-        if ls is None:
-            st.caption(class_board.describe_problem(info.problem) + ".")
-    with right:
-        st.image(door.qr_png(student), width=220, caption="The student link",
-                 alt=f"QR code of the student link, {student}")   # a screen reader names it (axe: image-alt)
-    if ls is not None:   # a lesson class: the teacher leads it (classroom/lead.py)
-        lead.lead(code, ls)
+    ls = connection.store().lesson_state(code)
+    if ls is not None:   # a lesson class: the teacher leads it (classroom/lead.py), the challenge's board on
+        lead.lead(code, ls, student, challenge=lambda: challenge_room(code),   # its challenge step, the key
+                  first=lambda: key_note(base, code, new))                     # off the projected screen
         return
+    key_note(base, code, new)
+    sign = st.container()   # PAUSED, above the code, once the toggle below has said so
+    lead.code_block(code, student)
+    st.caption(class_board.describe_problem(info.problem) + ".")
     c = st.columns(3)
     hide = c[0].toggle("Hide nicknames", value=info.hide_names, key="class_hide",
                        help="Number the students on the board instead of naming them.")
@@ -131,12 +120,26 @@ def teacher(code: str) -> None:
                               "(the switch below).")
     # The live parts are placed first but drawn after Manage: whatever they meet in the store, the teacher's
     # actions are on the page already (and each live part fails alone, as one line: connection.guarded).
-    live, stars = st.container(), st.container()
+    live = st.container()
     manage(code, info)
     with live:
-        st.fragment(live_view, run_every=3)(code)
-    with stars:
-        st.fragment(snapshots)(code)
+        challenge_room(code)
+
+
+def challenge_room(code: str) -> None:
+    """The challenge's room: the board, the class chart and the gallery (live), then the snapshots; a
+    challenge's projector and a lesson's challenge step alike."""
+    st.fragment(live_view, run_every=3)(code)
+    st.fragment(snapshots)(code)
+
+
+def key_note(base: str, code: str, new: tuple[str, str] | None) -> None:
+    """Just started: the teacher's link with its key, shown only now."""
+    if new and new[0] == code:
+        st.warning("Keep your teacher's link: the key in it is shown only now, and only this browser holds "
+                   "it. Open it away from the projector.", icon=":material/key:")
+        with st.expander("Your teacher's link", icon=":material/key:"):
+            st.code(f"{base}/class?code={code}&key={new[1]}", language=None, wrap_lines=True)
 
 
 def manage(code: str, info) -> None:

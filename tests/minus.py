@@ -55,9 +55,20 @@ def sent_tables(frames) -> list:
     ForwardMsg), read-only ones only: an editable table (st.data_editor) draws its cells with the
     grid's own number editor, which Styler text cannot reach (Streamlit applies a Styler to disabled
     columns only), so its cells show what a keyboard types."""
+    found = []
+    for delta in deltas(frames):
+        if delta.WhichOneof("type") != "new_element":
+            continue
+        element = delta.new_element
+        if element.WhichOneof("type") == "dataframe" and read_only(element.dataframe):
+            found.append(element.dataframe)
+    return found
+
+
+def deltas(frames):
+    """The page changes (ForwardMsg deltas) in the binary websocket frames a browser received."""
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-    found = []
     for raw in frames:
         if not isinstance(raw, bytes):
             continue
@@ -66,12 +77,8 @@ def sent_tables(frames) -> list:
             msg.ParseFromString(raw)
         except Exception:   # not a ForwardMsg: nothing of ours
             continue
-        if msg.WhichOneof("type") != "delta" or msg.delta.WhichOneof("type") != "new_element":
-            continue
-        element = msg.delta.new_element
-        if element.WhichOneof("type") == "dataframe" and read_only(element.dataframe):
-            found.append(element.dataframe)
-    return found
+        if msg.WhichOneof("type") == "delta":
+            yield msg.delta
 
 
 def read_only(proto) -> bool:

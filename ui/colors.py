@@ -9,6 +9,7 @@ on some screen, and a colour is never used for anything but its meaning:
 | classes (up to 5)       | CLASSES: orange, bluish green, reddish purple (called pink), yellow, sky blue, |
 |                         | each with its own shape too: CLASS_SYMBOLS       |
 | on / off                | ON ink (near black), OFF grey (and dashed)       |
+| a lesson's right / wrong| RIGHT bluish green (and ✓), WRONG vermillion (and ✗) |
 | train / test            | no colour of its own: filled vs hollow marks, solid vs dotted lines |
 | categories (series)     | CATEGORY: Paul Tol's muted palette, none of the above |
 
@@ -56,6 +57,7 @@ def class_scale(k: int = 2) -> list:
     return [[0.0, CLASSES[0]], [0.5, ZERO], [1.0, CLASSES[1]]]
 
 
+RIGHT, WRONG = GREEN, VERMILLION  # a lesson's answers: always with ✓ or ✗, never the colour alone
 ON, OFF = "#222222", "#999999"  # a bend on / off, a unit active / silent; OFF lines are dashed
 
 # Paul Tol's "muted" qualitative palette (rose and cyan left out: too near vermillion and sky blue).

@@ -355,5 +355,19 @@ def test_a_student_sees_a_built_lessons_question_and_choices_as_typed():
     ada = _student(code, connection.store().join(code, "Ada"))
     assert not ada.exception
     assert ada.radio(key="lesson_choice_0").options == [text.plain(c) for c in q.choices]
-    words = " ".join(el.value for part in (ada.markdown, ada.info) for el in part)
-    assert all(text.plain(t) in words for t in (q.text, "<i>T</i>", "[s](javascript:x)"))
+    words = " ".join(el.value for part in (ada.markdown, ada.caption, ada.info) for el in part)
+    assert all(text.plain(t) in words for t in (q.text, "<i>T</i>"))
+    lines = " ".join(el.proto.body for el in ada.get("html"))   # the step's title in a live region: as text
+    assert "Step 1 of 1: [s](javascript:x)" in lines and "<a" not in lines
+
+
+def test_the_builder_warns_when_a_typed_answer_disagrees_with_the_steps_view():
+    """Issue 43 item 6: a teacher's £3,486 sat on a view showing £4,000.00 and nothing said so."""
+    at = _add(_builder(), "/tax-bands?preset=simple&income=30000", "Tax")
+    at.radio(key=B.KIND).set_value("number").run()
+    at.text_area(key=B.TEXT).input("The tax on 30,000?")
+    at.number_input(key=B.ANSWER).set_value(3486.0).run()
+    said = " ".join(w.value for w in at.warning)
+    assert "The step's view shows the tax = 4,000; the right answer typed is 3,486." in said
+    at.number_input(key=B.ANSWER).set_value(4000.0).run()
+    assert not any("the right answer typed" in w.value for w in at.warning) and not at.exception

@@ -8,6 +8,7 @@ import functools
 import glob
 import json
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +17,7 @@ import pytest
 from lib import lessons as L
 from lib import settings
 from lib.lessons import Lesson, Question, Step
+from lib.reveal import MAX_BARS, nice_step
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = {"recipe-card", "stacking", "activations", "tax-bands", "gpt2-params", "gpt2-mlp", "trainer", "class"}
@@ -178,19 +180,74 @@ def test_right_share_spread_and_distribution():
     rng = np.random.default_rng(0)
     vals = [*rng.normal(3.5, 1.0, 200), 1e12, -1e12]                 # two wild answers
     d = L.distribution(NUM, vals)
-    assert sum(d.counts) + d.below + d.above == 202 and d.below >= 1 and d.above >= 1
-    assert 2 <= len(d.counts) <= L.MAX_BINS and len(d.edges) == len(d.counts) + 1
-    assert d.edges[0] <= 3.5 <= d.edges[-1] and d.right == 3.5 and d.edges[-1] - d.edges[0] < 10
-    assert sum(d.counts) >= 0.85 * 202            # the room fills the bars, not the wild ones
+    assert sum(d.counts) == 202 and len(d.bars) <= MAX_BARS and d.right == 3.5
+    assert math.isinf(d.bars[0].lo) and d.bars[0].count == 1 and math.isinf(d.bars[-1].hi)
+    assert d.bars[-1].count == 1 and d.n_right == sum(L.is_right(NUM, v) for v in vals)
+    assert max(b.hi - b.lo for b in d.bars[1:-1]) <= 1          # the room fills the bars, not the wild ones
     d = L.distribution(NUM, [3.5] * 100 + [3.5 + 1e-3 * k for k in range(30)] + [1e11])   # tiny IQR
-    assert len(d.counts) <= L.MAX_BINS and sum(d.counts) + d.below + d.above == 131
-    d = L.distribution(NUM, [0.0, 1e12])                                # few answers: min to max, capped bars
-    assert sum(d.counts) == 2 and len(d.counts) <= L.MAX_BINS
+    assert len(d.bars) <= MAX_BARS and sum(d.counts) == 131
+    d = L.distribution(NUM, [0.0, 1e12])                                # few answers: capped bars
+    assert sum(d.counts) == 2 and len(d.counts) <= MAX_BARS and d.n_right == 0
     d = L.distribution(NUM, [7, 7, 7])                                  # all alike, the truth beside them
-    assert sum(d.counts) == 3 and d.edges[0] <= 3.5 and d.edges[-1] >= 7
+    assert [(b.count, b.right, b.only) for b in d.bars] == [(0, True, None), (3, False, 7.0)]
     d = L.distribution(Question("number", "?"), [2.0])                  # one answer, a poll
-    assert d.counts == (1,) and d.edges[0] < 2.0 < d.edges[-1]
-    assert L.distribution(NUM, []).n == 0
+    assert d.counts == (1,) and d.bars[0].lo <= 2.0 < d.bars[0].hi and d.n_right is None
+    assert L.distribution(NUM, []).n == 0 and L.distribution(NUM, []).bars == ()
+
+
+CLOSE = [3.5, 3.4, 3.6, 3.5, 3.55, 3.45, 3.5, 3.3, 3.7, 3.5, 3.52, 3.48, 3.5]   # 13 answers near 3.5
+
+
+@pytest.mark.parametrize("wild", [4e5, 1e12, -1e12, 25_000, 1e-9])
+def test_one_wild_answer_never_makes_more_than_a_dozen_bars(wild):
+    """Issue 44: one answer of 4e5 made 958,048 bars and 1e12 a MemoryError (numpy's "auto" width is
+    measured from the answers inside, not the span the bars cover)."""
+    import time
+
+    t = time.process_time()
+    d = L.distribution(NUM, [*CLOSE, wild])
+    assert time.process_time() - t < 0.5
+    assert 1 <= len(d.bars) <= MAX_BARS and sum(d.counts) == 14
+    if abs(wild) > 100:   # folded into an end bar; the close ones keep bars a tenth wide
+        end = d.bars[-1] if wild > 0 else d.bars[0]
+        assert end.count == 1 and math.isinf(end.hi if wild > 0 else end.lo)
+        assert all(b.hi - b.lo <= 0.1 + 1e-9 for b in d.bars if not b.right and math.isfinite(b.hi - b.lo))
+
+
+def test_the_right_answers_are_their_own_bar_and_the_wrong_ones_sit_between_round_numbers():
+    """Issue 43 item 5: the right answers (within the tolerance) one bar; wrong ones binned on round edges
+    (1, 2, 2.5 or 5 times a power of ten), in number-line order, the right bar where the answer is."""
+    money = Question("number", "Tax?", answer=40_000.0, tolerance=1.0, unit="£")
+    rng = np.random.default_rng(1)
+    wrong = [float(v) for v in np.round(rng.normal(38_000, 6_000, 20))]
+    d = L.distribution(money, [40_000.0] * 17 + [40_000.5] + wrong + [4e5])
+    right = [b for b in d.bars if b.right]
+    assert len(right) == 1 and right[0].count == 18 == d.n_right and d.n == 39
+    inner = [b for b in d.bars if not b.right and math.isfinite(b.hi - b.lo)]
+    step = inner[0].hi - inner[0].lo
+    assert step in (1_000, 2_000, 2_500, 5_000) and all(b.lo % step == 0 for b in inner)
+    assert d.bars[-1].lo >= max(wrong) and d.bars[-1].count == 1       # 4e5: the end bar, "≥ ..."
+    middles = [b.middle for b in d.bars]
+    assert middles == sorted(middles)                                  # the number line's order
+    assert [b.count for b in d.bars if not b.right] and sum(d.counts) == 39
+    assert nice_step(0.37) == 0.5 and nice_step(3) == 5 and nice_step(2.1e4) == 2.5e4
+
+
+def test_the_reveal_as_one_sentence():
+    """Issue 48 item 3: what a screen reader hears and the projector says, from the distribution."""
+    q = Question("number", "y?", answer=1.65, tolerance=0.05)
+    d = L.distribution(q, [1.65] * 12 + [1.15] * 5 + [2.5, 2.6, 9e9])
+    from ui import fmt
+    assert L.reveal_words(d, fmt.num) == ("12 of 20 answered 1.65, the right answer; 5 answered 1.15; "
+                                          "2 answered from 2.5 to 2.75; 1 answered 9,000,000,000.")
+    c = Question("choice", "Bends?", ("Yes", "No", "Maybe"), answer=1)
+    assert L.reveal_words(L.distribution(c, [0, 1, 1, 2, 2, 2])) == (
+        "2 of 6 answered No, the right answer; 3 answered Maybe; 1 answered Yes.")
+    poll = Question("number", "Guess?")
+    assert L.reveal_words(L.distribution(poll, [2.0, 2.0])) == "2 of 2 answered 2.0."
+    assert L.reveal_words(L.distribution(q, [])) == "Nobody answered."
+    many = L.distribution(q, [1.65, 10, 20, 30, 40, 50, 60])
+    assert L.reveal_words(many, fmt.num, most=2).endswith("; 5 answered something else.")
 
 
 # --- the ready lessons ------------------------------------------------------------------------------
@@ -407,3 +464,42 @@ def test_answer_functions_take_a_teachers_own_step():
         L.tax_at(L.parse_query("bands=0:0,5:500"))
     with pytest.raises(ValueError):
         L.trainer_test_accuracy(L.parse_query("problem=regress"))
+
+
+# --- what a question needs (issue 43 item 6) and one minus sign (item 5) --------------------------------
+def test_every_ready_question_gives_every_number_it_needs_while_the_view_is_hidden():
+    """"What is y₁ now?" needs w₂₁: each number question of each ready lesson names every input of what it
+    asks (lib.lessons.needed_numbers), and its right answer is what the step's view computes."""
+    checked = 0
+    for name, make in L.READY.items():
+        for i, step in enumerate(make().steps):
+            if L.needed_numbers(step):
+                checked += 1
+                assert L.missing_numbers(step) == [], (name, i, step.question.text)
+                assert L.answer_disagrees(step) is None, (name, i)
+    assert checked >= 8
+
+
+def test_a_question_that_leaves_out_a_weight_is_caught_and_a_typed_answer_checked_against_the_view():
+    old = Step("recipe-card", "nin=2&nout=2&x1=1&x2=2&w11=1.5&w21=1&b1=0",
+               question=Question("number", "x = (1, 2), b₁ = 0: w₁₁ goes from 0.5 to 1.5. What is y₁ now?",
+                                 answer=3.5, tolerance=0.05))
+    assert L.missing_numbers(old) == ["w₂₁ = 1"]
+    tax = Step("tax-bands", "preset=simple&income=30000",
+               question=Question("number", "Tax?", answer=3_486.0, tolerance=1.0, unit="£"))
+    assert L.answer_disagrees(tax) == ("The step's view shows the tax = 4,000; the right answer typed is "
+                                       "3,486.")
+    fixed = Step(tax.path, tax.query, question=Question("number", "Tax?", answer=4_000.0, tolerance=1.0))
+    assert L.answer_disagrees(fixed) is None
+    y2 = Step("recipe-card", "nin=2&nout=2&x1=1&x2=2&w12=-1&w22=0.5&b2=0.5",
+              question=Question("number", "What is y₂?", answer=0.5))
+    assert L.answer_disagrees(y2) is None and L.needed_numbers(y2)[1] == ("w₁₂", "−1")
+    assert L.answer_disagrees(Step("trainer", "", question=Question("number", "?", answer=1.0))) is None
+
+
+def test_the_ready_lessons_write_one_minus_sign():
+    for make in L.READY.values():
+        for step in make().steps:
+            words = " ".join([step.title, step.note, *((step.question.text, *step.question.choices)
+                                                       if step.question else ())])
+            assert not re.search(r"(?<![\w.])-\d", words), words
