@@ -15,11 +15,12 @@ happens in a widget's callback, so the page draws the new lesson in the same run
 from __future__ import annotations
 
 import dataclasses
+import logging
 import re
 
 import streamlit as st
 
-from classroom import asking, connection, text
+from classroom import asking, connection, door, text
 from lib import lesson_build as reader
 from lib import lessons
 from store import CODE_LENGTH, normal_code
@@ -234,7 +235,7 @@ def _use(built: lessons.Lesson, how: str) -> None:
 def _save() -> None:
     try:
         built = lesson()
-        code = connection.store().save_lesson(built, paths=paths())
+        code = connection.store().save_lesson(built, paths=paths(), client=door.spend("save"))
     except ValueError as err:       # not a lesson yet, refused, or the store away (StoreError is one)
         _say("save", f"Not saved: {_why(err)}", ok=False)
         return
@@ -247,7 +248,8 @@ def _open() -> None:
     try:
         if not code:
             raise ValueError("type the code “Save the lesson” gave first")
-        found = connection.store().load_lesson(code, paths=paths())
+        # a saved lesson holds its right answers: its code is guarded as a join code is
+        found = door.looked_up(lambda: connection.store().load_lesson(code, paths=paths()))
         if found is None:
             raise ValueError(f"no lesson is saved under the code {code}")
         found = asking.computed_lesson(found)
@@ -270,6 +272,11 @@ def _import() -> None:
         built = asking.computed_lesson(reader.read_file(up.getvalue(), paths()))
     except ValueError as err:
         _say("file", f"Not imported: {_why(err)} The steps here are kept.", ok=False)
+        return
+    except Exception:   # whatever else a file makes the reader meet: one line here too, never the page lost
+        logging.getLogger(__name__).exception("a lesson file could not be read")
+        _say("file", "Not imported: this file could not be read as a lesson. The steps here are kept.",
+             ok=False)
         return
     _use(built, "Imported")
 
