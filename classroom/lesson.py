@@ -78,8 +78,11 @@ def _who() -> tuple[str, str] | None:
     """(code, seat) this page follows: the link's, else (a page opened from the menu, no class in its
     link) the session's; None for a page not in a lesson class."""
     code, seat = st.query_params.get("class"), st.query_params.get("seat")
-    if code and not seat:
+    if code and not seat:   # a step this page switched to (the seat goes into its entry below), or Back
         seat = st.session_state.get(session.JOINED, {}).get(normal_code(code))
+        following = st.session_state.get(FOLLOWING)
+        if not seat and following and following[0] == normal_code(code):
+            seat = following[1]
     if code and seat:
         return normal_code(code), seat
     if code or st.query_params.get("code"):
@@ -120,7 +123,8 @@ def _go(code: str, seat: str, want: int, ls, path_now: str) -> None:
     if path == path_now:
         _set_views(path, step)
     st.session_state[SEEN] = (code, want)
-    st.switch_page(page_file(path), query_params={**step_query(step), "class": code, "seat": seat})
+    # Without the seat: the new page puts it into its own entry (history.put in follow), never a pushed one.
+    st.switch_page(page_file(path), query_params={**step_query(step), "class": code})
 
 
 def _path(step: lessons.Step) -> str:
@@ -154,7 +158,7 @@ def follow(path_now: str) -> bool:
     if "seat" not in st.query_params:
         from classroom import history
 
-        history.put(seat=seat)   # just joined: into this entry only
+        history.put(one=True, seat=seat)   # into this entry, and out of it before the next is pushed
     step = ls.steps[want]
     if step.path == "trainer" and not step.challenge:   # /trainer as the step's view: no Submit, its data
         st.session_state[session.LESSON_VIEW] = code
