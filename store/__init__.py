@@ -47,6 +47,7 @@ from store.base import (
     CODE_ALPHABET,
     CODE_LENGTH,
     KEEP_LINKS,
+    KEEP_UNUSED,  # noqa: F401 (re-exported: callers read every store name from `store`)
     LINK_SEEDS,
     Client,
     StoreError,

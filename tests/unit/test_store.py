@@ -270,24 +270,29 @@ def _fill(store, code: str, n: int, ago: timedelta = timedelta(minutes=5)) -> No
                        joined_at=at, last_seen=at) for i in range(n))
 
 
-def _race(store, code: str, n: int = 36) -> list[str]:
-    """n students press Join at the same moment: what each was told."""
+def together(n: int, press) -> list[str]:
+    """n threads call press(i) at the same moment: "ok" or the refusal's line, per thread."""
     barrier, results = threading.Barrier(n), []
 
-    def press(i):
+    def run(i):
         barrier.wait(10)
         try:
-            store.join(code, f"racer{i}")
-            results.append("seat")
+            press(i)
+            results.append("ok")
         except StoreError as err:
             results.append(str(err))
 
-    threads = [threading.Thread(target=press, args=(i,)) for i in range(n)]
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
     for t in threads:
         t.start()
     for t in threads:
         t.join(120)
     return results
+
+
+def _race(store, code: str, n: int = 36) -> list[str]:
+    """n students press Join at the same moment: what each was told ("seat" for a seat)."""
+    return ["seat" if r == "ok" else r for r in together(n, lambda i: store.join(code, f"racer{i}"))]
 
 
 def test_the_seat_cap_holds_when_many_join_at_once(store):

@@ -4,7 +4,6 @@ may store (starts, short links, saved lessons) per address, each limit holding w
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 
 import pytest
@@ -15,27 +14,7 @@ from store.models import SavedLesson
 from tests.unit import test_store as base
 from tests.unit.test_store_lessons import LESSON, PAGES
 
-store, no_gap, PROBLEM = base.store, base.no_gap, base.PROBLEM
-
-
-def _together(n: int, press) -> list[str]:
-    """n threads call press(i) at the same moment: "ok" or the refusal's line, per thread."""
-    barrier, results = threading.Barrier(n), []
-
-    def run(i):
-        barrier.wait(10)
-        try:
-            press(i)
-            results.append("ok")
-        except StoreError as err:
-            results.append(str(err))
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(120)
-    return results
+store, no_gap, PROBLEM, _together = base.store, base.no_gap, base.PROBLEM, base.together
 
 
 def test_a_browser_holds_three_seats_and_a_flood_from_fresh_browsers_stops_at_the_address_rate(store):
