@@ -89,7 +89,9 @@ class Follower(Student):
         if q.kind == "choice":   # a radio travels as its option's text (Streamlit 1.67)
             state.string_value = self.rng.choice(q.choices)
         else:
-            guess = round(self.rng.uniform(-3, 5), 2)
+            # a class that mostly knows: close to the right answer (a poll: anywhere from -3 to 5)
+            guess = round(q.answer + self.rng.gauss(0, 0.05) if q.answer is not None
+                          else self.rng.uniform(-3, 5), 2)
             state.double_value = self.outlier if self.outlier is not None else guess
         self.states[field.id] = state
         self.asked = step
