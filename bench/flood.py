@@ -2,7 +2,7 @@
 does, while one client floods Join from a fresh session each time (from another loopback address,
 127.0.0.2, as another machine behind the balancer), and a student answers a number nobody expects.
 
-    python bench/classroom.py --lesson --join --flood --outlier 400000 --replicas 2 \
+    python bench/classroom.py --lesson --join --flood --outlier 400000 --answering 13 --replicas 2 \
         --students 30 --db postgresql+psycopg:///layerlab_bench
 
 `--join`: each student opens /class?code=X, types its nickname and presses Join (no seat made in the

@@ -226,6 +226,8 @@ async def follow(url: str, args, killer) -> dict:
         await asyncio.sleep(0.5)
         n0 = len(teacher.counted)
         order = rng.sample(students, len(students))
+        if args.answering:   # only so many answer (the outlier among them): a half-answered question
+            order = [students[0], *rng.sample(students[1:], max(0, args.answering - 1))]
         for i, s in enumerate(order):
             await asyncio.sleep(ANSWER_SPREAD / len(order))
             if not s.closed:
@@ -239,11 +241,11 @@ async def follow(url: str, args, killer) -> dict:
             if teacher.closed:   # the projector was on the killed replica: the teacher's link again
                 teacher.query = f"code={args.code}&key={args.key}"
                 kill["reopened"] += await _reopen_closed([teacher], time.perf_counter() + 60)
-            for s in students:
+            for s in order:
                 if k not in s.acked:
                     s.send_answer(k, q)
-        await _wait(time.perf_counter() + FOLLOW_LIMIT, lambda k=k: all(k in s.acked for s in students
-                                                                          if not s.closed))
+        await _wait(time.perf_counter() + FOLLOW_LIMIT, lambda k=k, order=order: all(
+            k in s.acked for s in order if not s.closed))
         acks = sorted(s.acked[k] for s in students if k in s.acked)
         acked[k + 1] = len(acks)
         last, want = (acks[-1] if acks else time.perf_counter()), len(acks)
