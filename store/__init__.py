@@ -637,7 +637,7 @@ class Store(LessonStore):
             raise StoreError(f"{ADDRESS_JOINS_PER_MINUTE} students joined this class from your network "
                              "in the last minute: join again in a moment.")
 
-    def _seat(self, s: Session, code: str, token: str, lock: bool = False) -> tuple[Class, Seat] | None:
+    def seat_row(self, s: Session, code: str, token: str, lock: bool = False) -> tuple[Class, Seat] | None:
         q = (select(Class, Seat).join(Seat, Seat.class_id == Class.id)
              .where(Class.code == normal_code(code), Seat.token_hash == hash_secret(str(token))))
         if lock:

@@ -61,7 +61,7 @@ def test_the_teacher_closes_joining_and_removes_every_seat_that_never_answered(s
         store.join(code, "Late")
     assert store.remove_silent(code, key) == 5
     assert sorted(s.nickname for s in store.seats(code, key)) == ["Ada", "Bob"]
-    assert store.my_answers(code, answered) == {0: 3.5}
+    assert store.seat_answers(code, answered) == {0: 3.5}
     store.set_flag(code, key, "joining_closed", False)
     store.join(code, "Late")
     store.remove(code, key, nickname="Late")           # one seat, by name, as a challenge's teacher does
