@@ -130,8 +130,8 @@ def test_a_paced_student_is_brought_back_and_free_mode_lets_them_choose(switches
     at.run()
     steps = lead.ready()["recipe-card"].steps
 
-    def link(i: int) -> tuple[str, dict]:   # step i's page, its whole view, the class and the seat
-        return "recipe-card", {**cl.step_query(steps[i]), "class": code, "seat": seat}
+    def link(i: int) -> tuple[str, dict]:   # step i's page, its view, the class (not the seat)
+        return "recipe-card", {**cl.step_query(steps[i]), "class": code}
 
     assert "step 3 of 5" in _text(at) and switches[-1] == link(2)
     at.selectbox(key="lesson_step_choice").set_value(0).run()
