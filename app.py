@@ -41,10 +41,13 @@ if note := busy_note():  # past capacity answers come later, never not at all: s
 room.sidebar()   # every page: large text for the room, and its controls folded away
 room.style()
 link_notes = st.container()   # the page's notes on its link as a whole (an unknown key in `hide=`)
-if class_lesson.follow(page.url_path):   # a student in a lesson class: the step, its question first
+shown = class_lesson.follow(page.url_path)   # a student in a lesson class: the step, its question first
+if shown:
     page.run()
 lesson = next((item for item in LESSONS if item.url_path == page.url_path), HOME)
-if links := state.declared(ROOT / lesson.file):   # the page's link keys: a link for the class can hide them
+# The page's link keys: a link for the class can hide them. Not while a lesson's view waits for Reveal:
+# the link would open the view.
+if shown and (links := state.declared(ROOT / lesson.file)):
     with link_notes:
         links.show_note(state.HIDE)   # a hide= key this page does not have: with the page's other notes
     link_box(links)

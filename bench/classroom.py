@@ -638,6 +638,14 @@ def parse(argv=None, description: str = __doc__.split("\n\n")[0]) -> argparse.Na
     ap.add_argument("--json", action="store_true", help="print the result as one JSON line as well")
     ap.add_argument("--lesson", action="store_true",
                     help="the students follow a lesson (bench/lesson.py): Next to every page on the step")
+    ap.add_argument("--join", action="store_true",
+                    help="with --lesson: the students join through /class's Join form (bench/flood.py)")
+    ap.add_argument("--flood", action="store_true",
+                    help="with --lesson: one client presses Join from fresh sessions all lesson long")
+    ap.add_argument("--answering", type=int, default=0, metavar="N",
+                    help="with --lesson: only N students answer each question (0: all)")
+    ap.add_argument("--outlier", type=float, default=None, metavar="V",
+                    help="with --lesson: the first student answers V to every number question")
     args = ap.parse_args(argv)
     if not 0 <= args.students + args.players <= MAX_STUDENTS:
         ap.error(f"at most {MAX_STUDENTS} simulated students")

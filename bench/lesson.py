@@ -31,6 +31,7 @@ import time
 
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
+from bench import flood
 from bench.protocol import Student, reopen
 
 FOLLOW_LIMIT = 10.0   # seconds a student is given to follow one Next (a miss after that)
@@ -48,6 +49,10 @@ class Follower(Student):
         self.sent: dict[int, float] = {}    # step (0-based) -> when Send my answer was pressed
         self.acked: dict[int, float] = {}   # step (0-based) -> when the page said the answer was kept
         self.asked = -1                     # the step (0-based) whose Send is in flight
+        self.revealed: dict[int, float] = {}   # step (1-based) -> when its banner first showed the reveal
+        self.drawn: dict[int, float] = {}      # ... and when the run that drew it (the view too) finished
+        self.said: list[str] = []           # alerts since the last Join (bench/flood.py reads them)
+        self.outlier: float | None = None   # this student's answer to every number question (--outlier)
 
     def _delta(self, msg, log) -> None:
         super()._delta(msg, log)
@@ -57,11 +62,20 @@ class Follower(Student):
         if el.WhichOneof("type") != "alert":
             return
         body = el.alert.body
+        self.said.append(body)
         if " · step " in body:
             k = int(body.split(" · step ", 1)[1].split(" ", 1)[0])
             self.step_seen.setdefault(k, time.perf_counter())
+            if " · Your answer " in body or " · you did not answer" in body:
+                self.revealed.setdefault(k, time.perf_counter())
         elif body.startswith("Your answer: ") and self.asked in self.sent:
             self.acked.setdefault(self.asked, time.perf_counter())
+
+    def _finished(self, status, log, run_id) -> None:
+        super()._finished(status, log, run_id)
+        for k, at in self.revealed.items():
+            if k not in self.drawn and log is not None and log.started <= at:
+                self.drawn[k] = time.perf_counter()
 
     def send_answer(self, step: int, q) -> bool:
         """Fill in the step's question and press Send my answer (False: the question is not on the page)."""
@@ -75,7 +89,10 @@ class Follower(Student):
         if q.kind == "choice":   # a radio travels as its option's text (Streamlit 1.67)
             state.string_value = self.rng.choice(q.choices)
         else:
-            state.double_value = round(self.rng.uniform(-3, 5), 2)
+            # a class that mostly knows: close to the right answer (a poll: anywhere from -3 to 5)
+            guess = round(q.answer + self.rng.gauss(0, 0.05) if q.answer is not None
+                          else self.rng.uniform(-3, 5), 2)
+            state.double_value = self.outlier if self.outlier is not None else guess
         self.states[field.id] = state
         self.asked = step
         self.sent[step] = time.perf_counter()
@@ -89,6 +106,12 @@ class Teacher(Student):
     def __init__(self, *a, **kw):
         super().__init__(*a, **kw)
         self.counted: list[tuple[float, int]] = []   # (when, answers counted) as the projector showed them
+        self.done: list[tuple[float, int, int]] = []  # (when, charts, bytes) of each finished run
+
+    def _finished(self, status, log, run_id) -> None:
+        if log is not None:
+            self.done.append((time.perf_counter(), log.plots, log.bytes))
+        super()._finished(status, log, run_id)
 
     def _delta(self, msg, log) -> None:
         super()._delta(msg, log)
@@ -116,7 +139,7 @@ def make_lesson(args) -> tuple[str, ...]:
     os.environ["LAYERLAB_CLASS_STATS"] = str(args.stats_file)
     st = store_module.Store(args.db_url)
     args.code, args.key = st.start_lesson(READY["recipe-card"]())
-    args.seats = [st.join(args.code, f"student {i + 1}") for i in range(args.students)]
+    args.seats = [] if args.join else [st.join(args.code, f"student {i + 1}") for i in range(args.students)]
     args.plan = st.lesson_state(args.code).lesson
     args.steps = len(args.plan.steps)
     st.engine.dispose()
@@ -141,8 +164,17 @@ async def follow(url: str, args, killer) -> dict:
     import store as store_module
 
     rng = random.Random(args.seed)
-    students = [Follower(url, "recipe-card", query=f"class={args.code}&seat={seat}",
-                         rng=random.Random(rng.random())) for seat in args.seats]
+    if args.join:   # the class joins through /class's Join form (bench/flood.py)
+        students = [Follower(url, "class", query=f"code={args.code}", rng=random.Random(rng.random()))
+                    for _ in range(args.students)]
+    else:
+        students = [Follower(url, "recipe-card", query=f"class={args.code}&seat={seat}",
+                             rng=random.Random(rng.random())) for seat in args.seats]
+    if args.outlier is not None and students:
+        students[0].outlier = args.outlier
+    joins: dict[str, int] = {}
+    flooded: dict = {}
+    stop_flood = asyncio.Event()
     teacher = Teacher(url, "class", query=f"code={args.code}&key={args.key}")
     failed = 0
 
@@ -151,6 +183,9 @@ async def follow(url: str, args, killer) -> dict:
         await asyncio.sleep(delay)
         try:
             await s.open(timeout=args.open_timeout)
+            if args.join:
+                said = await flood.press_join(s, f"student {students.index(s) + 1}")
+                joins[said[:70]] = joins.get(said[:70], 0) + 1
         except Exception as err:   # counted, not fatal
             failed += 1
             s.closed = True
@@ -160,11 +195,13 @@ async def follow(url: str, args, killer) -> dict:
     await warm.open(timeout=args.open_timeout)
     await warm.close()
     await teacher.open(timeout=args.open_timeout)
+    flooding = asyncio.create_task(flood.flood(url, args.code, stop_flood, flooded)) if args.flood else None
     await asyncio.gather(*(_open(s, i * args.ramp) for i, s in enumerate(students)))
     kill: dict = {}
     killed_once = False
     waits: dict[int, list[float]] = {}
     counts: list[float] = []
+    reveals: dict[int, dict] = {}
     acked: dict[int, int] = {}   # step (1-based) -> answers acknowledged
     uncounted = 0
 
@@ -189,6 +226,8 @@ async def follow(url: str, args, killer) -> dict:
         await asyncio.sleep(0.5)
         n0 = len(teacher.counted)
         order = rng.sample(students, len(students))
+        if args.answering:   # only so many answer (the outlier among them): a half-answered question
+            order = [students[0], *rng.sample(students[1:], max(0, args.answering - 1))]
         for i, s in enumerate(order):
             await asyncio.sleep(ANSWER_SPREAD / len(order))
             if not s.closed:
@@ -202,11 +241,11 @@ async def follow(url: str, args, killer) -> dict:
             if teacher.closed:   # the projector was on the killed replica: the teacher's link again
                 teacher.query = f"code={args.code}&key={args.key}"
                 kill["reopened"] += await _reopen_closed([teacher], time.perf_counter() + 60)
-            for s in students:
+            for s in order:
                 if k not in s.acked:
                     s.send_answer(k, q)
-        await _wait(time.perf_counter() + FOLLOW_LIMIT, lambda k=k: all(k in s.acked for s in students
-                                                                          if not s.closed))
+        await _wait(time.perf_counter() + FOLLOW_LIMIT, lambda k=k, order=order: all(
+            k in s.acked for s in order if not s.closed))
         acks = sorted(s.acked[k] for s in students if k in s.acked)
         acked[k + 1] = len(acks)
         last, want = (acks[-1] if acks else time.perf_counter()), len(acks)
@@ -220,8 +259,19 @@ async def follow(url: str, args, killer) -> dict:
             else:
                 counts.append(seen - at)
         await asyncio.sleep(1.0 + rng.uniform(0, 1.0))
+        t0 = time.perf_counter()
         await teacher_click("lesson_reveal")
+        await _wait(t0 + FOLLOW_LIMIT, lambda t0=t0, k=k: any(t >= t0 and p for t, p, _ in teacher.done)
+                    and all(k + 1 in s.drawn for s in students if not s.closed))
+        seen = next(((t - t0, b) for t, p, b in teacher.done if t >= t0 and p), (float("nan"), 0))
+        reveals[k + 1] = {"projector_s": seen[0], "projector_bytes": seen[1],
+                          "students_s": [s.revealed[k + 1] - t0 for s in students if k + 1 in s.revealed],
+                          "draw_s": [s.drawn[k + 1] - s.revealed[k + 1]
+                                     for s in students if k + 1 in s.drawn]}
     await asyncio.sleep(2.0)
+    stop_flood.set()
+    if flooding is not None:
+        await flooding
     kept = await asyncio.to_thread(_kept, store_module, args, students)
     for s in students:
         await s.close()
@@ -239,7 +289,8 @@ async def follow(url: str, args, killer) -> dict:
             "count_p50_s": _pct(counts, 50), "count_p95_s": _pct(counts, 95),
             "count_max_s": max(counts) if counts else float("nan"), "counted": len(counts),
             "uncounted": uncounted, "acked_per_step": acked, **cpu, **kept,
-            "killed_pid": kill.get("killed"), "reopened": kill.get("reopened", 0)}
+            "killed_pid": kill.get("killed"), "reopened": kill.get("reopened", 0),
+            "reveals": reveals, "joins": joins, "flood": flooded, "outlier": args.outlier}
 
 
 def _kept(store_module, args, students: list[Follower]) -> dict:
@@ -305,6 +356,22 @@ def report(r: dict) -> str:
     lines.append(f"  answers: {r['answers_acked']} acknowledged {r['acked_per_step']}, {r['answers_stored']} "
                  f"stored, "
                  f"{r['answers_lost']} lost, {r['answers_twice']} twice")
+    for k, v in r.get("reveals", {}).items():
+        ss = v["students_s"]
+        lines.append(f"  reveal of step {k}: the projector's chart in {1000 * v['projector_s']:.0f} ms "
+                     f"({v['projector_bytes'] / 1000:.0f} kB); {len(ss)} of {r['lesson_students']} students' "
+                     f"screens p50 {1000 * _pct(ss, 50):.0f} ms · max "
+                     f"{1000 * max(ss, default=float('nan')):.0f} ms from the teacher's click, drawn (the "
+                     f"banner to the view's end) p50 {1000 * _pct(v['draw_s'], 50):.0f} ms · max "
+                     f"{1000 * max(v['draw_s'], default=float('nan')):.0f} ms")
+    if r.get("outlier") is not None:
+        lines.append(f"  one student answered {r['outlier']:g} to every number question")
+    if r.get("joins"):
+        lines.append(f"  the class joined through /class: {r['joins']}")
+    if r.get("flood"):
+        f = r["flood"]
+        lines.append(f"  a flood of Join from fresh sessions ({flood.FLOOD_FROM}): {f.get('tries', 0)} "
+                     f"tries, {f.get('said', {})}")
     if r.get("killed_pid"):
         lines.append(f"  replica pid {r['killed_pid']} SIGKILLed mid-question; {r['reopened']} tabs reopened")
     return "\n".join(lines)

@@ -51,7 +51,8 @@ class Widget:
 
     @property
     def key(self) -> str:
-        return self.id.rsplit("-", 1)[-1] if self.id.startswith("$$ID-") else ""
+        key = self.id.rsplit("-", 1)[-1] if self.id.startswith("$$ID-") else ""
+        return "" if key == "None" else key   # an unkeyed widget: known by its id (its key was every one's)
 
 
 @dataclass
@@ -97,6 +98,20 @@ def _check_local(url: str) -> None:
         raise ValueError(f"the load client only talks to 127.0.0.1, not {host!r}")
 
 
+class _From(urllib.request.HTTPHandler):
+    """HTTP from another loopback address (a second client on this machine: 127.0.0.2)."""
+
+    def __init__(self, source: str):
+        super().__init__()
+        self.source = source
+
+    def http_open(self, req):
+        import http.client
+
+        return self.do_open(lambda host, **kw: http.client.HTTPConnection(
+            host, source_address=(self.source, 0), **kw), req)
+
+
 class Student:
     """One browser tab: opens a page, moves a slider, presses Play, follows the fragment timer."""
 
@@ -131,13 +146,16 @@ class Student:
         self.finished = asyncio.Event()                # set at each finished run
         self.closed = False
         self.replica = ""                              # X-Layer-Lab-Replica of the page load, if any
+        self.source = ""                               # another loopback address to come from (127.0.0.2)
 
     # --- connection ------------------------------------------------------------------------------
     def _load_page(self) -> None:
         """GET the page as the browser does first; keep cookies the server (or balancer) sets."""
         url = f"{self.base}/{self.page}" + (f"?{self.query}" if self.query else "")
         req = urllib.request.Request(url, headers=self._cookie_header())
-        with urllib.request.urlopen(req, timeout=30) as resp:
+        opener = urllib.request.build_opener(_From(self.source)).open if self.source else None
+        opener = opener or urllib.request.urlopen
+        with opener(req, timeout=30) as resp:
             resp.read()
             self.replica = resp.headers.get("X-Layer-Lab-Replica", "")
             for raw in resp.headers.get_all("Set-Cookie") or []:
@@ -157,7 +175,8 @@ class Student:
         # the server selects the first entry.
         self.ws = await connect(ws_url, subprotocols=protocols, max_size=None, compression=None,
                                 additional_headers={"Origin": self.base, **self._cookie_header()},
-                                open_timeout=timeout, ping_interval=None)
+                                open_timeout=timeout, ping_interval=None,
+                                **({"local_addr": (self.source, 0)} if self.source else {}))
         self.closed = False
         self._reader = asyncio.create_task(self._read())
         self._ticker = asyncio.create_task(self._tick())

@@ -1,12 +1,10 @@
-"""The teacher builds a lesson on /class (issue 33, item 1): steps from pasted links (a page's "A link for
-the class", hide list included, or a short link), moved up and down, removed, each with an optional
-question (a number or a choice; the teacher types its right answer: it is their own lesson); saved in the
-class store under a code and opened again by it; exported as a JSON file and imported from one. The
-lesson built here is offered under "Lead a lesson" (classroom/lead.py's start_box) beside the ready ones.
+"""The teacher builds a lesson on /class: steps from pasted links (a page's "A link for the class", or a
+short link), moved and removed, each with an optional question (a number or a choice the teacher answers,
+or one about the page whose answer is computed: classroom/asking.py); saved under a code, opened by it,
+exported to and imported from a JSON file. "Lead a lesson" (classroom/lead.py) offers it beside ready ones.
 
 What a teacher pastes or uploads is read by lib.lesson_build (pure, strict): every refusal is one line
-beside the part that was used, and the steps already built stay. Everything typed is shown as text
-(classroom.text.plain), never as Markdown or HTML.
+beside the part that was used, and the steps built stay. Everything typed is shown as plain text.
 
 State: the keys below, all in st.session_state, none in the URL (a lesson is not a view). Every change
 happens in a widget's callback, so the page draws the new lesson in the same run.
@@ -16,11 +14,12 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import logging
 import re
 
 import streamlit as st
 
-from classroom import asking, connection, text
+from classroom import asking, connection, door, text
 from lib import lesson_build as reader
 from lib import lessons
 from store import CODE_LENGTH, normal_code
@@ -235,10 +234,9 @@ def _use(built: lessons.Lesson, how: str) -> None:
 def _save() -> None:
     try:
         built = lesson()
-        code = connection.store().save_lesson(built, paths=paths())
+        code = connection.store().save_lesson(built, paths=paths(), client=door.spend("save"))
     except ValueError as err:       # not a lesson yet, refused, or the store away (StoreError is one)
-        _say("save", f"Not saved: {_why(err)}", ok=False)
-        return
+        return _say("save", f"Not saved: {_why(err)}", ok=False)
     st.session_state[SAVED] = (code, built)
     _say("save", f"Saved under the code {code}: type it under “Open a saved lesson” to open it again.")
 
@@ -248,13 +246,13 @@ def _open() -> None:
     try:
         if not code:
             raise ValueError("type the code “Save the lesson” gave first")
-        found = connection.store().load_lesson(code, paths=paths())
+        # a saved lesson holds its right answers: its code is guarded as a join code is
+        found = door.looked_up(lambda: connection.store().load_lesson(code, paths=paths()))
         if found is None:
             raise ValueError(f"no lesson is saved under the code {code}")
         found = asking.computed_lesson(found)
     except ValueError as err:
-        _say("open", f"Not opened: {_why(err)} The steps here are kept.", ok=False)
-        return
+        return _say("open", f"Not opened: {_why(err)} The steps here are kept.", ok=False)
     _use(found, "Opened")
     st.session_state[SAVED] = (code, found)
 
@@ -269,9 +267,11 @@ def _import() -> None:
         if up.size > reader.MAX_BYTES:     # never read a file past the cap into memory
             raise ValueError(f"this file has {up.size:,} bytes; a lesson file has at most 1 MB")
         built = asking.computed_lesson(reader.read_file(up.getvalue(), paths()))
-    except ValueError as err:
-        _say("file", f"Not imported: {_why(err)} The steps here are kept.", ok=False)
-        return
+    except Exception as err:   # a refusal in its own words; anything else a file makes the reader meet
+        if not isinstance(err, ValueError):   # is one line too, never the page lost
+            logging.getLogger(__name__).exception("a lesson file could not be read")
+        why = _why(err) if isinstance(err, ValueError) else "this file could not be read as a lesson."
+        return _say("file", f"Not imported: {why} The steps here are kept.", ok=False)
     _use(built, "Imported")
 
 

@@ -13,7 +13,7 @@ import logging
 import streamlit as st
 
 from classroom.text import AWAY
-from store import Store, StoreDown
+from store import Client, Store, StoreDown
 from ui import state
 
 LOOK_AGAIN = 5.0             # seconds between two looks at a store that is away
@@ -36,6 +36,23 @@ def store() -> Store:
     """One store per process (its connection pool is shared by the sessions). Making it connects to
     nothing: a database that is away at its first use is tried again at the next (store.Store._open)."""
     return Store(store_url())
+
+
+def client() -> Client:
+    """Who this page is, as the store counts joins, starts, saves and short links (issue 44): the address
+    the request came from and the browser's XSRF cookie (Streamlit's, set on the first page load), each
+    only as a digest. Streamlit names no address for a loopback connection: there the balancer deploy/serve
+    runs (deploy/haproxy.cfg) names the browser's in X-Forwarded-For (its own, last: what a client sent
+    itself is dropped there first); a page opened on this machine has none. Outside a server: none."""
+    try:
+        address = st.context.ip_address or ""
+        forwarded = st.context.headers.get("X-Forwarded-For") or ""
+        cookie = st.context.cookies.get("_streamlit_xsrf") or ""
+    except Exception:   # no request behind this run (a test's script)
+        return Client()
+    if forwarded and not address:   # from this machine: the balancer, which says whose request it is
+        address = forwarded.split(",")[-1].strip()
+    return Client.of(address, cookie)
 
 
 class away(contextlib.ContextDecorator):   # lower case: used as a decorator and a `with`, like suppress

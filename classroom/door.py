@@ -9,22 +9,30 @@ import collections
 import io
 import threading
 import time
+from collections.abc import Callable
+from typing import TypeVar
 
 import streamlit as st
 
 from classroom import connection
-from classroom.session import KEYS, LINK_MISSED, MISSES, TRIES
-from store import ClassInfo, NoClass, StoreDown, StoreError, normal_code
+from classroom.session import KEYS, LINK_MISSED, MISSES, SPENT, TRIES
+from store import ClassInfo, Client, NoClass, StoreDown, StoreError, normal_code
+
+T = TypeVar("T")
 
 # --- floods: join presses and join codes ------------------------------------------------------------
 # Per page (session): at most JOIN_TRIES presses of Join and WRONG_CODES codes no class has (typed, or in a
-# /class?code= link) a minute. A new tab is a new session, so per process there is a budget too: past
-# WRONG_BUDGET wrong codes a minute the server is being guessed at, and a page that has already named a
-# wrong code looks up no other until the minute is under budget again. A page's first code (the QR link's,
-# typed off the board) is never refused; a guesser pays a new session for every further guess. A class
-# makes a few typos a minute; a guessing client made 20 to 45 a second.
+# /class?code= link) a minute. A new tab is a new session, so per client (its address, connection.client)
+# there is a budget too: past WRONG_BUDGET wrong codes a minute from one address that address is guessing,
+# and a page of it that has already named a wrong code looks up no other until the minute is under budget
+# again. A page's first code (the QR link's, typed off the board) is never refused; a guesser pays a new
+# session for every further guess. A class makes a few typos a minute; a guessing client made 20 to 45 a
+# second. The budget was the process's until issue 44: one guesser then locked out every student of the
+# server who had mistyped once. The same limits hold for a saved lesson's code (`looked_up`): it holds its
+# right answers.
 JOIN_TRIES, WRONG_CODES, WRONG_BUDGET = 10, 5, 60
-_wrong: collections.deque[float] = collections.deque()   # this process's wrong codes (monotonic times)
+ADDRESSES = 10_000   # addresses whose wrong codes are remembered at once (the quietest are forgotten first)
+_wrong: dict[str, collections.deque[float]] = {}   # per client address: its wrong codes (monotonic times)
 _wrong_lock = threading.Lock()
 
 
@@ -38,29 +46,63 @@ def _wait_line(times: list[float], now: float) -> str:
     return f"wait {max(1, int(60.0 - (now - times[0])) + 1)} s, then try again."
 
 
-def _guessing(now: float) -> bool:
+def _guessing(now: float, who: str, add: bool = False) -> bool:
+    """Is this address guessing (WRONG_BUDGET wrong codes in the last minute)? `add`: one more first."""
     with _wrong_lock:
-        while _wrong and now - _wrong[0] >= 60.0:
-            _wrong.popleft()
-        return len(_wrong) >= WRONG_BUDGET
+        times = _wrong.pop(who, None) or collections.deque()
+        while times and now - times[0] >= 60.0:
+            times.popleft()
+        if add:
+            times.append(now)
+        if times:
+            _wrong[who] = times          # the newest last: the dict's order is its age
+            while len(_wrong) > ADDRESSES:
+                del _wrong[next(iter(_wrong))]
+        return len(times) >= WRONG_BUDGET
 
 
 def _may_look_up(now: float) -> None:
     """StoreError (one line) when this page may not look up another join code just now."""
     missed = _recent(MISSES, now)
     if len(missed) >= WRONG_CODES:
-        raise StoreError(f"{WRONG_CODES} wrong join codes from this page in a minute: check the code on the "
+        raise StoreError(f"{WRONG_CODES} wrong codes from this page in a minute: check the code on the "
                          f"board and {_wait_line(missed, now)}")
-    if missed and _guessing(now):
-        raise StoreError("Many wrong join codes reach this server just now: check the code on the board (or "
-                         "open the class's link) and try again in a minute.")
+    if missed and _guessing(now, connection.client().address):
+        raise StoreError("Many wrong codes reach this server from your network just now: check the code on "
+                         "the board (or open the class's link) and try again in a minute.")
 
 
 def _missed(now: float) -> None:
     st.session_state.setdefault(MISSES, []).append(now)
-    _guessing(now)          # the minute's count only: a guesser with a new page per guess grows nothing
-    with _wrong_lock:
-        _wrong.append(now)
+    _guessing(now, connection.client().address, add=True)
+
+
+def looked_up(look: Callable[[], T | None]) -> T | None:
+    """What `look()` finds for a code a person typed or linked (a class's, a saved lesson's), under the
+    limits above: StoreError when this page may not look up another just now, and None counted as a miss."""
+    now = time.monotonic()
+    _may_look_up(now)
+    found = look()
+    if found is None:
+        _missed(now)
+    return found
+
+
+# --- what anyone may store: per page here, per address in the store (store.BUDGETS) -------------------------
+PER_PAGE = {"start": 5, "save": 10, "link": 20}   # a minute, per page (session)
+WORDS = {"start": "starts", "save": "saves", "link": "short links"}
+
+
+def spend(kind: str) -> Client:
+    """One more start, save or short link from this page: StoreError (one line) past PER_PAGE[kind] a minute;
+    else the client the store counts it for (its address's budget, store.Store.spend)."""
+    now = time.monotonic()
+    times = [t for t in st.session_state.setdefault(SPENT, {}).get(kind, ()) if now - t < 60.0]
+    if len(times) >= PER_PAGE[kind]:
+        raise StoreError(f"{PER_PAGE[kind]} {WORDS[kind]} from this page in a minute: "
+                         f"{_wait_line(times, now)}")
+    st.session_state[SPENT][kind] = [*times, now]
+    return connection.client()
 
 
 def find(code: str) -> ClassInfo | None:
@@ -70,11 +112,8 @@ def find(code: str) -> ClassInfo | None:
     code = normal_code(code)
     if st.session_state.get(LINK_MISSED) == code:
         return None
-    now = time.monotonic()
-    _may_look_up(now)
-    info = connection.store().get_class(code)
+    info = looked_up(lambda: connection.store().get_class(code))
     if info is None:
-        _missed(now)
         st.session_state[LINK_MISSED] = code
     return info
 
@@ -89,7 +128,7 @@ def join(code: str, nickname: str) -> str:
     _may_look_up(now)
     tries.append(now)
     try:
-        return connection.store().join(code, nickname)
+        return connection.store().join(code, nickname, client=connection.client())
     except NoClass:
         _missed(now)
         raise

@@ -28,7 +28,23 @@ _JS = r"""
 export default function (component) {
   const { data, setTriggerValue } = component;
   if (!data) return;
-  const { put, drop, id } = JSON.parse(data);
+  const { put, drop, id, one } = JSON.parse(data);
+  if (one && one.length) {
+    // These names live in one entry only: before the app pushes a new entry (a page switch, a lesson's
+    // next step), they leave the one it leaves; the new page puts them into its own.
+    window.__layerLabOne = one;
+    if (!window.__layerLabOneGuard) {
+      window.__layerLabOneGuard = true;
+      const push = window.history.pushState.bind(window.history);
+      window.history.pushState = function (state, title, next) {
+        const here = new URL(window.location.href);
+        const kept = (window.__layerLabOne || []).filter((name) => here.searchParams.has(name));
+        for (const name of kept) here.searchParams.delete(name);
+        if (kept.length) window.history.replaceState(window.history.state, '', here.href);
+        return push(state, title, next);
+      };
+    }
+  }
   const url = new URL(window.location.href);
   for (const name of drop) url.searchParams.delete(name);
   for (const [name, value] of Object.entries(put)) url.searchParams.set(name, value);
@@ -59,7 +75,7 @@ def _apply(put: dict[str, str], drop: tuple[str, ...]) -> None:
     st.session_state.pop(_ASKED, None)
 
 
-def _replace(put: dict[str, str], drop: tuple[str, ...]) -> None:
+def _replace(put: dict[str, str], drop: tuple[str, ...], one: tuple[str, ...] = ()) -> None:
     if not put and not drop:
         st.session_state.pop(_ASKED, None)
         return
@@ -69,7 +85,7 @@ def _replace(put: dict[str, str], drop: tuple[str, ...]) -> None:
         _apply(put, drop)
         return
     st.session_state[_ASKED] = ask
-    data = json.dumps({"put": put, "drop": list(drop), "id": secrets.token_hex(8)})
+    data = json.dumps({"put": put, "drop": list(drop), "id": secrets.token_hex(8), "one": list(one)})
     _component()(key=NAME, data=data, height=0, on_done_change=partial(_apply, put, drop))
 
 
@@ -79,7 +95,10 @@ def forget(*names: str) -> None:
     _replace({}, tuple(n for n in names if n in st.query_params))
 
 
-def put(**params: str) -> None:
+def put(one: bool = False, **params: str) -> None:
     """Write `params` into the address bar's current entry (a reload reads them), never into a new one
-    (call on every run: it draws nothing once they are there)."""
-    _replace({k: v for k, v in params.items() if st.query_params.get(k) != v}, ())
+    (call on every run: it draws nothing once they are there). `one`: and keep them in that one entry: the
+    page takes them out of an entry before the app pushes the next (a lesson's steps, issue 44: the seat was
+    in about 15 entries per step), so only the entry the browser is on holds them."""
+    _replace({k: v for k, v in params.items() if st.query_params.get(k) != v}, (),
+             tuple(params) if one else ())

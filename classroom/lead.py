@@ -44,7 +44,12 @@ def start_box() -> None:
                                      "each step's view.")
             go = st.form_submit_button("Start the lesson", type="primary", icon=":material/school:")
         if go:
-            code, key = connection.store().start_lesson(offered[pick], paths=paths())
+            try:
+                code, key = connection.store().start_lesson(offered[pick], paths=paths(),
+                                                            client=door.spend("start"))
+            except StoreError as err:   # this page's or this network's starts used up (or the store away)
+                st.error(text.plain(str(err)), icon=":material/error:")
+                return
             st.session_state.setdefault(session.KEYS, {})[code] = key
             st.session_state["class_new_key"] = (code, key)
             st.query_params["code"] = code
@@ -317,6 +322,32 @@ def export_json(code: str, key: str) -> str:
     return json.dumps({"code": code, "answers": connection.store().export_answers(code, key)}, sort_keys=True)
 
 
+@connection.guarded("The list of students")
+def seats_part(code: str, key: str) -> None:
+    """Close joining once the class is in; remove a student, or every seat that never answered (a flood of
+    joins, a tab opened twice): each checked against the key on the server."""
+    info = connection.store().get_class(code)
+    if info is None:
+        return
+    closed = st.toggle("Close joining", value=info.joining_closed, key="lesson_join_closed",
+                       help="Once the class is in: nobody new can join; the students in it stay.")
+    if closed != info.joining_closed:
+        connection.store().set_flag(code, key, "joining_closed", closed)
+    seats = {text.name_text(s.nickname): s.nickname for s in connection.store().seats(code, key)}
+    c = st.columns([3, 2], vertical_alignment="bottom")
+    who = c[0].selectbox("Remove a student", sorted(seats), index=None, placeholder="Choose a student",
+                         key="lesson_remove_who", help="Their seat and their answers leave the class.")
+    if who is not None and c[1].button(f"Remove {text.label(who)}", key="lesson_remove",
+                                       icon=":material/person_remove:"):
+        connection.store().remove(code, key, nickname=seats[who])
+        state.rerun_page("a student removed from the lesson")
+    if st.button("Remove every student who never answered", key="lesson_remove_silent",
+                 icon=":material/group_remove:", help="Seats that answered no question: a flood of joins, "
+                                                      "a tab opened twice. Whoever answered stays."):
+        n = connection.store().remove_silent(code, key)
+        st.caption(f"{n} seat{'s' if n != 1 else ''} removed.")
+
+
 def manage(code: str, key: str, ls) -> None:
     """Downloads (built when pressed), delete answers, pause, end."""
     with st.expander("Manage the lesson", icon=":material/settings:"):
@@ -327,6 +358,7 @@ def manage(code: str, key: str, ls) -> None:
         c[1].download_button("Download the answers (JSON)", lambda: export_json(code, key),
                              file_name=f"lesson-{code}.json", mime="application/json", key="lesson_json",
                              icon=":material/download:", on_click="ignore", help="Every answer, as data.")
+        seats_part(code, key)
         if st.button("Delete this step's answers", key="lesson_delete", icon=":material/delete:",
                      help="The class answers this step afresh."):
             n = connection.store().delete_answers(code, key, ls.step)

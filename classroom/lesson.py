@@ -14,6 +14,7 @@ switches the page to the new step itself (one run of the page, not a rerun that 
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import functools
 import time
@@ -30,6 +31,7 @@ FOLLOWING = "lesson_following"   # session: (code, seat) of the lesson class thi
 SEEN = "lesson_seen"             # session: (code, step) this page was last sent to
 PICK = "lesson_pick"             # session: the step a student chose in free mode
 MARKED = "lesson_seat_marked"    # session: when this page last marked its seat seen (monotonic)
+LAST = "lesson_last"             # session: (code, state, my answers) last read (kept through an outage)
 # The watch's interval: the teacher's move is in this process's shared state within store.lessons.FRESH,
 # then on the page within this, then one run of the page: p95 under 3 s with 60 students on 2 replicas.
 FOLLOW_EVERY = 1.0
@@ -66,8 +68,11 @@ def _who() -> tuple[str, str] | None:
     """(code, seat) this page follows: the link's, else (a page opened from the menu, no class in its
     link) the session's; None for a page not in a lesson class."""
     code, seat = st.query_params.get("class"), st.query_params.get("seat")
-    if code and not seat:
+    if code and not seat:   # a step this page switched to (the seat goes into its entry below), or Back
         seat = st.session_state.get(session.JOINED, {}).get(normal_code(code))
+        following = st.session_state.get(FOLLOWING)
+        if not seat and following and following[0] == normal_code(code):
+            seat = following[1]
     if code and seat:
         return normal_code(code), seat
     if code or st.query_params.get("code"):
@@ -108,7 +113,8 @@ def _go(code: str, seat: str, want: int, ls, path_now: str) -> None:
     if path == path_now:
         _set_views(path, step)
     st.session_state[SEEN] = (code, want)
-    st.switch_page(page_file(path), query_params={**step_query(step), "class": code, "seat": seat})
+    # Without the seat: the new page puts it into its own entry (history.put in follow), never a pushed one.
+    st.switch_page(page_file(path), query_params={**step_query(step), "class": code})
 
 
 def _path(step: lessons.Step) -> str:
@@ -120,19 +126,21 @@ def follow(path_now: str) -> bool:
     True: run the page; False: its live content waits for Reveal (the question stands in its place)."""
     who = _who()
     if who is None:
-        return True
+        return _no_seat()
     code, seat = who
     try:
         ls = connection.store().lesson_now(code)
         mine = connection.store().seat_answers(code, seat) if ls is not None else None
     except StoreDown:
         st.warning(text.AWAY, icon=":material/cloud_off:")
-        return True
+        return _away(code, seat)
     if ls is None or mine is None:
         if st.session_state.get(FOLLOWING, (None,))[0] == code:
             st.session_state.pop(FOLLOWING, None)
+        st.session_state.pop(LAST, None)
         return True
     st.session_state[FOLLOWING] = (code, seat)
+    st.session_state[LAST] = (code, ls, dict(mine))
     _mark_seen(code, seat)
     want = _want(ls)
     if _path(ls.steps[want]) != path_now or st.session_state.get(SEEN) != (code, want):
@@ -140,7 +148,7 @@ def follow(path_now: str) -> bool:
     if "seat" not in st.query_params:
         from classroom import history
 
-        history.put(seat=seat)   # just joined: into this entry only
+        history.put(one=True, seat=seat)   # into this entry, and out of it before the next is pushed
     step = ls.steps[want]
     if step.path == "trainer" and not step.challenge:   # /trainer as the step's view: no Submit, its data
         st.session_state[session.LESSON_VIEW] = code
@@ -151,13 +159,60 @@ def follow(path_now: str) -> bool:
     return not _question(code, seat, ls, want, mine)
 
 
+def _hidden(ls, i: int) -> bool:
+    """Does step i's view wait for Reveal (a question not revealed yet)?"""
+    return 0 <= i < len(ls.steps) and ls.steps[i].question is not None and i not in ls.revealed
+
+
+def _no_seat() -> bool:
+    """A page whose link names a class but no seat this session holds (a step's link copied without its
+    seat): a lesson class's view waits for Reveal all the same (False), with a line on how to join."""
+    code = st.query_params.get("class")
+    if not code or st.query_params.get("seat"):
+        return True
+    try:
+        ls = connection.store().lesson_now(normal_code(code))
+    except StoreDown:   # not known: a lesson this page followed keeps its question up (_away); else runs
+        last = st.session_state.get(LAST)
+        ls = last[1] if last and last[0] == normal_code(code) else None
+    if ls is None or not any(_hidden(ls, i) for i in range(len(ls.steps)) if ls.open_to_students(i)):
+        return True
+    st.info(f"**{text.plain(ls.title)}**: this step's question is still open. Join the class to answer it "
+            f"(open /class?code={normal_code(code)}); the view opens after your teacher presses Reveal.",
+            icon=":material/school:")
+    return False
+
+
+def _away(code: str, seat: str) -> bool:
+    """The store away: the page as it last stood, if this page followed this lesson (its banner, and the
+    question still up; Send says it was not sent), else the page runs (a challenge's trainer goes on)."""
+    last = st.session_state.get(LAST)
+    if not last or last[0] != code:
+        return True
+    _, ls, mine = last
+    want = _want(ls)
+    banner(ls, want, mine)
+    connection.look_again()   # the page comes back by itself once the store answers
+    return not _question(code, seat, ls, want, mine)
+
+
+# Marks run on one thread of their own, so a page never waits for them (on SQLite a write waits for
+# another's write lock: a student's page took 19.6 s to draw behind another process's write).
+_marker = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="lesson-seen")
+
+
+def _mark(store, code: str, seat: str) -> None:
+    with contextlib.suppress(StoreError):   # away, or the seat removed meanwhile: the next mark tries again
+        store.seat(code, seat)
+
+
 def _mark_seen(code: str, seat: str) -> None:
-    """The seat is marked seen (the store's `last_seen`, a write) at most every MARK_EVERY s per page."""
+    """The seat is marked seen (the store's `last_seen`, a write) at most every MARK_EVERY s per page, on
+    the marker's thread: the page draws without waiting for it."""
     now = time.monotonic()
     if now - st.session_state.get(MARKED, -1e9) >= MARK_EVERY:
         st.session_state[MARKED] = now
-        with contextlib.suppress(StoreDown):
-            connection.store().seat(code, seat)
+        _marker.submit(_mark, connection.store(), code, seat)
 
 
 def _want(ls) -> int:
@@ -237,6 +292,9 @@ def _picked() -> None:
 def _question(code: str, seat: str, ls, here: int, mine: dict) -> bool:
     """While the step's question takes answers: the question and Send my answer, in place of the page's
     live content (True: the page waits)."""
+    if ls.paused and ls.open_to_students(here) and _hidden(ls, here):   # eyes up: the view waits still
+        st.caption(":material/visibility_off: The view opens after your teacher presses Reveal.")
+        return True
     if not ls.taking_answers(here):
         return False
     q = ls.steps[here].question

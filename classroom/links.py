@@ -11,7 +11,7 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from classroom import connection
+from classroom import connection, door
 from ui import address
 from ui.state import HIDE, Links, shown
 
@@ -64,7 +64,7 @@ def _short_link(links: Links, base: str, params: list[tuple[str, str]]) -> None:
                  help="A link a room can type off a slide, e.g. /?s=K7M2QX: it opens this view, with the "
                       "controls ticked above hidden. Kept on this server for a year."):
         try:
-            made[(path, query)] = connection.store().shorten(path, query)
+            made[(path, query)] = connection.store().shorten(path, query, client=door.spend("link"))
         except Exception as exc:   # the store is down or refused: say so, keep the long link
             st.caption(f":orange[:material/error: No short link: {shown(str(exc) or type(exc).__name__)}]")
     if code := made.get((path, query)):

@@ -14,6 +14,7 @@ PAUSE_SEEN = "class_pause_seen"  # (when, paused, whether that look reached the 
 LESSON_VIEW = "class_lesson_view"  # the lesson class whose trainer step is a view, not a challenge
 TRIES = "class_join_tries"   # monotonic times of this page's Join presses (last minute)
 MISSES = "class_wrong_codes"  # ... and of the wrong codes it named
+SPENT = "class_spent"        # {kind: monotonic times} of this page's starts, saves and short links (a minute)
 LINK_MISSED = "class_link_missed"   # the /class?code= this page already found no class for
 RECEIPT = "class_receipt"    # the last Submit's receipt (store.Receipt), shown under the button
 SUBMITTED_AT = "class_submitted_at"   # monotonic time of the last Submit sent (a replayed click is not)

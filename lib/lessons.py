@@ -63,7 +63,10 @@ def _line(text: object, what: str, limit: int, *, empty: bool = False, lines: bo
 def _number(v: object, what: str) -> float:
     if isinstance(v, bool) or not isinstance(v, int | float):
         raise ValueError(f"{what} must be a number")
-    v = float(v)
+    try:
+        v = float(v)
+    except OverflowError:   # an integer of hundreds of digits (a file may hold one): no float holds it
+        v = math.inf
     if not math.isfinite(v) or abs(v) > BOUND:
         raise ValueError(f"{what} must be a finite number within ±{BOUND:g}")
     return v
@@ -352,11 +355,12 @@ def dumps(lesson: Lesson) -> str:
 def loads(text: str | bytes, paths: Collection[str] | None = None) -> Lesson:
     if isinstance(text, bytes):
         try:
-            text = text.decode("utf-8")
+            text = text.decode("utf-8-sig")   # a byte-order mark first, as Windows Notepad may save: fine
         except UnicodeDecodeError:
             raise ValueError("a lesson file is UTF-8 text") from None
     if not isinstance(text, str):
         raise ValueError("a lesson file is text")
+    text = text.removeprefix("\ufeff")
     if len(text) > MAX_FILE:
         raise ValueError(f"a lesson file has at most {MAX_FILE:,} characters")
     try:

@@ -54,9 +54,16 @@ def start() -> None:
         if go:
             if hide:
                 problem = {**problem, "hide": sorted(hide)}
-            code, key = connection.store().create_class(
-                problem, max_params=int(max_params) or None, max_submissions=int(max_subs) or None,
-                closes_at=datetime.now(UTC) + timedelta(minutes=int(minutes)) if minutes else None)
+            try:
+                code, key = connection.store().create_class(
+                    problem, max_params=int(max_params) or None, max_submissions=int(max_subs) or None,
+                    closes_at=datetime.now(UTC) + timedelta(minutes=int(minutes)) if minutes else None,
+                    client=door.spend("start"))
+            except StoreDown:
+                raise
+            except StoreError as err:   # this page's or this network's starts used up
+                st.error(text.plain(str(err)), icon=":material/error:")
+                return
             st.session_state.setdefault(session.KEYS, {})[code] = key
             st.session_state["class_new_key"] = (code, key)
             st.query_params["code"] = code
@@ -334,7 +341,8 @@ def room(code: str) -> bool:
         st.error(str(err), icon=":material/error:")
         code, info = "", None
     if code and info is None:
-        st.error(f"No class has the code {text.plain(code)}: check it on the board.", icon=":material/error:")
+        st.error(f"No class has the code {text.plain(state.shown(code, 12))}: check it on the board.",
+                 icon=":material/error:")   # shortened, as /?s= does: a link may carry 10,000 characters
     lesson_class = info is not None and is_lesson(code)
     if info is not None and door.is_teacher(code):
         teacher(code)

@@ -37,7 +37,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from sqlalchemy import create_engine, delete, event, func, select
+from sqlalchemy import create_engine, delete, event, exists, func, select
+from sqlalchemy import text as sql
 from sqlalchemy.exc import DataError, DBAPIError, IntegrityError, ProgrammingError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import Session, sessionmaker
@@ -46,7 +47,9 @@ from store.base import (
     CODE_ALPHABET,
     CODE_LENGTH,
     KEEP_LINKS,
+    KEEP_UNUSED,  # noqa: F401 (re-exported: callers read every store name from `store`)
     LINK_SEEDS,
+    Client,
     StoreError,
     aware_utc,
     hash_secret,
@@ -59,7 +62,19 @@ from store.models import Class, Seat, ShortLink, Submission
 NICK_MAX = 24
 MAX_SEATS = 200                    # students in one class
 LOCK_WAIT = 30                     # seconds a SQLite write waits for another's lock: then the store is away
-JOINS_PER_MINUTE = 60              # new seats in one class in a minute: two classes of 30 joining at once
+JOINS_PER_MINUTE = 90              # new seats in one class in a minute: two classes of 30 joining at once,
+                                   # and one client's flood at its own limit beside them
+# Per client (store.Client, issue 44): a school behind one NAT address is one address, so the address's
+# limit is a rate a class of 30 joining at once never meets; a browser (its cookie) holds a few seats.
+ADDRESS_JOINS_PER_MINUTE = 40      # new seats in one class from one address in a minute
+BROWSER_SEATS = 3                  # seats in one class held by one browser
+# What anyone may store, per address (the builder, short links and starts need no key): so many a window,
+# and so many characters a day. A teacher's lesson is a few KB; a red team saved 9 GB an hour without these.
+BUDGETS = {  # kind: (most rows per hour, most characters per day)
+    "start": (20, None),            # classes started (challenges and lessons)
+    "link": (60, 1_000_000),        # short links
+    "save": (20, 2_000_000),        # saved lessons
+}
 MIN_GAP = timedelta(seconds=3)     # between two submissions of one student
 KEEP = timedelta(days=14)          # a class older than this is deleted with everything in it
 ACTIVE = timedelta(seconds=60)      # a student seen within this is "active"
@@ -147,9 +162,24 @@ def _owner_only(path: str | None) -> None:
             os.chmod(name, 0o600)
 
 
+# Characters that draw nothing (Unicode's Default_Ignorable_Code_Point, DerivedCoreProperties.txt), and
+# the blank Braille pattern, which draws a blank: a nickname of "alice" and one of them is "alice" on the
+# board, so they are dropped before a nickname is kept or keyed.
+_INVISIBLE = ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+              (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x2800, 0x2800),
+              (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8),
+              (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF))
+
+
+def visible(text: str) -> str:
+    """The text without the characters that draw nothing (_INVISIBLE)."""
+    return "".join(ch for ch in text if not any(lo <= ord(ch) <= hi for lo, hi in _INVISIBLE))
+
+
 def check_nickname(name: str) -> str:
-    """A nickname as kept: trimmed, 1 to NICK_MAX characters, printable. StoreError if not."""
-    name = " ".join(str(name).split())
+    """A nickname as kept: without invisible characters, trimmed, 1 to NICK_MAX characters, printable.
+    StoreError if not."""
+    name = " ".join(visible(str(name)).split())
     if not name:
         raise StoreError("Choose a nickname (1 to 24 characters).")
     if len(name) > NICK_MAX:
@@ -178,12 +208,15 @@ def nickname_key(name: str) -> str:
     case folded, then the confusables skeleton of Unicode TR39 (confusable_homoglyphs' copy of
     confusables.txt), folded and skeletoned once more (a prototype may be a capital: 0 -> O). "Ada", "ADA",
     "аda" (a Cyrillic а), "Ａda" (fullwidth) are one name, as are "B0b" and "Bob". Case is folded first, so
-    "ALICE" is "alice" (TR39 alone would read its I as an l). At most NICK_MAX characters: a longer form is
+    "ALICE" is "alice"; characters that draw nothing are dropped first, and i and l are one letter last, so
+    "aIice" and "al\u034fice" are "alice" too. At most NICK_MAX characters: a longer form is
     kept as a digest."""
     import unicodedata
 
-    text = unicodedata.normalize("NFKC", str(name)).casefold()
-    text = _skeleton(_skeleton(text).casefold())
+    text = visible(unicodedata.normalize("NFKC", visible(str(name)))).casefold()
+    # i and l are one letter here: case is folded first, so a capital I (an l in most sans-serif fonts:
+    # "aIice" beside "alice") is an i by now
+    text = _skeleton(_skeleton(text).casefold()).replace("i", "l")
     return text if len(text) <= NICK_MAX else "#" + hashlib.sha256(text.encode()).hexdigest()[:NICK_MAX - 1]
 
 
@@ -226,6 +259,7 @@ class ClassInfo:
     revealed: bool
     hide_names: bool
     created_at: datetime
+    joining_closed: bool = False
 
     def closed(self, now: datetime | None = None) -> bool:
         return self.closes_at is not None and (now or utc_now()) >= self.closes_at
@@ -353,9 +387,36 @@ class Store(LessonStore):
             return len(old)
 
     # --- short links: a long link under a code a room can type ----------------------------------------
-    def shorten(self, path: str, query: str) -> str:
+    def spend(self, s: Session, kind: str, client: Client | None, size: int = 0) -> None:
+        """StoreError (one line) when this client's address has used its BUDGETS[kind] (rows in the last
+        hour, characters in the last day); else nothing. Called inside the write that adds the row: on
+        SQLite that write holds the one write lock, on PostgreSQL an advisory lock on the address, so two
+        quick clicks (or two replicas) cannot both take the last place."""
+        if client is None or not client.address:
+            return
+        from store.models import SavedLesson
+
+        model, size_of = {"start": (Class, None), "link": (ShortLink, func.length(ShortLink.query)),
+                          "save": (SavedLesson, func.length(SavedLesson.steps))}[kind]
+        if self.engine.dialect.name == "postgresql":
+            s.execute(sql("SELECT pg_advisory_xact_lock(:k)"), {"k": int(client.address[:15], 16)})
+        rows, chars = BUDGETS[kind]
+        now = utc_now()
+        mine = select(func.count()).select_from(model).where(model.client == client.address)
+        if s.scalar(mine.where(model.created_at > now - timedelta(hours=1))) >= rows:
+            raise StoreError(f"{rows} {'starts' if kind == 'start' else kind + 's'} from this network in the "
+                             "last hour, as many as an hour takes: try again later.")
+        if chars is not None:
+            used = s.scalar(select(func.coalesce(func.sum(size_of), 0)).where(
+                model.client == client.address, model.created_at > now - timedelta(days=1)))
+            if int(used) + size > chars:
+                raise StoreError(f"This network has stored {int(used):,} characters of {kind}s today, and "
+                                 f"{chars:,} is as many as a day takes: try again tomorrow.")
+
+    def shorten(self, path: str, query: str, *, client: Client | None = None) -> str:
         """The short code for this page path and query: the same code every time it is asked (a slide made
-        twice shows one link), a new one the first time. Committed before it is returned."""
+        twice shows one link), a new one the first time. Committed before it is returned. A new one is
+        counted against the client's budget (spend)."""
         if len(path) > LINK_PATH_MAX or not all(ch.isalnum() or ch == "-" for ch in path):
             raise StoreError("Not a page of this app.")
         if len(query) > LINK_QUERY_MAX:
@@ -370,7 +431,9 @@ class Store(LessonStore):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             try:
                 with self.writing() as s:
-                    s.add(ShortLink(code=code, digest=digest, path=path, query=query, created_at=utc_now()))
+                    self.spend(s, "link", client, len(query))
+                    s.add(ShortLink(code=code, digest=digest, path=path, query=query, created_at=utc_now(),
+                                    client=client.address if client else None))
                 return code
             except IntegrityError:
                 continue        # that code was taken, or another replica just stored this link: look again
@@ -420,6 +483,18 @@ class Store(LessonStore):
                     s.execute(delete(Submission).where(Submission.seat_id == seat.id))
                     s.delete(seat)
 
+    def remove_silent(self, code: str, key: str) -> int:
+        """Remove every seat that never answered a lesson's question nor submitted a network (a flood of
+        joins, or a tab opened twice): returns how many."""
+        from store.models import Answer
+
+        with self.writing() as s:
+            c = self.teacher_row(s, code, key)
+            silent = select(Seat.id).where(
+                Seat.class_id == c.id, ~exists().where(Answer.seat_id == Seat.id),
+                ~exists().where(Submission.seat_id == Seat.id))
+            return int(s.execute(delete(Seat).where(Seat.id.in_(silent))).rowcount or 0)
+
     def seats(self, code: str, key: str) -> list[SeatInfo]:
         """Every student of the class, those who never submitted too, by nickname: for the teacher only."""
         with self.reading() as s:
@@ -452,19 +527,22 @@ class Store(LessonStore):
     # --- a teacher ----------------------------------------------------------------------------
     def create_class(self, problem: dict, *, max_params: int | None = None,
                      max_submissions: int | None = None,
-                     closes_at: datetime | None = None) -> tuple[str, str]:
-        """A new challenge: returns (join code, teacher's key). The key is shown once and kept only hashed."""
+                     closes_at: datetime | None = None, client: Client | None = None) -> tuple[str, str]:
+        """A new challenge: returns (join code, teacher's key). The key is shown once and kept only hashed.
+        Counted against the client's budget of starts (spend)."""
         key = secrets.token_urlsafe(24)
         for _ in range(20):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             try:
                 with self.writing() as s:
+                    self.spend(s, "start", client)
                     s.add(Class(code=code, key_hash=hash_secret(key),
                                 problem=json.dumps(problem, sort_keys=True),
                                 test_seed=LINK_SEEDS + secrets.randbelow(2**31 - 1 - LINK_SEEDS),
                                 max_params=max_params,
                                 max_submissions=max_submissions, closes_at=closes_at, paused=False,
-                                revealed=False, hide_names=False, created_at=utc_now()))
+                                revealed=False, hide_names=False, created_at=utc_now(),
+                                client=client.address if client else None))
                 self.purge()    # a server that runs for weeks deletes old classes too, not only at a start
                 return code, key
             except IntegrityError:
@@ -479,8 +557,8 @@ class Store(LessonStore):
         return stored is not None and hmac.compare_digest(stored, hash_secret(key))
 
     def set_flag(self, code: str, key: str, flag: str, value: bool) -> None:
-        """Pause, reveal or hide names: the teacher's key is checked here, on the server."""
-        if flag not in ("paused", "revealed", "hide_names"):
+        """Pause, reveal, hide names or close joining: the teacher's key is checked here, on the server."""
+        if flag not in ("paused", "revealed", "hide_names", "joining_closed"):
             raise ValueError(flag)
         with self.writing() as s:
             setattr(self.teacher_row(s, code, key), flag, bool(value))
@@ -502,16 +580,18 @@ class Store(LessonStore):
                 return None
             return ClassInfo(c.code, json.loads(c.problem), c.max_params, c.max_submissions,
                              aware_utc(c.closes_at), c.paused, c.revealed, c.hide_names,
-                             aware_utc(c.created_at))
+                             aware_utc(c.created_at), bool(c.joining_closed))
 
     # --- a student ----------------------------------------------------------------------------
-    def join(self, code: str, nickname: str) -> str:
+    def join(self, code: str, nickname: str, *, client: Client | None = None) -> str:
         """A seat in the class: returns the seat's token (kept only hashed here).
 
         The class's row is locked before its seats are counted (PostgreSQL: FOR NO KEY UPDATE, which
         submissions' foreign-key checks do not wait for; SQLite: the write lock this transaction began
         with), so joins of one class take turns there: the cap of MAX_SEATS and the rate of
-        JOINS_PER_MINUTE hold however many press Join at once, on every replica."""
+        JOINS_PER_MINUTE hold however many press Join at once, on every replica; so do a client's
+        (ADDRESS_JOINS_PER_MINUTE from its address, BROWSER_SEATS for its browser), and the teacher's
+        closing of joining."""
         name = check_nickname(nickname)
         if self.get_class(code) is None:   # a mistyped (or guessed) code costs a read, not the write lock
             raise NoClass(f"No class has the code {normal_code(code)}: check it on the board.")
@@ -519,24 +599,43 @@ class Store(LessonStore):
         now = utc_now()
         try:
             with self.writing() as s:
-                c = s.execute(select(Class.id, Class.code, Class.closes_at)
+                c = s.execute(select(Class.id, Class.code, Class.closes_at, Class.joining_closed)
                               .where(Class.code == normal_code(code)).with_for_update(key_share=True)).first()
                 if c is None:   # ended a moment ago
                     raise NoClass(f"No class has the code {normal_code(code)}: check it on the board.")
                 if c.closes_at is not None and now >= aware_utc(c.closes_at):
                     raise StoreError("This challenge has closed.")
+                if c.joining_closed:
+                    raise StoreError("Your teacher has closed joining: ask them to open it again.")
                 seats = select(func.count()).select_from(Seat).where(Seat.class_id == c.id)
+                self._client_may_join(s, seats, client, now)
                 if s.scalar(seats) >= MAX_SEATS:
                     raise StoreError(f"This class is full ({MAX_SEATS} students).")
                 if s.scalar(seats.where(Seat.joined_at > now - timedelta(minutes=1))) >= JOINS_PER_MINUTE:
                     raise StoreError(f"{JOINS_PER_MINUTE} students joined this class in the last minute, as "
                                      "many as a minute takes: join again in a moment.")
                 s.add(Seat(class_id=c.id, token_hash=hash_secret(token), nickname=name,
-                           nickname_key=nickname_key(name), joined_at=now, last_seen=now))
+                           nickname_key=nickname_key(name), joined_at=now, last_seen=now,
+                           client=(client.address or None) if client else None,
+                           browser=(client.browser or None) if client else None))
         except IntegrityError:
             raise StoreError(f"Someone in this class is already called {name}: choose another nickname.") \
                 from None
         return token
+
+    @staticmethod
+    def _client_may_join(s: Session, seats, client: Client | None, now: datetime) -> None:
+        """StoreError when this client has its seats in the class (`seats`: the class's, counted)."""
+        if client is None:
+            return
+        if client.browser and s.scalar(seats.where(Seat.browser == client.browser)) >= BROWSER_SEATS:
+            raise StoreError(f"This browser already holds {BROWSER_SEATS} seats in this class: go back to "
+                             "your tab, or ask your teacher to remove one.")
+        if client.address and s.scalar(seats.where(Seat.client == client.address,
+                                                   Seat.joined_at > now - timedelta(minutes=1))) \
+                >= ADDRESS_JOINS_PER_MINUTE:
+            raise StoreError(f"{ADDRESS_JOINS_PER_MINUTE} students joined this class from your network "
+                             "in the last minute: join again in a moment.")
 
     def seat_row(self, s: Session, code: str, token: str, lock: bool = False) -> tuple[Class, Seat] | None:
         q = (select(Class, Seat).join(Seat, Seat.class_id == Class.id)

@@ -5,6 +5,7 @@ and answers) both build on it; store re-exports each name, so callers import the
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 # No 0/O, 1/I/L: a code read off a projector is typed right.
@@ -12,6 +13,22 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 LINK_SEEDS = 100_000               # a link's seed is below this: the hidden points' seed never is one
 KEEP_LINKS = timedelta(days=365)  # a short link lasts a school year from when it was first made
+KEEP_UNUSED = timedelta(days=7)   # a saved lesson nobody opened or started since it was saved: a week
+
+
+@dataclass(frozen=True)
+class Client:
+    """Who asks, as the store counts them (issue 44): the address a request came from and the browser's
+    cookie, each kept only as a digest (never the address itself). Empty: not known (a script, a test)."""
+
+    address: str = ""
+    browser: str = ""
+
+    @classmethod
+    def of(cls, address: str | None, cookie: str | None) -> Client:
+        def digest(v: str | None) -> str:
+            return hashlib.sha256(f"layerlab:{v}".encode()).hexdigest()[:32] if v else ""
+        return cls(digest(address), digest(cookie))
 
 
 class StoreError(ValueError):

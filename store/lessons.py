@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass
 from functools import lru_cache
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -186,11 +186,12 @@ class LessonStore:
 
     # --- the teacher -----------------------------------------------------------------------------------
     def start_lesson(self, lesson: lessons.Lesson | dict, *, paths=None, mode: str = "paced",
-                     problem: dict | None = None) -> tuple[str, str]:
+                     problem: dict | None = None, client: _store.Client | None = None) -> tuple[str, str]:
         """A new lesson class: its `classes` row and its lesson in one transaction, on step 0. Returns
         (join code, teacher's key), as create_class does. `paths`: the app's page paths a step may open
         (None: any path-like name). `problem`: the class's data for a challenge step (the trainer's
-        default); its "hide" hides trainer controls for the class, as a challenge's does."""
+        default); its "hide" hides trainer controls for the class, as a challenge's does. Counted against
+        the client's budget of starts (Store.spend); a saved lesson started is kept a year from now."""
         parsed = _lesson_of(lesson, paths)
         if mode not in MODES:
             raise _store.StoreError("A lesson is paced or free.")
@@ -200,7 +201,9 @@ class LessonStore:
             now = _store.utc_now()
             try:
                 with self.writing() as s:
+                    self.spend(s, "start", client)
                     c = Class(code=code, key_hash=_store.hash_secret(key),
+                              client=client.address if client else None,
                               problem=json.dumps(problem or DEFAULT_PROBLEM, sort_keys=True),
                               test_seed=_store.LINK_SEEDS + secrets.randbelow(2**31 - 1 - _store.LINK_SEEDS),
                               max_params=None, max_submissions=None, closes_at=None, paused=False,
@@ -210,6 +213,7 @@ class LessonStore:
                     s.add(ClassLesson(class_id=c.id, title=parsed.title, steps=_text(parsed), step=0,
                                       opened=0, mode=mode, revealed="[]", show_names=False, version=1,
                                       updated_at=now))
+                    self._used(s, _text(parsed))
                 self.purge()    # as a challenge's start does: a server that runs for weeks drops old classes
                 return code, key
             except IntegrityError:
@@ -425,9 +429,11 @@ class LessonStore:
             return int(s.execute(q).rowcount or 0)
 
     # --- saved lessons: a teacher's lesson under a code, as a short link ------------------------------------
-    def save_lesson(self, lesson: lessons.Lesson | dict, *, paths=None) -> str:
+    def save_lesson(self, lesson: lessons.Lesson | dict, *, paths=None,
+                    client: _store.Client | None = None) -> str:
         """The six-letter code this lesson is kept under: the same code every time it is saved (its
-        canonical text's sha256), a new one the first time. Committed before it is returned."""
+        canonical text's sha256), a new one the first time, counted against the client's budget of saves
+        (Store.spend). Committed before it is returned. Kept KEEP_UNUSED until it is opened or started."""
         parsed = _lesson_of(lesson, paths)
         text = _text(parsed)
         digest = hashlib.sha256(text.encode()).hexdigest()
@@ -439,22 +445,35 @@ class LessonStore:
             code = "".join(secrets.choice(_store.CODE_ALPHABET) for _ in range(_store.CODE_LENGTH))
             try:
                 with self.writing() as s:
+                    self.spend(s, "save", client, len(text))
                     s.add(SavedLesson(code=code, digest=digest, title=parsed.title, steps=text,
-                                      created_at=_store.utc_now()))
+                                      created_at=_store.utc_now(), client=client.address if client else None))
                 return code
             except IntegrityError:
                 continue        # the code was taken, or another replica saved this lesson just now
         raise _store.StoreError("Could not save the lesson; try again.")
 
     def _purge_saved_lessons(self, s: Session) -> None:
-        """Saved lessons older than KEEP_LINKS go (Store.purge calls this in its transaction)."""
-        s.execute(delete(SavedLesson).where(SavedLesson.created_at < _store.utc_now() - _store.KEEP_LINKS))
+        """Saved lessons go KEEP_LINKS after they were last opened or started, and KEEP_UNUSED after they
+        were saved when nobody has opened or started one since (Store.purge calls this in its transaction)."""
+        now = _store.utc_now()
+        s.execute(delete(SavedLesson).where(or_(
+            SavedLesson.used_at < now - _store.KEEP_LINKS,
+            (SavedLesson.used_at.is_(None)) & (SavedLesson.created_at < now - _store.KEEP_UNUSED))))
+
+    def _used(self, s: Session, text: str) -> None:
+        """The saved lesson with this canonical text (if any) was opened or started: kept KEEP_LINKS more."""
+        digest = hashlib.sha256(text.encode()).hexdigest()
+        s.execute(update(SavedLesson).where(SavedLesson.digest == digest).values(used_at=_store.utc_now()))
 
     def load_lesson(self, code: str, *, paths=None) -> lessons.Lesson | None:
-        """The lesson saved under this code (None: no such code, or no longer kept)."""
-        with self.reading() as s:
-            text = s.scalar(select(SavedLesson.steps)
-                            .where(SavedLesson.code == _store.normal_code(code)[:_store.CODE_LENGTH]))
+        """The lesson saved under this code (None: no such code, or no longer kept); opened, it is kept
+        KEEP_LINKS from now."""
+        code = _store.normal_code(code)[:_store.CODE_LENGTH]
+        with self.reading() as s:       # a wrong code costs a read, never the write lock
+            text = s.scalar(select(SavedLesson.steps).where(SavedLesson.code == code))
         if text is None:
             return None
+        with self.writing() as s:
+            s.execute(update(SavedLesson).where(SavedLesson.code == code).values(used_at=_store.utc_now()))
         return _lesson_of(json.loads(text), paths)

@@ -28,7 +28,9 @@ class Class(Base):
     paused: Mapped[bool] = mapped_column(Boolean, default=False)
     revealed: Mapped[bool] = mapped_column(Boolean, default=False)
     hide_names: Mapped[bool] = mapped_column(Boolean, default=False)
+    joining_closed: Mapped[bool] = mapped_column(Boolean, default=False)   # the teacher closed joining
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    client: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)   # who started it
 
 
 class Seat(Base):
@@ -44,6 +46,8 @@ class Seat(Base):
     joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     last_seen: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     playing_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    client: Mapped[str | None] = mapped_column(String(32), nullable=True)    # store.Client.address
+    browser: Mapped[str | None] = mapped_column(String(32), nullable=True)   # store.Client.browser
 
 
 class Submission(Base):
@@ -71,6 +75,7 @@ class ShortLink(Base):
     path: Mapped[str] = mapped_column(String(32))
     query: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    client: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)   # who made it
 
 
 class ClassLesson(Base):
@@ -107,7 +112,8 @@ class Answer(Base):
 
 class SavedLesson(Base):
     """A teacher's lesson kept under a six-letter code, as a short link is: the same lesson saved twice is
-    one code (sha256 of its canonical text); kept KEEP_LINKS from when it was first saved."""
+    one code (sha256 of its canonical text); kept KEEP_LINKS from when it was last opened or started, and
+    KEEP_UNUSED when nobody has opened or started it since it was saved."""
 
     __tablename__ = "saved_lessons"
     code: Mapped[str] = mapped_column(String(6), primary_key=True)
@@ -115,3 +121,5 @@ class SavedLesson(Base):
     title: Mapped[str] = mapped_column(String(120))
     steps: Mapped[str] = mapped_column(Text)                   # JSON: lib.lessons.to_dict
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    client: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)   # who saved it
+    used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)  # last opened

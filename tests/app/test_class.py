@@ -665,7 +665,7 @@ def test_one_page_gets_a_few_join_tries_and_wrong_codes_a_minute_and_says_so(tmp
         _press_join(at, f"ZZZZ{i}Z", "Eve")
         assert "No class has the code" in at.error[0].value
     _press_join(at, code, "Eve")                                       # even a right one now waits
-    assert not at.exception and f"{door.WRONG_CODES} wrong join codes from this page" in at.error[0].value
+    assert not at.exception and f"{door.WRONG_CODES} wrong codes from this page" in at.error[0].value
     assert db.counts(code).joined == 0
     other = open_page("class", {"code": code})                         # another page: its tries are its own
     for i in range(door.JOIN_TRIES):                                      # a nickname taken, again and again
@@ -677,25 +677,55 @@ def test_one_page_gets_a_few_join_tries_and_wrong_codes_a_minute_and_says_so(tmp
     assert db.counts(code).joined == door.JOIN_TRIES
 
 
-def test_while_the_server_is_guessed_at_a_page_that_named_a_wrong_code_waits_and_a_new_one_joins(
+def _from(monkeypatch) -> None:
+    """Each page is the client its session's "test_address" names (connection.client reads a request's)."""
+    import streamlit as st
+
+    from store import Client
+
+    monkeypatch.setattr(connection, "client", lambda: Client.of(st.session_state.get("test_address"), None))
+
+
+def _page_from(address: str, query: dict) -> object:
+    from streamlit.testing.v1 import AppTest
+
+    from tests.app.conftest import ROOT
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.session_state["test_address"] = address
+    for k, v in query.items():
+        at.query_params[k] = v
+    at.run()
+    return at.switch_page("pages/class.py").run()
+
+
+def test_while_one_address_guesses_its_page_that_named_a_wrong_code_waits_and_anothers_does_not(
         tmp_path, monkeypatch):
+    """Issue 44: the budget was the process's, so one guesser locked out every student of the server who
+    had mistyped once (past 60 wrong codes a minute, a page that named a wrong code looked up no other)."""
+    import collections
     import time
 
+    from store import Client
+
     db, _, _ = _own_store(tmp_path, monkeypatch)
+    _from(monkeypatch)
     code, key = db.create_class(PROBLEM)
-    guesser = open_page("class", {"code": "ZZZZZZ"})                   # a link's code counts as a try
+    guesser = _page_from("10.0.0.9", {"code": "ZZZZZZ"})               # a link's code counts as a try
     assert "No class has the code ZZZZZZ" in guesser.error[0].value
     for _ in range(door.WRONG_CODES):                                    # ...once: its reruns are not tries
         guesser.run()
     assert len(guesser.session_state[session.MISSES]) == 1
-    import collections
-
-    monkeypatch.setattr(door, "_wrong", collections.deque([time.monotonic()] * door.WRONG_BUDGET))
-    _press_join(guesser, code, "Eve")                                  # many tabs guessing: this one waits
-    assert any("Many wrong join codes reach this server" in e.value for e in guesser.error)
-    student = open_page("class", {"code": code})                       # a student from the QR link joins
+    monkeypatch.setattr(door, "_wrong", {Client.of("10.0.0.9", None).address:
+                                         collections.deque([time.monotonic()] * door.WRONG_BUDGET)})
+    _press_join(guesser, code, "Eve")                                  # its address guessing: this one waits
+    assert any("Many wrong codes reach this server from your network" in e.value for e in guesser.error)
+    typo = _page_from("10.0.0.1", {"code": "ZZZZZY"})                  # a student who mistyped once
+    assert "No class has the code ZZZZZY" in typo.error[0].value
+    _press_join(typo, code, "Bo")
+    student = _page_from("10.0.0.9", {"code": code})                   # the guesser's network, the QR link
     _press_join(student, code, "Ada")
-    assert not student.exception and [s.nickname for s in db.seats(code, key)] == ["Ada"]
+    assert not student.exception and [s.nickname for s in db.seats(code, key)] == ["Ada", "Bo"]
 
 
 def test_a_class_that_took_its_seats_for_the_minute_says_so_at_join(tmp_path, monkeypatch):

@@ -92,7 +92,7 @@ def test_the_teacher_leads_and_the_student_predicts_then_sees(switches):
     ada.run()                                                      # the watch's rerun: the page follows
     step = store().lesson_state(code).steps[1]
     assert switches[-1][0] == "recipe-card" and switches[-1][1]["w11"] == "1.5"
-    assert switches[-1][1]["class"] == code and switches[-1][1]["seat"] == seat
+    assert switches[-1][1]["class"] == code and "seat" not in switches[-1][1]   # its entry gets it (issue 44)
     assert "Step 2 of 5: One weight moves" in _text(ada)
     assert "THE PAGE" not in _text(ada) and "opens after your teacher presses Reveal" in _text(ada)
     q = step.question
@@ -138,8 +138,8 @@ def test_a_paced_student_is_brought_back_and_free_mode_lets_them_choose(switches
     at.run()
     steps = lead.ready()["recipe-card"].steps
 
-    def link(i: int) -> tuple[str, dict]:   # step i's page, its whole view, the class and the seat
-        return "recipe-card", {**cl.step_query(steps[i]), "class": code, "seat": seat}
+    def link(i: int) -> tuple[str, dict]:   # step i's page, its view, the class (not the seat)
+        return "recipe-card", {**cl.step_query(steps[i]), "class": code}
 
     assert "Step 3 of 5" in _text(at) and switches[-1] == link(2)
     at.selectbox(key="lesson_step_choice").set_value(0).run()
@@ -191,7 +191,7 @@ def test_a_trainer_step_is_a_view_and_the_challenge_step_is_the_class_challenge(
     assert at.session_state[session.LESSON_VIEW] == code           # seats.challenge() leaves this page alone
     store().goto(code, key, 4)                                     # "Challenge: the best test accuracy"
     at.run()
-    assert switches[-1] == ("trainer", {"class": code, "seat": seat})
+    assert switches[-1] == ("trainer", {"class": code})
     assert session.LESSON_VIEW not in at.session_state                   # /trainer is the class's challenge
 
 
@@ -242,7 +242,7 @@ def test_the_watch_switches_the_page_to_the_teachers_new_step_itself(monkeypatch
     at.run()
     assert not at.exception and reruns == []
     assert len(went) == 1 and went[0][0] == "recipe-card"
-    assert went[0][1]["w11"] == "1.5" and went[0][1]["class"] == code and went[0][1]["seat"] == seat
+    assert went[0][1]["w11"] == "1.5" and went[0][1]["class"] == code and "seat" not in went[0][1]
     assert at.session_state["w11"] == 1.5 and at.session_state[cl.SEEN] == (code, 1)
     store().reveal(code, key, 1)                                   # the same step, revealed
     at.session_state["lesson_test_watch"] = (code, ls.version + 1, ls.paused, seat, "recipe-card")

@@ -257,7 +257,7 @@ def test_a_saved_lesson_is_one_code_per_lesson_and_loads_back(store):
     assert store.load_lesson(code) == LESSON                            # kept past the classes' purge
     with store.writing() as s:
         old = store_module.utc_now() - store_module.KEEP_LINKS - timedelta(days=1)
-        s.get(SavedLesson, code).created_at = old
+        s.get(SavedLesson, code).created_at = s.get(SavedLesson, code).used_at = old   # opened a year ago
     store.purge()
     assert store.load_lesson(code) is None
 
@@ -278,7 +278,7 @@ def test_the_schema_upgrades_from_0002_with_the_classes_kept(store):
     assert "lessons" not in tables and "classes" in tables
     assert store.get_class("ABCDEF") is not None                          # the first use migrates to head
     with store.engine.connect() as conn:
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0004"
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0005"
     code, _ = store.start_lesson(LESSON)
     assert store.lesson_state(code).step == 0
     with store.engine.execution_options(write=True).begin() as conn:      # and back down, and up again
