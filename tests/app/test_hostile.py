@@ -17,7 +17,6 @@ from classroom import connection, door, lead
 from classroom import lesson as cl
 from lib import lessons as L
 from store import Store, StoreDown
-from ui import fmt
 from tests.app.conftest import open_page
 from tests.app.test_lesson import (
     PAGE,
@@ -32,6 +31,7 @@ from tests.app.test_lesson_build import (
     _steps,
     db,  # noqa: F401 (a fixture, used by name)
 )
+from ui import fmt
 
 
 @pytest.fixture
