@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import zlib
 
 import streamlit as st
 
@@ -35,7 +36,8 @@ BOX = "build_box"               # the builder's expander: open or closed (closed
 TITLE = "build_title"           # the lesson's title
 LINK = "build_link"             # a link to add as a step
 LINK_TITLE = "build_link_title"  # the new step's title
-PICK = "build_pick"             # the step being edited (its index)
+PICK = "build_pick"             # the step being edited: its index, an int kept here (not a widget's value)
+PICKER = "build_picker"         # the step picker's widget key, + a digest of its labels (see edit_part)
 STEP_TITLE = "build_step_title"
 NOTE = "build_note"
 KIND = "build_kind"             # none | number | choice | ask (about the page: classroom/asking.py)
@@ -147,6 +149,8 @@ def _move(i: int, by: int) -> None:
     j = i + by
     if 0 <= i < len(steps) and 0 <= j < len(steps):
         steps[i], steps[j] = steps[j], steps[i]
+        pick = st.session_state.get(PICK)
+        st.session_state[PICK] = j if pick == i else i if pick == j else pick   # the editor keeps its step
         _say("steps", f"Step {i + 1} is now step {j + 1}.")
 
 
@@ -154,6 +158,9 @@ def _remove(i: int) -> None:
     steps = _steps()
     if 0 <= i < len(steps):
         gone = steps.pop(i)
+        pick = st.session_state.get(PICK)
+        if isinstance(pick, int) and pick > i:
+            st.session_state[PICK] = pick - 1   # the step being edited keeps being edited
         _say("steps", f"Removed step {i + 1}: {gone.title or gone.link}.")
 
 
@@ -357,16 +364,36 @@ def _answer_boxes(kind: str, step: lessons.Step) -> None:
                      help="Yours to choose: the projector marks it on Reveal.")
 
 
+def _picked(key: str) -> None:
+    st.session_state[PICK] = st.session_state[key]
+
+
+def _picker(steps: list[lessons.Step]) -> int:
+    """The step picker: which step the editor below changes (an index kept in PICK).
+
+    Streamlit 1.67 keeps a select box's choice as its label ("2. Tax at 25,000"): once step 2's title
+    changed, the label it held was no longer an option and the box gave the old label back as its value
+    (text where an index was expected: a TypeError on every later run). So the box's key carries a digest
+    of its labels, a box with new labels is a new box, and the index it starts on is PICK's."""
+    pick = st.session_state.get(PICK, 0)
+    if not (isinstance(pick, int) and 0 <= pick < len(steps)):
+        pick = len(steps) - 1   # its step removed (or a value from before this version)
+    labels = [f"{k + 1}. {s.title or s.path}" for k, s in enumerate(steps)]
+    key = f"{PICKER}_{zlib.crc32(chr(10).join(labels).encode()):08x}"
+    if st.session_state.get(key) != pick:   # a new box, or an Edit button / a move chose another step
+        st.session_state[key] = pick
+    st.session_state[PICK] = st.selectbox("The step", list(range(len(steps))), key=key,
+                                          format_func=labels.__getitem__, on_change=_picked, args=(key,),
+                                          help="The step to change: its boxes below fill from it.")
+    return st.session_state[PICK]
+
+
 def edit_part() -> None:
     steps = _steps()
     if not steps:
         return
     st.markdown("**A step's title, note and question**")
-    if st.session_state.get(PICK) is not None and not 0 <= st.session_state[PICK] < len(steps):
-        st.session_state[PICK] = len(steps) - 1
-    i = st.selectbox("The step", list(range(len(steps))), key=PICK,
-                     format_func=lambda k: f"{k + 1}. {steps[k].title or steps[k].path}",
-                     help="The step to change: its boxes below fill from it.")
+    i = _picker(steps)
     if st.session_state.get(EDITING) != (i, steps[i]) or STEP_TITLE not in st.session_state:
         _fill(i, steps[i])
     for k, v in ((TEXT, ""), (ANSWER, None), (TOLERANCE, 0.0), (UNIT, ""), (CHOICES, ""), (RIGHT, -1),
