@@ -15,7 +15,6 @@ happens in a widget's callback, so the page draws the new lesson in the same run
 from __future__ import annotations
 
 import dataclasses
-import re
 import zlib
 
 import streamlit as st
@@ -369,12 +368,9 @@ def _picked(key: str) -> None:
 
 
 def _picker(steps: list[lessons.Step]) -> int:
-    """The step picker: which step the editor below changes (an index kept in PICK).
-
-    Streamlit 1.67 keeps a select box's choice as its label ("2. Tax at 25,000"): once step 2's title
-    changed, the label it held was no longer an option and the box gave the old label back as its value
-    (text where an index was expected: a TypeError on every later run). So the box's key carries a digest
-    of its labels, a box with new labels is a new box, and the index it starts on is PICK's."""
+    """The step the editor changes, an index kept in PICK. Streamlit keeps a select box's choice as its
+    label: a retitled step's old label came back as the value (text for an index: TypeError). So the box's
+    key carries a digest of its labels: new labels are a new box, started on PICK."""
     pick = st.session_state.get(PICK, 0)
     if not (isinstance(pick, int) and 0 <= pick < len(steps)):
         pick = len(steps) - 1   # its step removed (or a value from before this version)
@@ -428,12 +424,6 @@ def edit_part() -> None:
     _said("edit")
 
 
-def _file_name(built: lessons.Lesson | None) -> str:
-    """lesson-<its title in lower-case letters and digits>.json"""
-    slug = re.sub(r"[^a-z0-9]+", "-", (built.title if built else "").lower()).strip("-")[:40].strip("-")
-    return f"lesson-{slug}.json" if slug else "lesson.json"
-
-
 def share_part() -> None:
     st.markdown("**Save, open, export, import**")
     try:
@@ -456,7 +446,7 @@ def share_part() -> None:
         _said("open")
     with c[1]:
         st.download_button("Export the lesson (JSON)", (lambda: lessons.dumps(built)) if built else "",
-                           file_name=_file_name(built), mime="application/json", key="build_export",
+                           file_name=reader.file_name(built), mime="application/json", key="build_export",
                            on_click="ignore", icon=":material/download:", disabled=built is None,
                            help="A file another teacher can import here.")
         st.file_uploader("Import a lesson file", type=["json"], key=FILE, on_change=_import,

@@ -13,6 +13,7 @@ from streamlit.runtime.media_file_manager import MediaFileManager
 
 from classroom import build as B
 from classroom import connection, lead, text
+from lib import lesson_build as reader
 from lib import lessons as L
 from tests.app.conftest import open_page
 from tests.app.test_lesson import _student, switches  # noqa: F401 (switches: a fixture, used by name)
@@ -253,7 +254,7 @@ def test_exported_then_imported_into_another_session_is_the_same_lesson(exports)
     text = exports[export.proto.deferred_file_id]()
     built = L.Lesson("Bends and cards", tuple(_steps(at)))
     assert export.proto.label == "Export the lesson (JSON)"
-    assert B._file_name(built) == "lesson-bends-and-cards.json"
+    assert reader.file_name(built) == "lesson-bends-and-cards.json"
     assert L.loads(text, lead.paths()) == built
     other = _builder()
     other.file_uploader(key=B.FILE).set_value(("lesson.json", text.encode(), "application/json")).run()
