@@ -16,6 +16,7 @@ from lib.challenge import DEFAULT_PROBLEM, evaluate, score_of
 from lib.datasets import PROBLEMS
 from store import StoreDown, StoreError, normal_code
 from ui import charts, state
+from ui import room as room_view  # not `room`: this page's own room() is the way in
 from ui.source import show_source
 
 
@@ -91,12 +92,15 @@ def teacher(code: str) -> None:
     student = f"{base}/class?code={code}"
     if swapped:
         st.caption(":material/lan: " + address.LOOPBACK_NOTE.format(host=base.split("//", 1)[1]))
-    new = st.session_state.pop("class_new_key", None)
+    new = st.session_state.pop("class_new_key", None)   # shown on this run only: the next one drops it
     if new and new[0] == code:
         st.warning("Keep your teacher's link: the key in it is shown only now, and only this browser holds "
                    "it. Open it away from the projector.", icon=":material/key:")
         with st.expander("Your teacher's link", icon=":material/key:"):
             st.code(f"{base}/class?code={code}&key={new[1]}", language=None, wrap_lines=True)
+        # The live board reruns itself, never this part: without a run of the page the note stayed up.
+        st.button("I have kept it: hide this", key="class_key_kept", icon=":material/visibility_off:",
+                  help="Takes the key's note off the projected board; the link is not shown again.")
     sign = st.container()   # PAUSED, above the code, once the toggle below has said so
     left, right = st.columns([3, 2], vertical_alignment="center")
     with left:
@@ -135,8 +139,8 @@ def teacher(code: str) -> None:
     manage(code, info)
     with live:
         st.fragment(live_view, run_every=3)(code)
-    with stars:
-        st.fragment(snapshots)(code)
+    with stars:   # on the board's beat too: its control comes with the first submission, its list grows
+        st.fragment(snapshots, run_every=3)(code)
 
 
 def manage(code: str, info) -> None:
@@ -238,6 +242,9 @@ def board(code: str, compact: bool = False) -> None:
         st.caption("No submissions yet: the board fills as students press Submit on /trainer.")
         return
     what = class_board.score_name(info)
+    if not compact and room_view.on():   # the projector's large text: a table in the page's text size
+        st.table(class_board.room_table(table, what), hide_index=True)
+        return
     fmt = "%.3f" if what == "R²" else "%.1f %%"
     st.dataframe(class_board.for_viewer(table), hide_index=True, width="stretch", column_config={
         f"public {what}": st.column_config.NumberColumn(format=fmt),
