@@ -28,7 +28,10 @@ _JS = r"""
 export default function (component) {
   const { data, setTriggerValue } = component;
   if (!data) return;
-  const { put, drop, id } = JSON.parse(data);
+  const { put, drop, id, cookies } = JSON.parse(data);
+  // A lesson's seat, for this browser's next visit to the class's join link (a session cookie, this site)
+  for (const [name, value] of Object.entries(cookies || {}))
+    document.cookie = `${name}=${encodeURIComponent(value)}; path=/; SameSite=Strict`;
   const url = new URL(window.location.href);
   for (const name of drop) url.searchParams.delete(name);
   for (const [name, value] of Object.entries(put)) url.searchParams.set(name, value);
@@ -59,7 +62,7 @@ def _apply(put: dict[str, str], drop: tuple[str, ...]) -> None:
     st.session_state.pop(_ASKED, None)
 
 
-def _replace(put: dict[str, str], drop: tuple[str, ...]) -> None:
+def _replace(put: dict[str, str], drop: tuple[str, ...], cookies: dict[str, str] | None = None) -> None:
     if not put and not drop:
         st.session_state.pop(_ASKED, None)
         return
@@ -69,7 +72,7 @@ def _replace(put: dict[str, str], drop: tuple[str, ...]) -> None:
         _apply(put, drop)
         return
     st.session_state[_ASKED] = ask
-    data = json.dumps({"put": put, "drop": list(drop), "id": secrets.token_hex(8)})
+    data = json.dumps({"put": put, "drop": list(drop), "id": secrets.token_hex(8), "cookies": cookies or {}})
     _component()(key=NAME, data=data, height=0, on_done_change=partial(_apply, put, drop))
 
 
@@ -79,7 +82,8 @@ def forget(*names: str) -> None:
     _replace({}, tuple(n for n in names if n in st.query_params))
 
 
-def put(**params: str) -> None:
+def put(cookies: dict[str, str] | None = None, **params: str) -> None:
     """Write `params` into the address bar's current entry (a reload reads them), never into a new one
-    (call on every run: it draws nothing once they are there)."""
-    _replace({k: v for k, v in params.items() if st.query_params.get(k) != v}, ())
+    (call on every run: it draws nothing once they are there); `cookies` are set with them (session
+    cookies of this site: st.context.cookies reads them in the browser's next session)."""
+    _replace({k: v for k, v in params.items() if st.query_params.get(k) != v}, (), cookies)

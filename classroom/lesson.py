@@ -35,6 +35,7 @@ MARKED = "lesson_seat_marked"    # session: when this page last marked its seat 
 # The watch's interval: the teacher's move is in this process's shared state within store.lessons.FRESH,
 # then on the page within this, then one run of the page: p95 under 3 s with 60 students on 2 replicas.
 FOLLOW_EVERY = 1.0
+SEAT_COOKIE = "layerlab_seat_"   # + a lesson class's code: the seat this browser joined it with
 MARK_EVERY = 30.0                # seconds between two marks of a following seat as seen (a write)
 
 
@@ -76,17 +77,20 @@ def land(code: str, seat: str) -> None:
 
 def _who() -> tuple[str, str] | None:
     """(code, seat) this page follows: the link's, else (a page opened from the menu, no class in its
-    link) the session's; /class?code= of a class this session joined, its seat (Back to the join link
-    lands on the step, not on the join form); None for a page not in a lesson class."""
+    link) the session's; /class?code= of a class this browser joined, its seat (the join link opened
+    again, by Back or anew, lands on the step, not on the join form); None for a page not in a lesson
+    class. A seat that is not the class's is refused by the store (follow runs the page as it is)."""
     code, seat = st.query_params.get("class"), st.query_params.get("seat")
     joined = st.session_state.get(session.JOINED, {})
     if code and not seat:
         seat = joined.get(normal_code(code))
     if code and seat:
         return normal_code(code), seat
-    room = st.query_params.get("code")
-    if room and not code and normal_code(room) in joined:   # /class?code= of a class this page has joined
-        return normal_code(room), joined[normal_code(room)]
+    room = normal_code(st.query_params.get("code") or "")
+    mine = joined.get(room) or st.context.cookies.get(SEAT_COOKIE + room)   # (the cookie: a new session)
+    teacher = "key" in st.query_params or room in st.session_state.get(session.KEYS, {})
+    if room and not code and mine and not teacher:
+        return room, mine   # /class?code= of a class this browser joined (not its teacher's page)
     if code or room:
         return None
     return st.session_state.get(FOLLOWING)
@@ -189,7 +193,7 @@ def follow(path_now: str) -> bool:
     if "seat" not in st.query_params:
         from classroom import history
 
-        history.put(seat=seat)   # just joined: into this entry only
+        history.put(cookies={SEAT_COOKIE + code: seat}, seat=seat)   # just joined: into this entry only
     step = ls.steps[want]
     if step.path == "trainer" and not step.challenge:   # /trainer as the step's view: no Submit, its data
         st.session_state[session.LESSON_VIEW] = code

@@ -96,3 +96,19 @@ def test_three_phones_follow_every_step_of_every_ready_lesson_with_no_error_box(
         for phone in phones:
             phone.context.close()
         teacher.context.close()
+
+
+def test_a_joined_phone_opening_the_join_link_again_lands_on_the_step(open_page, server):
+    """Issue 43, item 2: a student who joined and opens /class?code= again (a new tab, the QR scanned
+    twice) is on the lesson's step with their seat, not at the join form."""
+    lesson = lead.ready()["recipe-card"]
+    _, code = _start(open_page, lesson.title)
+    phone = _join(open_page, code, "Ada")
+    seat = re.search(r"seat=([^&]+)", phone.url)[1]
+    again = phone.context.new_page()          # the same browser: its cookies, a new session
+    again.goto(f"{server.url}/class?code={code}")
+    again.wait_for_function("() => location.search.includes('class=')", timeout=30_000)
+    wait_ready(again)
+    assert f"step 1 of {len(lesson.steps)}" in main_text(again) and f"seat={seat}" in again.url
+    assert again.get_by_role("textbox", name="Your nickname").count() == 0
+    assert_clean(again)
