@@ -232,13 +232,15 @@ def room_table(table, what: str):
 
     df = table.slice(0, ROOM_ROWS).to_pandas()
     scores = [f"public {what}", f"private {what}"]
-    df = df[[c for c in ("rank", "student", *scores, "parameters", "network", "bend") if c in df.columns]]
+    # (four columns: more overflowed a phone's 420 px in a region no keyboard could scroll, axe's
+    # scrollable-region-focusable; sizes and bends are on the class chart under it)
+    df = df[[c for c in ("rank", "student", *scores, "network") if c in df.columns]]
     df = df.astype(object)
 
     def score(v) -> str:
         return fmt.fixed(v, 3) if what == "R²" else fmt.fixed(v, 1) + " %"
 
-    for c, write in ((scores[0], score), (scores[1], score), ("parameters", fmt.count)):
+    for c, write in ((scores[0], score), (scores[1], score)):
         if c in df:
             df[c] = ["–" if v is None or v != v else write(v) for v in df[c]]   # (v != v: NaN)
     return df.fillna("–")
