@@ -148,8 +148,7 @@ def _move(i: int, by: int) -> None:
     j = i + by
     if 0 <= i < len(steps) and 0 <= j < len(steps):
         steps[i], steps[j] = steps[j], steps[i]
-        pick = st.session_state.get(PICK)
-        st.session_state[PICK] = j if pick == i else i if pick == j else pick   # the editor keeps its step
+        st.session_state[PICK] = {i: j, j: i}.get(p := st.session_state.get(PICK), p)   # the editor's step
         _say("steps", f"Step {i + 1} is now step {j + 1}.")
 
 
@@ -157,14 +156,13 @@ def _remove(i: int) -> None:
     steps = _steps()
     if 0 <= i < len(steps):
         gone = steps.pop(i)
-        pick = st.session_state.get(PICK)
-        if isinstance(pick, int) and pick > i:
-            st.session_state[PICK] = pick - 1   # the step being edited keeps being edited
+        if isinstance(p := st.session_state.get(PICK), int) and p > i:
+            st.session_state[PICK] = p - 1   # the step being edited keeps being edited
         _say("steps", f"Removed step {i + 1}: {gone.title or gone.link}.")
 
 
-def _edit_this(i: int) -> None:
-    st.session_state[PICK] = i
+def _edit_this(i: int | str) -> None:   # a row's Edit (its index), or the picker (its widget's key)
+    st.session_state[PICK] = st.session_state[i] if isinstance(i, str) else i
 
 
 def _fill(i: int, step: lessons.Step) -> None:
@@ -363,23 +361,16 @@ def _answer_boxes(kind: str, step: lessons.Step) -> None:
                      help="Yours to choose: the projector marks it on Reveal.")
 
 
-def _picked(key: str) -> None:
-    st.session_state[PICK] = st.session_state[key]
-
-
 def _picker(steps: list[lessons.Step]) -> int:
-    """The step the editor changes, an index kept in PICK. Streamlit keeps a select box's choice as its
-    label: a retitled step's old label came back as the value (text for an index: TypeError). So the box's
-    key carries a digest of its labels: new labels are a new box, started on PICK."""
-    pick = st.session_state.get(PICK, 0)
-    if not (isinstance(pick, int) and 0 <= pick < len(steps)):
-        pick = len(steps) - 1   # its step removed (or a value from before this version)
+    """The step the editor changes, an index in PICK. Streamlit keeps a select box's choice as its label, so
+    a retitled step's box gave its old label back (TypeError): the key carries a digest of the labels."""
+    pick = p if isinstance(p := st.session_state.get(PICK, 0), int) and 0 <= p < len(steps) else len(steps)-1
     labels = [f"{k + 1}. {s.title or s.path}" for k, s in enumerate(steps)]
     key = f"{PICKER}_{zlib.crc32(chr(10).join(labels).encode()):08x}"
     if st.session_state.get(key) != pick:   # a new box, or an Edit button / a move chose another step
         st.session_state[key] = pick
     st.session_state[PICK] = st.selectbox("The step", list(range(len(steps))), key=key,
-                                          format_func=labels.__getitem__, on_change=_picked, args=(key,),
+                                          format_func=labels.__getitem__, on_change=_edit_this, args=(key,),
                                           help="The step to change: its boxes below fill from it.")
     return st.session_state[PICK]
 
