@@ -125,9 +125,8 @@ def computed_lesson(lesson: lessons.Lesson) -> lessons.Lesson:
 def course() -> dict[str, lessons.Lesson]:
     """The ready lessons: every lesson file of course/, in its order, read by the loader an imported file goes
     through (lib.lesson_build), its answers computed from each step's link. Read once per process."""
-    paths = {item.url_path for item in LESSONS if item.url_path and item.url_path != "class"}
     out = {}
-    for name, lesson in reader.read_folder(COURSE, paths).items():
+    for name, lesson in reader.read_folder(COURSE, paths()).items():
         try:
             out[name] = computed_lesson(lesson)
         except ValueError as err:
@@ -271,3 +270,17 @@ def answer_line(step: lessons.Step) -> None:
         return
     st.markdown(f"Right answer, computed from this step's link: **{text.plain(right_words(q))}** "
                 "(you see it; the class sees it on Reveal).")
+
+
+ROOM = "class"                  # /class: the room itself, never a step
+
+
+def paths() -> set[str]:
+    """The pages a step may open: every lesson page of the app (neither the home page nor the room)."""
+    return {item.url_path for item in LESSONS if item.url_path and item.url_path != ROOM}
+
+
+def disagreeing(step: lessons.Step) -> None:
+    """A typed right answer the step's view disagrees with (issue 43 item 6): one warning line."""
+    if said := lessons.answer_disagrees(step):
+        st.warning(f"{said} Check the answer, or the step's link.", icon=":material/rule:")

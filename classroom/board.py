@@ -219,3 +219,28 @@ def describe_problem(p: dict) -> str:
             f"{p.get('n')} points, noise {p.get('noise')}, seed {p.get('seed')}, "
             f"inputs {', '.join(p.get('feat') or [])}")
 
+
+
+ROOM_ROWS = 15   # the room view's board: the top of the class, large enough for the back row
+
+
+def room_table(table, what: str):
+    """The board for the room view (big=true) as text, for st.table: st.dataframe draws on a canvas that
+    keeps its 14 px whatever the page's text size, so the projected board stayed small under large text.
+    The top ROOM_ROWS rows, the columns a class reads from the back, scores with the app's minus sign."""
+    from ui import fmt
+
+    df = table.slice(0, ROOM_ROWS).to_pandas()
+    scores = [f"public {what}", f"private {what}"]
+    # (four columns: more overflowed a phone's 420 px in a region no keyboard could scroll, axe's
+    # scrollable-region-focusable; sizes and bends are on the class chart under it)
+    df = df[[c for c in ("rank", "student", *scores, "network") if c in df.columns]]
+    df = df.astype(object)
+
+    def score(v) -> str:
+        return fmt.fixed(v, 3) if what == "R²" else fmt.fixed(v, 1) + " %"
+
+    for c, write in ((scores[0], score), (scores[1], score)):
+        if c in df:
+            df[c] = ["–" if v is None or v != v else write(v) for v in df[c]]   # (v != v: NaN)
+    return df.fillna("–")

@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import logging
-import re
+import zlib
 
 import streamlit as st
 
@@ -35,7 +35,8 @@ BOX = "build_box"               # the builder's expander: open or closed (closed
 TITLE = "build_title"           # the lesson's title
 LINK = "build_link"             # a link to add as a step
 LINK_TITLE = "build_link_title"  # the new step's title
-PICK = "build_pick"             # the step being edited (its index)
+PICK = "build_pick"             # the step being edited: its index, an int kept here (not a widget's value)
+PICKER = "build_picker"         # the step picker's widget key, + a digest of its labels (see edit_part)
 STEP_TITLE = "build_step_title"
 NOTE = "build_note"
 KIND = "build_kind"             # none | number | choice | ask (about the page: classroom/asking.py)
@@ -54,12 +55,6 @@ START_PICK = "lesson_start_pick"  # lead.start_box's choice of lesson: the built
 DEFAULT_TITLE = "My lesson"
 KINDS = {"none": "No question", "number": "A number", "choice": "A choice", "ask": "About this page"}
 SHOWN_LINK = 90                 # characters of a step's link in the list
-ROOM = "class"                  # /class: the room itself, never a step
-
-
-def paths() -> set[str]:
-    """The pages a step may open: every lesson page of the app (neither the home page nor the room)."""
-    return {item.url_path for item in LESSONS if item.url_path and item.url_path != ROOM}
 
 
 def _steps() -> list[lessons.Step]:
@@ -108,7 +103,7 @@ def _why(err: Exception) -> str:
 # --- the callbacks: every change to the lesson ------------------------------------------------------------
 def _read(text: str) -> reader.Pasted:
     """A pasted link as a page view; a short link looked up in the class store and read again."""
-    pages = paths() | {ROOM}       # read as a page, to be told apart below
+    pages = asking.paths() | {asking.ROOM}       # read as a page, to be told apart below
     pasted = reader.read_link(text, pages)
     if pasted.code:
         found = connection.store().expand(pasted.code)
@@ -116,7 +111,7 @@ def _read(text: str) -> reader.Pasted:
             raise ValueError(f"no short link {pasted.code} on this server (check it: look-alike letters "
                              "such as 0, O, 1, I and L are never used)")
         pasted = reader.read_link(f"/{found[0]}" + (f"?{found[1]}" if found[1] else ""), pages)
-    if pasted.path == ROOM:
+    if pasted.path == asking.ROOM:
         raise ValueError("/class is the room itself, not a view: paste the link of a lesson's page")
     return pasted
 
@@ -147,6 +142,7 @@ def _move(i: int, by: int) -> None:
     j = i + by
     if 0 <= i < len(steps) and 0 <= j < len(steps):
         steps[i], steps[j] = steps[j], steps[i]
+        st.session_state[PICK] = {i: j, j: i}.get(p := st.session_state.get(PICK), p)   # the editor's step
         _say("steps", f"Step {i + 1} is now step {j + 1}.")
 
 
@@ -154,11 +150,13 @@ def _remove(i: int) -> None:
     steps = _steps()
     if 0 <= i < len(steps):
         gone = steps.pop(i)
+        if isinstance(p := st.session_state.get(PICK), int) and p > i:
+            st.session_state[PICK] = p - 1   # the step being edited keeps being edited
         _say("steps", f"Removed step {i + 1}: {gone.title or gone.link}.")
 
 
-def _edit_this(i: int) -> None:
-    st.session_state[PICK] = i
+def _edit_this(i: int | str) -> None:   # a row's Edit (its index), or the picker (its widget's key)
+    st.session_state[PICK] = st.session_state[i] if isinstance(i, str) else i
 
 
 def _fill(i: int, step: lessons.Step) -> None:
@@ -234,7 +232,7 @@ def _use(built: lessons.Lesson, how: str) -> None:
 def _save() -> None:
     try:
         built = lesson()
-        code = connection.store().save_lesson(built, paths=paths(), client=door.spend("save"))
+        code = connection.store().save_lesson(built, paths=asking.paths(), client=door.spend("save"))
     except ValueError as err:       # not a lesson yet, refused, or the store away (StoreError is one)
         return _say("save", f"Not saved: {_why(err)}", ok=False)
     st.session_state[SAVED] = (code, built)
@@ -247,7 +245,7 @@ def _open() -> None:
         if not code:
             raise ValueError("type the code “Save the lesson” gave first")
         # a saved lesson holds its right answers: its code is guarded as a join code is
-        found = door.looked_up(lambda: connection.store().load_lesson(code, paths=paths()))
+        found = door.looked_up(lambda: connection.store().load_lesson(code, paths=asking.paths()))
         if found is None:
             raise ValueError(f"no lesson is saved under the code {code}")
         found = asking.computed_lesson(found)
@@ -266,7 +264,7 @@ def _import() -> None:
     try:
         if up.size > reader.MAX_BYTES:     # never read a file past the cap into memory
             raise ValueError(f"this file has {up.size:,} bytes; a lesson file has at most 1 MB")
-        built = asking.computed_lesson(reader.read_file(up.getvalue(), paths()))
+        built = asking.computed_lesson(reader.read_file(up.getvalue(), asking.paths()))
     except Exception as err:   # a refusal in its own words; anything else a file makes the reader meet
         if not isinstance(err, ValueError):   # is one line too, never the page lost
             logging.getLogger(__name__).exception("a lesson file could not be read")
@@ -346,7 +344,8 @@ def _answer_boxes(kind: str, step: lessons.Step) -> None:
                           format="%g", help="An answer this close to the right one counts as right.")
         c[2].text_input("Unit (optional)", key=UNIT, max_chars=lessons.MAX_UNIT,
                         help="Shown after each number, e.g. % or units.")
-        _check_answer(step)
+        with contextlib.suppress(ValueError):   # half typed: nothing to check yet
+            asking.disagreeing(_edited(step))
     elif kind == "choice":
         st.text_area("The choices, one per line", key=CHOICES, height=110,
                      help=f"{lessons.MIN_CHOICES} to {lessons.MAX_CHOICES} short answers, one a line.")
@@ -358,16 +357,26 @@ def _answer_boxes(kind: str, step: lessons.Step) -> None:
                      help="Yours to choose: the projector marks it on Reveal.")
 
 
+def _picker(steps: list[lessons.Step]) -> int:
+    """The step the editor changes, an index in PICK. Streamlit keeps a select box's choice as its label, so
+    a retitled step's box gave its old label back (TypeError): the key carries a digest of the labels."""
+    pick = p if isinstance(p := st.session_state.get(PICK, 0), int) and 0 <= p < len(steps) else len(steps)-1
+    labels = [f"{k + 1}. {s.title or s.path}" for k, s in enumerate(steps)]
+    key = f"{PICKER}_{zlib.crc32(chr(10).join(labels).encode()):08x}"
+    if st.session_state.get(key) != pick:   # a new box, or an Edit button / a move chose another step
+        st.session_state[key] = pick
+    st.session_state[PICK] = st.selectbox("The step", list(range(len(steps))), key=key,
+                                          format_func=labels.__getitem__, on_change=_edit_this, args=(key,),
+                                          help="The step to change: its boxes below fill from it.")
+    return st.session_state[PICK]
+
+
 def edit_part() -> None:
     steps = _steps()
     if not steps:
         return
     st.markdown("**A step's title, note and question**")
-    if st.session_state.get(PICK) is not None and not 0 <= st.session_state[PICK] < len(steps):
-        st.session_state[PICK] = len(steps) - 1
-    i = st.selectbox("The step", list(range(len(steps))), key=PICK,
-                     format_func=lambda k: f"{k + 1}. {steps[k].title or steps[k].path}",
-                     help="The step to change: its boxes below fill from it.")
+    i = _picker(steps)
     if st.session_state.get(EDITING) != (i, steps[i]) or STEP_TITLE not in st.session_state:
         _fill(i, steps[i])
     for k, v in ((TEXT, ""), (ANSWER, None), (TOLERANCE, 0.0), (UNIT, ""), (CHOICES, ""), (RIGHT, -1),
@@ -402,19 +411,6 @@ def edit_part() -> None:
     _said("edit")
 
 
-def _check_answer(step: lessons.Step) -> None:
-    """A typed right answer the step's view disagrees with (issue 43 item 6): one warning line."""
-    with contextlib.suppress(ValueError):   # half typed: nothing to check yet
-        if said := lessons.answer_disagrees(_edited(step)):
-            st.warning(f"{said} Check the answer, or the step's link.", icon=":material/rule:")
-
-
-def _file_name(built: lessons.Lesson | None) -> str:
-    """lesson-<its title in lower-case letters and digits>.json"""
-    slug = re.sub(r"[^a-z0-9]+", "-", (built.title if built else "").lower()).strip("-")[:40].strip("-")
-    return f"lesson-{slug}.json" if slug else "lesson.json"
-
-
 def share_part() -> None:
     st.markdown("**Save, open, export, import**")
     try:
@@ -437,7 +433,7 @@ def share_part() -> None:
         _said("open")
     with c[1]:
         st.download_button("Export the lesson (JSON)", (lambda: lessons.dumps(built)) if built else "",
-                           file_name=_file_name(built), mime="application/json", key="build_export",
+                           file_name=reader.file_name(built), mime="application/json", key="build_export",
                            on_click="ignore", icon=":material/download:", disabled=built is None,
                            help="A file another teacher can import here.")
         st.file_uploader("Import a lesson file", type=["json"], key=FILE, on_change=_import,

@@ -28,7 +28,7 @@ _JS = r"""
 export default function (component) {
   const { data, setTriggerValue } = component;
   if (!data) return;
-  const { put, drop, id, one } = JSON.parse(data);
+  const { put, drop, id, one, cookies } = JSON.parse(data);
   if (one && one.length) {
     // These names live in one entry only: before the app pushes a new entry (a page switch, a lesson's
     // next step), they leave the one it leaves; the new page puts them into its own.
@@ -45,6 +45,9 @@ export default function (component) {
       };
     }
   }
+  // A lesson's seat, for this browser's next visit to the class's join link (a session cookie, this site)
+  for (const [name, value] of Object.entries(cookies || {}))
+    document.cookie = `${name}=${encodeURIComponent(value)}; path=/; SameSite=Strict`;
   const url = new URL(window.location.href);
   for (const name of drop) url.searchParams.delete(name);
   for (const [name, value] of Object.entries(put)) url.searchParams.set(name, value);
@@ -75,7 +78,8 @@ def _apply(put: dict[str, str], drop: tuple[str, ...]) -> None:
     st.session_state.pop(_ASKED, None)
 
 
-def _replace(put: dict[str, str], drop: tuple[str, ...], one: tuple[str, ...] = ()) -> None:
+def _replace(put: dict[str, str], drop: tuple[str, ...], one: tuple[str, ...] = (),
+             cookies: dict[str, str] | None = None) -> None:
     if not put and not drop:
         st.session_state.pop(_ASKED, None)
         return
@@ -85,7 +89,8 @@ def _replace(put: dict[str, str], drop: tuple[str, ...], one: tuple[str, ...] = 
         _apply(put, drop)
         return
     st.session_state[_ASKED] = ask
-    data = json.dumps({"put": put, "drop": list(drop), "id": secrets.token_hex(8), "one": list(one)})
+    data = json.dumps({"put": put, "drop": list(drop), "id": secrets.token_hex(8), "one": list(one),
+                       "cookies": cookies or {}})
     _component()(key=NAME, data=data, height=0, on_done_change=partial(_apply, put, drop))
 
 
@@ -95,10 +100,11 @@ def forget(*names: str) -> None:
     _replace({}, tuple(n for n in names if n in st.query_params))
 
 
-def put(one: bool = False, **params: str) -> None:
+def put(one: bool = False, cookies: dict[str, str] | None = None, **params: str) -> None:
     """Write `params` into the address bar's current entry (a reload reads them), never into a new one
     (call on every run: it draws nothing once they are there). `one`: and keep them in that one entry: the
     page takes them out of an entry before the app pushes the next (a lesson's steps, issue 44: the seat was
-    in about 15 entries per step), so only the entry the browser is on holds them."""
+    in about 15 entries per step), so only the entry the browser is on holds them. `cookies` are set with
+    them (session cookies of this site: st.context.cookies reads them in the browser's next session)."""
     _replace({k: v for k, v in params.items() if st.query_params.get(k) != v}, (),
-             tuple(params) if one else ())
+             tuple(params) if one else (), cookies)

@@ -8,8 +8,11 @@ question is open, the question in place of the page's live content.
 
 The watch is a fragment every FOLLOW_EVERY s that compares the page with the lesson's state as this
 process shares it (Store.lesson_now: one read per class per half second, however many students), so
-sixty students polling cost the store two reads a second, not sixty. When the teacher moved, the fragment
-switches the page to the new step itself (one run of the page, not a rerun that then switches).
+sixty students polling cost the store two reads a second, not sixty. When the teacher moved to another page,
+the fragment switches the page to the new step itself (one run of the page, not a rerun that then
+switches); to another step of the same page, it runs the page again and `follow` gives the page's
+controls the step's values before they are drawn (through st.session_state: a key bound to a widget
+cannot be written through st.query_params).
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ LAST = "lesson_last"             # session: (code, state, my answers) last read 
 # The watch's interval: the teacher's move is in this process's shared state within store.lessons.FRESH,
 # then on the page within this, then one run of the page: p95 under 3 s with 60 students on 2 replicas.
 FOLLOW_EVERY = 1.0
+SEAT_COOKIE = "layerlab_seat_"   # + a lesson class's code: the seat this browser joined it with
 MARK_EVERY = 30.0                # seconds between two marks of a following seat as seen (a write)
 
 
@@ -66,16 +70,24 @@ def land(code: str, seat: str) -> None:
 
 def _who() -> tuple[str, str] | None:
     """(code, seat) this page follows: the link's, else (a page opened from the menu, no class in its
-    link) the session's; None for a page not in a lesson class."""
+    link) the session's; /class?code= of a class this browser joined, its seat (the join link opened
+    again, by Back or anew, lands on the step, not on the join form); None for a page not in a lesson
+    class. A seat that is not the class's is refused by the store (follow runs the page as it is)."""
     code, seat = st.query_params.get("class"), st.query_params.get("seat")
+    joined = st.session_state.get(session.JOINED, {})
     if code and not seat:   # a step this page switched to (the seat goes into its entry below), or Back
-        seat = st.session_state.get(session.JOINED, {}).get(normal_code(code))
+        seat = joined.get(normal_code(code))
         following = st.session_state.get(FOLLOWING)
         if not seat and following and following[0] == normal_code(code):
             seat = following[1]
     if code and seat:
         return normal_code(code), seat
-    if code or st.query_params.get("code"):
+    room = normal_code(st.query_params.get("code") or "")
+    mine = joined.get(room) or st.context.cookies.get(SEAT_COOKIE + room)   # (the cookie: a new session)
+    teacher = "key" in st.query_params or room in st.session_state.get(session.KEYS, {})
+    if room and not code and mine and not teacher:
+        return room, mine   # /class?code= of a class this browser joined (not its teacher's page)
+    if code or room:
         return None
     return st.session_state.get(FOLLOWING)
 
@@ -87,9 +99,12 @@ def _links(path: str):
 
 
 def _set_views(path: str, step: lessons.Step) -> None:
-    """The page's controls take the step's link values (same page, new step): Streamlit seeds a bound
-    widget from the link only on a page change, so each control's value is set here, the default for a key
-    the step's link leaves out."""
+    """The page's controls take the step's link values (same page, new step), in the run that draws them
+    and before they are drawn: Streamlit seeds a bound widget from the link only on a page change, and a
+    bound key cannot be written through st.query_params at all (StreamlitAPIException), so each control's
+    value goes through st.session_state (the default for a key the step's link leaves out) and the widget
+    writes it into the address bar itself. (Set from the watch's fragment instead, the values were lost:
+    the browser's next run sent the old ones back as the widgets' state, and those won.)"""
     links = _links(path)
     values = step_query(step)
     for link in links or ():
@@ -106,15 +121,42 @@ def _set_views(path: str, step: lessons.Step) -> None:
             st.session_state.pop(link.key, None)   # afresh; anything else is a fault and is not hidden
 
 
-def _go(code: str, seat: str, want: int, ls, path_now: str) -> None:
-    """Switch this student's page to step `want` (its view, with class and seat)."""
+def _put_link(step: lessons.Step, code: str, seat: str) -> None:
+    """The address bar as the step's link has it (a reload opens the step): every key a widget drawn on the
+    last run does not hold is written here, among them class, seat, hide, and a bound control the page did
+    not draw (a question in its place), which Streamlit would otherwise seed from a stale value when it is
+    drawn again. A key bound to a drawn widget cannot be written (StreamlitAPIException): that widget
+    writes it from the value _set_views gave it, or drops it if it is not drawn this run."""
+    from streamlit.errors import StreamlitAPIException
+
+    want = {**step_query(step), "class": code, "seat": seat}
+    for key in set(st.query_params) | set(want):
+        new = want.get(key)
+        new = None if new is None else new if isinstance(new, list) else [new]
+        if st.query_params.get_all(key) == (new or []):
+            continue
+        with contextlib.suppress(StreamlitAPIException):
+            if new is None:
+                del st.query_params[key]
+            else:
+                st.query_params[key] = new
+
+
+def _follow_here(code: str, seat: str, want: int, ls, path_now: str) -> None:
+    """The teacher's new step is on this page (or a free student chose one): its values, in this run."""
     step = ls.steps[want]
-    path = _path(step)
-    if path == path_now:
-        _set_views(path, step)
+    _set_views(path_now, step)
+    _put_link(step, code, seat)
     st.session_state[SEEN] = (code, want)
-    # Without the seat: the new page puts it into its own entry (history.put in follow), never a pushed one.
-    st.switch_page(page_file(path), query_params={**step_query(step), "class": code})
+
+
+def _go(code: str, seat: str, want: int, ls) -> None:
+    """Switch this student's page to step `want` on another page (its view and the class; the new page
+    puts the seat into its own entry, history.put in follow, never into a pushed one): the new page seeds
+    its bound controls from the link, as on any page change."""
+    step = ls.steps[want]
+    st.session_state[SEEN] = (code, want)
+    st.switch_page(page_file(_path(step)), query_params={**step_query(step), "class": code})
 
 
 def _path(step: lessons.Step) -> str:
@@ -143,12 +185,15 @@ def follow(path_now: str) -> bool:
     st.session_state[LAST] = (code, ls, dict(mine))
     _mark_seen(code, seat)
     want = _want(ls)
-    if _path(ls.steps[want]) != path_now or st.session_state.get(SEEN) != (code, want):
-        _go(code, seat, want, ls, path_now)   # off the lesson's step, or the step changed: follow it
+    if _path(ls.steps[want]) != path_now:
+        _go(code, seat, want, ls)   # off the lesson's page: to the step's
+    elif st.session_state.get(SEEN) != (code, want):
+        _follow_here(code, seat, want, ls, path_now)   # the step changed on this page: its values, this run
     if "seat" not in st.query_params:
         from classroom import history
 
-        history.put(one=True, seat=seat)   # into this entry, and out of it before the next is pushed
+        # into this entry, out of it before the next is pushed; a cookie for the join link opened again
+        history.put(one=True, cookies={SEAT_COOKIE + code: seat}, seat=seat)
     step = ls.steps[want]
     if step.path == "trainer" and not step.challenge:   # /trainer as the step's view: no Submit, its data
         st.session_state[session.LESSON_VIEW] = code
@@ -234,11 +279,13 @@ def watch(code: str, version: int, paused: bool = False, seat: str | None = None
         return
     if now is not None and now.version < version:
         return   # this process's copy is older than the page: the page is ahead, nothing to follow
+    moved = False
     if now is not None and seat and path_now:
         want = _want(now)
-        if _path(now.steps[want]) != path_now or st.session_state.get(SEEN) != (code, want):
-            _go(code, seat, want, now, path_now)   # straight from the fragment: one run of the new page
-    if now is None or (now.version, now.paused) != (version, paused):
+        if _path(now.steps[want]) != path_now:
+            _go(code, seat, want, now)   # straight from the fragment: one run of the new page
+        moved = st.session_state.get(SEEN) != (code, want)   # on this page: follow() sets its values
+    if moved or now is None or (now.version, now.paused) != (version, paused):
         state.rerun_page("the teacher moved the lesson: this page follows")
 
 

@@ -6,6 +6,7 @@ refusal is one ValueError line a teacher can act on, and nothing is half-read.
   `/recipe-card?x1=2&hide=nin`), or a short link (`/?s=K7M2QX`, a full URL with `?s=`, or the bare code)
   -> `Pasted`: the page path and its link values (`hide` kept; a seat, a key or a class left out, named in
   `dropped`), or the short code for the caller to look up (lib knows no store).
+- `file_name(lesson)`: an export's file name.
 - `read_file(data, paths)`: a lesson file's bytes -> lib.lessons.Lesson, after a size cap (`MAX_BYTES`)
   and a nesting scan that never builds the nested thing; then lib.lessons.loads' own checks (types,
   unknown pages, steps, lengths, only finite numbers).
@@ -137,3 +138,9 @@ def read_folder(folder: str | Path, paths: Collection[str] | None = None) -> dic
         except ValueError as err:
             raise ValueError(f"{f.name}: {err}") from None
     return out
+
+
+def file_name(built: lessons.Lesson | None) -> str:
+    """lesson-<its title in lower-case letters and digits>.json"""
+    slug = re.sub(r"[^a-z0-9]+", "-", (built.title if built else "").lower()).strip("-")[:40].strip("-")
+    return f"lesson-{slug}.json" if slug else "lesson.json"

@@ -176,19 +176,22 @@ def depth_section():
         "**y = f(x W₁ + b₁) W₂ + b₂**. Switch the bend to *Identity* and the whole network becomes one "
         "straight line, the single layer **x (W₁W₂) + (b₁W₂ + b₂)**."
     )
-    picture, weights = st.columns([3, 2], gap="large")
+    folded = set(START) <= LINKS.hidden()   # the room view, or a lesson's step: no weights to edit here
+    picture, weights = (st.container(), st.container()) if folded else st.columns([3, 2], gap="large")
     with weights:
-        st.markdown("**The weights** (edit any cell)")
+        if not folded:
+            st.markdown("**The weights** (edit any cell)")
         hidden = [f"h{j + 1}" for j in range(units)]
         W1 = LINKS.widget("w1", row_labels=["x"], col_labels=hidden)
         b1 = LINKS.widget("b1", row_labels=["bias"], col_labels=hidden)
-        left, right = st.columns(2)
+        left, right = (weights, weights) if folded else st.columns(2)
         with left:
             W2 = LINKS.widget("w2", row_labels=hidden, col_labels=["y"])
         with right:
             b2 = LINKS.widget("b2", row_labels=["bias"], col_labels=["y"])
-        st.button("Reset weights", on_click=_reset_weights, icon=":material/restart_alt:",
-                  help="Back to the starting weights.")
+        if not folded:
+            st.button("Reset weights", on_click=_reset_weights, icon=":material/restart_alt:",
+                      help="Back to the starting weights.")
     with picture:
         depth_live(W1, b1, W2, b2)
     show_source(two_layer, collapse)

@@ -16,6 +16,7 @@ from lib.challenge import DEFAULT_PROBLEM, evaluate, score_of
 from lib.datasets import PROBLEMS
 from store import StoreDown, StoreError, normal_code
 from ui import charts, state
+from ui import room as room_view  # not `room`: this page's own room() is the way in
 from ui.source import show_source
 
 
@@ -137,7 +138,8 @@ def challenge_room(code: str) -> None:
     """The challenge's room: the board, the class chart and the gallery (live), then the snapshots; a
     challenge's projector and a lesson's challenge step alike."""
     st.fragment(live_view, run_every=3)(code)
-    st.fragment(snapshots)(code)
+    st.fragment(snapshots, run_every=3)(code)   # on the board's beat: its control comes with the first
+    # submission, and its list grows
 
 
 def key_note(base: str, code: str, new: tuple[str, str] | None) -> None:
@@ -147,6 +149,9 @@ def key_note(base: str, code: str, new: tuple[str, str] | None) -> None:
                    "it. Open it away from the projector.", icon=":material/key:")
         with st.expander("Your teacher's link", icon=":material/key:"):
             st.code(f"{base}/class?code={code}&key={new[1]}", language=None, wrap_lines=True)
+        # The live board reruns itself, never this part: without a run of the page the note stayed up.
+        st.button("I have kept it: hide this", key="class_key_kept", icon=":material/visibility_off:",
+                  help="Takes the key's note off the projected board; the link is not shown again.")
 
 
 def manage(code: str, info) -> None:
@@ -248,6 +253,9 @@ def board(code: str, compact: bool = False) -> None:
         st.caption("No submissions yet: the board fills as students press Submit on /trainer.")
         return
     what = class_board.score_name(info)
+    if not compact and room_view.on():   # the projector's large text: a table in the page's text size
+        st.table(class_board.room_table(table, what), hide_index=True)
+        return
     fmt = "%.3f" if what == "R²" else "%.1f %%"
     st.dataframe(class_board.for_viewer(table), hide_index=True, width="stretch", column_config={
         f"public {what}": st.column_config.NumberColumn(format=fmt),

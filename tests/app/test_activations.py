@@ -226,3 +226,17 @@ def test_each_bend_keeps_one_colour_in_every_chart():
     other = open_page("activations", {"show": ["tanh", "silu"]})
     assert colour(_gallery(other), ACTIVATIONS["silu"].label) == silu          # not by its place
     assert colour(_gallery(other), ACTIVATIONS["tanh"].label) != silu
+
+
+def test_the_room_view_folds_the_weights_away_with_their_heading_and_reset():
+    """Issue 43, item 9: with big=true (or a lesson step hiding w1,b1,w2,b2) the matrices are not drawn,
+    and neither are their heading and Reset beside an empty column; their link values still apply."""
+    for link in ({"big": "true", "b2": "10"}, {"hide": "w1,b1,w2,b2", "b2": "10"}):
+        at = open_page("activations", link)
+        assert not at.exception
+        assert not [m for m in at.markdown if "The weights" in m.value]
+        assert not [b for b in at.button if b.label == "Reset weights"]
+        z = decode(_fig(at, "depth")["data"][1]["y"])
+        np.testing.assert_allclose(z - decode(_fig(open_page("activations"), "depth")["data"][1]["y"]), 9.5)
+    at = open_page("activations")
+    assert [b for b in at.button if b.label == "Reset weights"]   # drawn where the weights are

@@ -43,8 +43,10 @@ def test_a_teacher_starts_a_challenge_and_gets_a_code_and_a_link_shown_once():
     assert store().is_teacher(code, key)
     assert any(code in h.proto.body for h in at.get("html"))           # the join code, large
     assert at.get("imgs") or at.get("image")                           # the QR code
-    at.run()
+    assert any("away from the projector" in w.value for w in at.warning)
+    at.button(key="class_key_kept").click().run()   # issue 43, item 8: the live board never reran it away
     assert not [c for c in at.code if "key=" in c.value]                # shown only once
+    assert not any("away from the projector" in w.value for w in at.warning)
 
 
 def test_the_teachers_key_leaves_the_address_bar_and_a_wrong_one_opens_the_student_view():

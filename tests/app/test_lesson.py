@@ -18,6 +18,7 @@ from streamlit.testing.v1 import AppTest
 
 from classroom import connection, lead, session
 from classroom import lesson as cl
+from lib import lessons as L
 from tests.app.conftest import figures, open_page
 
 PAGE = str(Path(__file__).parent / "fixtures" / "lesson_page.py")
@@ -53,6 +54,12 @@ def switches(monkeypatch):
 
     monkeypatch.setattr(st, "switch_page", switch)
     return went
+
+
+def _link(at, key: str) -> list[str]:
+    """A key's values in the page's address (AppTest keeps one as text, several as a list)."""
+    v = at.query_params.get(key, [])
+    return [v] if isinstance(v, str) else list(v)
 
 
 def _student(code: str, seat: str, path: str = "recipe-card") -> AppTest:
@@ -91,8 +98,9 @@ def test_the_teacher_leads_and_the_student_predicts_then_sees(switches):
     assert "0 of 1 students answered" in _text(teacher) and "0 of 1 answered" in _text(teacher)
     ada.run()                                                      # the watch's rerun: the page follows
     step = store().lesson_state(code).steps[1]
-    assert switches[-1][0] == "recipe-card" and switches[-1][1]["w11"] == "1.5"
-    assert switches[-1][1]["class"] == code and "seat" not in switches[-1][1]   # its entry gets it (issue 44)
+    assert switches == [] and ada.session_state["w11"] == 1.5     # the same page: its values, in place
+    assert _link(ada, "w11") == ["1.5"] and _link(ada, "class") == [code]
+    assert _link(ada, "seat") == [seat]
     assert "Step 2 of 5: One weight moves" in _text(ada)
     assert "THE PAGE" not in _text(ada) and "opens after your teacher presses Reveal" in _text(ada)
     q = step.question
@@ -136,16 +144,10 @@ def test_a_paced_student_is_brought_back_and_free_mode_lets_them_choose(switches
     store().goto(code, key, 2)
     store().set_mode(code, key, "free")
     at.run()
-    steps = lead.ready()["recipe-card"].steps
-
-    def link(i: int) -> tuple[str, dict]:   # step i's page, its view, the class (not the seat)
-        return "recipe-card", {**cl.step_query(steps[i]), "class": code}
-
-    assert "Step 3 of 5" in _text(at) and switches[-1] == link(2)
+    assert "Step 3 of 5" in _text(at) and at.session_state["w11"] == 1.5   # step 3's values, in place
     at.selectbox(key="lesson_step_choice").set_value(0).run()
     at.run()
-    assert "Step 1 of 5" in _text(at) and switches[-1] == link(0)
-    assert switches[-1][1]["w11"] == "0.5" and at.query_params["w11"] == "0.5"   # step 1's own view
+    assert "Step 1 of 5" in _text(at) and at.session_state["w11"] == 0.5   # step 1's values, in place
 
 
 def test_a_page_out_of_tries_learns_nothing_of_a_codes_kind_from_the_title():
@@ -191,7 +193,8 @@ def test_a_trainer_step_is_a_view_and_the_challenge_step_is_the_class_challenge(
     assert at.session_state[session.LESSON_VIEW] == code           # seats.challenge() leaves this page alone
     store().goto(code, key, 4)                                     # "Challenge: the best test accuracy"
     at.run()
-    assert switches[-1] == ("trainer", {"class": code})
+    assert switches == [] and _link(at, "class") == [code] and _link(at, "seat") == [seat]   # in place
+    assert _link(at, "hide") == [] and at.session_state["hidden"] == "8"   # the step's link: the defaults
     assert session.LESSON_VIEW not in at.session_state                   # /trainer is the class's challenge
 
 
@@ -219,10 +222,15 @@ def _watch_page():
     cl.watch(*st.session_state["lesson_test_watch"])
 
 
-def test_the_watch_switches_the_page_to_the_teachers_new_step_itself(monkeypatch):
-    """One run of the new page when the teacher moves: the watch switches from the fragment, with the
-    step's link and the controls set to the step's values, and asks no whole-page rerun first."""
-    code, key = store().start_lesson(lead.ready()["recipe-card"], paths=lead.paths())
+def test_the_watch_switches_to_another_page_itself_and_reruns_for_the_same_page(monkeypatch):
+    """One run of the new page when the teacher moves to another page: the watch switches from the
+    fragment with the step's link. A move within the page asks for one whole-page run instead, in which
+    follow() gives the controls the step's values before they are drawn (issue 43, item 2: a switch to the
+    same page wrote its bound keys through st.query_params, a StreamlitAPIException on every phone)."""
+    built = L.Lesson("Two pages", (L.Step("recipe-card", "x1=2", "Card"),
+                                   L.Step("recipe-card", "x1=3", "Card again"),
+                                   L.Step("tax-bands", "income=25000", "Tax")))
+    code, key = store().start_lesson(built, paths=lead.paths())
     seat = store().join(code, "Ed")
     ls = store().lesson_state(code)
     went, reruns = [], []
@@ -238,16 +246,15 @@ def test_the_watch_switches_the_page_to_the_teachers_new_step_itself(monkeypatch
     at.session_state[cl.SEEN] = (code, 0)
     at.run()
     assert not at.exception and went == [] and reruns == []         # nothing moved: nothing happens
-    store().goto(code, key, 1)                                     # the teacher's Next
+    store().goto(code, key, 1)                                     # Next, to the same page
     at.run()
-    assert not at.exception and reruns == []
-    assert len(went) == 1 and went[0][0] == "recipe-card"
-    assert went[0][1]["w11"] == "1.5" and went[0][1]["class"] == code and "seat" not in went[0][1]
-    assert at.session_state["w11"] == 1.5 and at.session_state[cl.SEEN] == (code, 1)
-    store().reveal(code, key, 1)                                   # the same step, revealed
-    at.session_state["lesson_test_watch"] = (code, ls.version + 1, ls.paused, seat, "recipe-card")
+    assert not at.exception and went == [] and len(reruns) == 1    # the page runs again: follow() sets x1
+    store().goto(code, key, 2)                                     # Next, to another page
+    at.session_state[cl.SEEN] = (code, 1)
     at.run()
-    assert len(went) == 1 and len(reruns) == 1                        # the page runs again in place
+    assert not at.exception and len(reruns) == 1 and len(went) == 1
+    assert went[0] == ("tax-bands", {"income": "25000", "class": code})   # the seat: its own entry (issue 44)
+    assert at.session_state[cl.SEEN] == (code, 2)
 
 
 def test_a_step_value_a_page_cannot_take_starts_its_control_afresh_and_a_fault_is_not_hidden(monkeypatch):
@@ -278,3 +285,41 @@ def test_a_step_value_a_page_cannot_take_starts_its_control_afresh_and_a_fault_i
     monkeypatch.setattr(cl, "_links", lambda path: Faulty(KeyError("a bug")))
     with pytest.raises(KeyError):
         cl._set_views("recipe-card", step)
+
+
+def test_a_step_on_the_same_page_sets_its_bound_controls_through_the_session(switches):
+    """The tax lesson's Next from "Tax at 25,000" to "Tax at 50,000": `income` is bound to its widget, so
+    its new value goes through st.session_state (the widget writes the address bar), never through
+    st.query_params; the keys no widget holds (hide, class, seat) are the step's link's."""
+    lesson = lead.ready()["tax-bands"]
+    code, key = store().start_lesson(lesson, paths=lead.paths())
+    seat = store().join(code, "Flo")
+    store().goto(code, key, 1)
+    at = _student(code, seat, path="tax-bands")
+    assert not at.exception and switches == []
+    store().goto(code, key, 2)
+    at.run()
+    assert not at.exception and switches == [] and at.session_state["income"] == 50_000
+    assert _link(at, "hide") == ["preset"] and _link(at, "seat") == [seat]
+    store().set_mode(code, key, "free")                            # free: a student picks step 2 again
+    at.run().selectbox(key="lesson_step_choice").set_value(1).run()
+    assert not at.exception and switches == [] and at.session_state["income"] == 25_000
+
+
+def test_a_joined_student_opening_the_join_link_again_lands_on_the_step(switches):
+    """Issue 43, item 2: /class?code= of a lesson class this page has joined is the step, not the join form
+    (Back on a phone after joining led there)."""
+    code, _ = store().start_lesson(lead.ready()["recipe-card"], paths=lead.paths())
+    seat = store().join(code, "Gus")
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.query_params["code"] = code
+    at.session_state["lesson_test_path"] = "class"
+    at.session_state[session.JOINED] = {code: seat}
+    at.run()
+    assert not at.exception and switches[-1] == ("recipe-card", {**cl.step_query(
+        store().lesson_state(code).steps[0]), "class": code})   # the seat: into the step's own entry
+    stranger = AppTest.from_file(PAGE, default_timeout=60)          # a page that has not joined: the form
+    stranger.query_params["code"] = code
+    stranger.session_state["lesson_test_path"] = "class"
+    stranger.run()
+    assert len(switches) == 1 and "THE PAGE /class" in _text(stranger)

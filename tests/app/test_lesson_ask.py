@@ -17,7 +17,7 @@ from classroom import build as B
 from lib import answers
 from lib import lessons as L
 from tests.app.test_lesson import _student, switches  # noqa: F401 (switches: a fixture, used by name)
-from tests.app.test_lesson_build import _add, _builder, _errors, _shown, _steps, db  # noqa: F401 (a fixture)
+from tests.app.test_lesson_build import _add, _builder, _errors, _picker, _shown, _steps, db  # noqa: F401 (a fixture)
 from ui import state
 
 CARD = "/recipe-card?mode=plain&nin=2&nout=2&x1=1&x2=2&w11=0.5&w12=-1&w21=1&w22=0.5&b1=0&b2=0.5"
@@ -144,6 +144,6 @@ def test_saved_and_opened_again_it_still_asks_about_the_page_on_both_stores():
     assert _errors(other) == [] and _steps(other) == _steps(at)
     q = _steps(other)[0].question
     assert (q.ask, q.at, q.answer) == ("y", (("j", 2),), 0.5)
-    other.selectbox(key=B.PICK).set_value(0).run()                      # its editor shows the quantity asked
+    _picker(other).set_value(0).run()                      # its editor shows the quantity asked
     assert other.radio(key=B.KIND).value == "ask" and other.selectbox(key=asking.ASK).value == "y"
     assert "computed from this step's link: **0.5\u00a0±\u00a00.05**" in _shown(other)

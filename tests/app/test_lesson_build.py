@@ -13,6 +13,7 @@ from streamlit.runtime.media_file_manager import MediaFileManager
 
 from classroom import build as B
 from classroom import connection, lead, text
+from lib import lesson_build as reader
 from lib import lessons as L
 from tests.app.conftest import open_page
 from tests.app.test_lesson import _student, switches  # noqa: F401 (switches: a fixture, used by name)
@@ -37,6 +38,12 @@ def _add(at, link: str, title: str = ""):
 
 def _steps(at) -> list[L.Step]:
     return list(at.session_state[B.STEPS])
+
+
+def _picker(at):
+    """The step picker (its key carries a digest of its labels: classroom/build.py's _picker)."""
+    (box,) = [s for s in at.selectbox if str(s.key or "").startswith(B.PICKER)]
+    return box
 
 
 def _errors(at) -> list[str]:
@@ -157,7 +164,7 @@ def test_a_step_takes_a_number_or_a_choice_question_and_a_bad_one_leaves_it_as_i
     at = _builder()
     _add(at, "/recipe-card?x1=2", "Predict y")
     _add(at, "/activations?bend=identity", "Straight?")
-    at.selectbox(key=B.PICK).set_value(0).run()
+    _picker(at).set_value(0).run()
     assert at.text_input(key=B.STEP_TITLE).value == "Predict y"
     at.radio(key=B.KIND).set_value("number").run()
     at.text_area(key=B.TEXT).input("What is y₁?")
@@ -171,7 +178,7 @@ def test_a_step_takes_a_number_or_a_choice_question_and_a_bad_one_leaves_it_as_i
     assert "Step 1 kept, with a number question" in _shown(at)
 
     at.button(key="build_edit_1").click().run()                          # the row's Edit: the editor fills
-    assert at.selectbox(key=B.PICK).value == 1 and at.radio(key=B.KIND).value == "none"
+    assert _picker(at).value == 1 and at.radio(key=B.KIND).value == "none"
     at.radio(key=B.KIND).set_value("choice").run()
     at.text_area(key=B.TEXT).input("Can it bend?")
     at.text_area(key=B.CHOICES).input("Yes\nNo, it is straight\n").run()
@@ -187,7 +194,7 @@ def test_a_step_takes_a_number_or_a_choice_question_and_a_bad_one_leaves_it_as_i
     assert line.startswith("Not changed") and "2 to 6 choices" in line
     assert _steps(at)[1].question == q                                   # as it was
 
-    at.selectbox(key=B.PICK).set_value(0).run()                          # back to step 1: its question
+    _picker(at).set_value(0).run()                          # back to step 1: its question
     assert at.number_input(key=B.ANSWER).value == 3.5 and at.radio(key=B.KIND).value == "number"
     at.number_input(key=B.ANSWER).set_value(None)
     at.button(key="build_keep").click().run()
@@ -196,9 +203,9 @@ def test_a_step_takes_a_number_or_a_choice_question_and_a_bad_one_leaves_it_as_i
 
 def test_a_trainer_step_can_be_the_classs_challenge():
     at = _add(_add(_builder(), "/recipe-card"), "/trainer?hidden=8", "Your best network")
-    at.selectbox(key=B.PICK).set_value(0).run()
+    _picker(at).set_value(0).run()
     assert not [c for c in at.checkbox if c.key == B.CHALLENGE]            # only a trainer step can be one
-    at.selectbox(key=B.PICK).set_value(1).run()
+    _picker(at).set_value(1).run()
     at.checkbox(key=B.CHALLENGE).check().run()
     at.button(key="build_keep").click().run()
     assert _steps(at)[1].challenge and "the class's challenge" in _shown(at)
@@ -212,7 +219,7 @@ def _two_steps(at):
     at.text_input(key=B.TITLE).input("Bends and cards")
     _add(at, "/recipe-card?x1=2&hide=nin", "Card")
     _add(at, "/activations?bend=identity", "Straight")
-    at.selectbox(key=B.PICK).set_value(1).run()
+    _picker(at).set_value(1).run()
     at.radio(key=B.KIND).set_value("choice").run()
     at.text_area(key=B.TEXT).input("Bends?")
     at.text_area(key=B.CHOICES).input("Yes\nNo").run()
@@ -247,7 +254,7 @@ def test_exported_then_imported_into_another_session_is_the_same_lesson(exports)
     text = exports[export.proto.deferred_file_id]()
     built = L.Lesson("Bends and cards", tuple(_steps(at)))
     assert export.proto.label == "Export the lesson (JSON)"
-    assert B._file_name(built) == "lesson-bends-and-cards.json"
+    assert reader.file_name(built) == "lesson-bends-and-cards.json"
     assert L.loads(text, lead.paths()) == built
     other = _builder()
     other.file_uploader(key=B.FILE).set_value(("lesson.json", text.encode(), "application/json")).run()
@@ -335,7 +342,7 @@ def test_the_built_lesson_starts_with_start_the_lesson(db):
 
 def test_every_control_of_the_builder_says_what_it_does():
     at = _add(_two_steps(_builder()), "/trainer")
-    at.selectbox(key=B.PICK).set_value(2).run()
+    _picker(at).set_value(2).run()
     at.radio(key=B.KIND).set_value("number").run()
     kinds = ("text_input", "text_area", "number_input", "radio", "selectbox", "button", "file_uploader",
              "checkbox")
@@ -371,3 +378,18 @@ def test_the_builder_warns_when_a_typed_answer_disagrees_with_the_steps_view():
     assert "The step's view shows the tax = 4,000; the right answer typed is 3,486." in said
     at.number_input(key=B.ANSWER).set_value(4000.0).run()
     assert not any("the right answer typed" in w.value for w in at.warning) and not at.exception
+
+
+def test_a_steps_new_title_keeps_the_picker_on_it_and_the_lesson_saves():
+    """Issue 43, item 1: step 2 retitled and kept, then Save. Streamlit keeps a select box's choice as its
+    label, so the picker once gave back "2. Straight?" (text) for an index: a TypeError on every run."""
+    at = _add(_add(_builder(), "/recipe-card?x1=2", "Card"), "/activations?bend=identity", "Straight?")
+    _picker(at).set_value(1).run()
+    at.text_input(key=B.STEP_TITLE).input("Straight after all?")
+    at.button(key="build_keep").click().run()
+    assert not at.exception and _steps(at)[1].title == "Straight after all?"
+    assert _picker(at).value == 1 and _picker(at).options[1] == "2. Straight after all?"
+    at.button(key="build_save").click().run()
+    assert not at.exception and "Saved under the code" in _shown(at)
+    at.button(key="build_up_1").click().run()           # moved: the editor stays on the step it edits
+    assert _picker(at).value == 0 and at.text_input(key=B.STEP_TITLE).value == "Straight after all?"

@@ -93,15 +93,19 @@ def _trained(hidden: tuple[int, ...], epochs: int):
 
 def _class_with_networks():
     """A class of four: three identical networks (one point, '×3'), one of two hidden layers."""
+    store, code, key = _class()
+    _submit_networks(store, code)
+    return store, code, key
+
+
+def _submit_networks(store, code: str) -> None:
     from lib.challenge import evaluate, settings
 
-    store, code, key = _class()
     for nick, hidden, epochs in (("Ada", (8,), 60), ("Bo", (8,), 60), ("Cy", (8,), 60), ("Di", (8, 4), 200)):
         t = _trained(hidden, epochs)
         pub, priv, n = evaluate(t.to_dict(), PROBLEM, store.test_seed(code))
         store.submit(code, store.join(code, nick), weights={**t.to_dict(), "epoch": epochs}, n_params=n,
                      public=pub, private=priv, spec=settings(t.cfg, epochs))
-    return store, code, key
 
 
 def _teacher(browser, server, code: str, key: str, size: tuple[int, int]):
@@ -192,5 +196,34 @@ def test_snapshots_have_no_blank_gap_under_their_maps_and_speak_plain_words(brow
         text = main_text(page)
         assert "ReLU · Adam, rate 0.03, all points a step · 60 epochs" in text
         assert "layers **" not in text and "optimiser adam" not in text
+    finally:
+        ctx.close()
+
+
+def test_the_room_views_board_grows_and_snapshots_come_with_the_first_submission(browser, server):
+    """Issue 43, item 8: the teacher's board opened before anyone submitted. The Snapshots control once
+    drew with the page (nothing to star yet) and the 3 s refresh never drew it again; in the room view
+    (big=true) the board was a canvas table that kept its 14 px while the text above it grew."""
+    store, code, key = _class()
+    ctx, page = _open(browser, f"{server.url}/class?code={code}&key={key}&big=true", SCREENS["projector"])
+    try:
+        page.wait_for_url(lambda url: "key=" not in url, timeout=30_000)
+        wait_ready(page)
+        page.get_by_text("No submissions yet").wait_for(timeout=15_000)
+        assert page.locator(".st-key-class_stars").count() == 0
+        _submit_networks(store, code)                 # the class submits; the teacher touches nothing
+        page.locator(".st-key-class_stars").wait_for(timeout=20_000)
+        table = page.locator("[data-testid='stTable']")
+        table.wait_for(timeout=15_000)
+        wait_ready(page)
+        cell = table.locator("td", has_text="Ada").first
+        size = float(cell.evaluate("e => parseFloat(getComputedStyle(e).fontSize)"))
+        body = float(page.locator("[data-testid='stMain'] p").first.evaluate(
+            "e => parseFloat(getComputedStyle(e).fontSize)"))
+        assert size >= 22 and size >= 0.8 * body, (size, body)   # as large as the text around it
+        assert_clean(page)
+        page.mouse.move(0, 0)
+        assert axe_findings(page) == []
+        screenshot(page, "class-room-board")
     finally:
         ctx.close()

@@ -22,7 +22,7 @@ def _open_builder(page) -> None:
 
 
 def _type(page, label: str, text: str) -> None:
-    box = page.get_by_role("textbox", name=label)
+    box = page.get_by_role("textbox", name=label, exact=True)
     box.fill(text)
     box.press("Tab")
     wait_ready(page)
@@ -103,3 +103,32 @@ def test_a_question_about_the_page_shows_its_computed_answer_to_the_teacher(open
         assert axe_findings(teacher) == []
         teacher.get_by_role("textbox", name="A new link for this step").scroll_into_view_if_needed()
         screenshot(teacher, "lesson-build-ask")
+
+
+def test_a_retitled_step_is_kept_and_the_lesson_saves(open_page):
+    """Issue 43, item 1: the picker held step 2 by its label, so after "Keep these for step 2" with a new
+    title every run raised a TypeError ("This app has encountered an error") and Save never happened."""
+    teacher = open_page("/class")
+    _open_builder(teacher)
+    _add(teacher, "/recipe-card?x1=2", "The card", 1)
+    _add(teacher, "/activations?bend=identity", "No bend", 2)
+    teacher.locator("[data-testid='stSelectbox']", has_text="The step").get_by_role("combobox").click()
+    teacher.keyboard.press("ArrowDown")   # opens the list
+    teacher.get_by_role("option", name="2. No bend").click()
+    wait_ready(teacher)
+    assert teacher.get_by_role("textbox", name="Its title", exact=True).input_value() == "No bend"
+    _type(teacher, "Its title", "A straight line")
+    _button(teacher, "Keep these for step 2").click()
+    teacher.get_by_text("Step 2 kept").wait_for(timeout=15_000)
+    wait_ready(teacher)
+    assert_clean(teacher)
+    _button(teacher, "Save the lesson").click()
+    teacher.get_by_text("Saved under the code").wait_for(timeout=15_000)
+    wait_ready(teacher)
+    assert_clean(teacher)
+    text = main_text(teacher)
+    assert "2. A straight line" in text and "This app has encountered an error" not in text
+    assert "Keep these for step 2" in text      # the picker still on step 2, by its new name
+    teacher.mouse.move(0, 0)
+    assert axe_findings(teacher) == []
+    screenshot(teacher, "lesson-build-retitled")
