@@ -109,6 +109,6 @@ def test_a_joined_phone_opening_the_join_link_again_lands_on_the_step(open_page,
     again.goto(f"{server.url}/class?code={code}")
     again.wait_for_function("() => location.search.includes('class=')", timeout=30_000)
     wait_ready(again)
-    assert f"step 1 of {len(lesson.steps)}" in main_text(again) and f"seat={seat}" in again.url
+    assert f"Step 1 of {len(lesson.steps)}" in main_text(again) and f"seat={seat}" in again.url
     assert again.get_by_role("textbox", name="Your nickname").count() == 0
     assert_clean(again)
