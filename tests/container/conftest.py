@@ -62,8 +62,14 @@ def _containers_conf():
         os.unlink(made)
 
 
+HOST_CA = "/etc/ssl/certs/ca-certificates.crt"   # the machine's CA bundle: the registries' TLS trusts it
+BUILD_CA = "/run/layerlab-host-ca.crt"          # where a build sees it (never over the image's /etc/ssl/certs:
+# a package's own setup writes there, ssl-cert's snakeoil key among them, and failed on a read-only mount)
+
+
 def build(tag: str, context: Path, *args: str, timeout: float = 1200) -> None:
-    podman("build", "--runtime", "runc", "--format", "docker", "-v", "/etc/ssl/certs:/etc/ssl/certs:ro",
+    ca = ["-v", f"{HOST_CA}:{BUILD_CA}:ro"] if Path(HOST_CA).exists() else []
+    podman("build", "--runtime", "runc", "--format", "docker", *ca,
            "--build-arg", f"BASE={BASE}", *args, "-t", tag, str(context), timeout=timeout)
 
 
@@ -78,8 +84,7 @@ def image():
                          text=True, timeout=900)
     assert out.returncode == 0, f"the base image could not be made:\n{out.stdout[-2000:]}{out.stderr[-2000:]}"
     os.environ["LAYERLAB_BASE_MADE"] = "1"
-    cert = "/etc/ssl/certs/ca-certificates.crt"
-    build(IMAGE, ROOT, *(["--build-arg", f"PIP_CERT={cert}"] if Path(cert).exists() else []))
+    build(IMAGE, ROOT, *(["--build-arg", f"PIP_CERT={BUILD_CA}"] if Path(HOST_CA).exists() else []))
     for name, tag in HELPERS.items():
         build(tag, ROOT / "tests" / "container" / "images" / name)
     print(f"\ncontainer level: images ready in {time.monotonic() - t0:.0f} s")
