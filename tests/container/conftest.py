@@ -63,8 +63,8 @@ def _containers_conf():
 
 
 HOST_CA = "/etc/ssl/certs/ca-certificates.crt"   # the machine's CA bundle: the registries' TLS trusts it
-BUILD_CA = "/run/layerlab-host-ca.crt"          # where a build sees it (never over the image's /etc/ssl/certs:
-# a package's own setup writes there, ssl-cert's snakeoil key among them, and failed on a read-only mount)
+BUILD_CA = "/run/layerlab-host-ca.crt"          # where a build sees it: never over the image's /etc/ssl/certs
+# (a package's own setup writes there, ssl-cert's snakeoil key among them, and failed on a read-only mount)
 
 
 def build(tag: str, context: Path, *args: str, timeout: float = 1200) -> None:
