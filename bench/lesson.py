@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 import statistics
 import sys
 import time
@@ -33,6 +34,8 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 from bench import flood
 from bench.protocol import Student, reopen
+
+STEP_LINE = re.compile(r">Step (\d+) of \d+: ")   # a lesson's banner, as classroom/lesson.py draws it
 
 FOLLOW_LIMIT = 10.0   # seconds a student is given to follow one Next (a miss after that)
 COUNT_LIMIT = 10.0    # seconds the projector is given to count the last answer
@@ -53,22 +56,28 @@ class Follower(Student):
         self.drawn: dict[int, float] = {}      # ... and when the run that drew it (the view too) finished
         self.said: list[str] = []           # alerts since the last Join (bench/flood.py reads them)
         self.outlier: float | None = None   # this student's answer to every number question (--outlier)
+        self.step = 0                       # the step (1-based) whose banner this page drew last
 
     def _delta(self, msg, log) -> None:
         super()._delta(msg, log)
         if msg.delta.WhichOneof("type") != "new_element":
             return
         el = msg.delta.new_element
-        if el.WhichOneof("type") != "alert":
+        kind = el.WhichOneof("type")
+        if kind == "html":   # the banner's lines (classroom/reveal.big_line): "Step k of n: ...", then after
+            body = el.html.body   # Reveal this student's "... Your answer ..." / "You did not answer."
+            if step := STEP_LINE.search(body):
+                self.step = int(step[1])
+                self.step_seen.setdefault(self.step, time.perf_counter())
+                self.said.append(f" · step {self.step} ")   # what bench/flood.py's Join waits for
+            elif self.step and ("Your answer " in body or "You did not answer" in body):
+                self.revealed.setdefault(self.step, time.perf_counter())
+            return
+        if kind != "alert":
             return
         body = el.alert.body
         self.said.append(body)
-        if " · step " in body:
-            k = int(body.split(" · step ", 1)[1].split(" ", 1)[0])
-            self.step_seen.setdefault(k, time.perf_counter())
-            if " · Your answer " in body or " · you did not answer" in body:
-                self.revealed.setdefault(k, time.perf_counter())
-        elif body.startswith("Your answer: ") and self.asked in self.sent:
+        if body.startswith("Your answer: ") and self.asked in self.sent:
             self.acked.setdefault(self.asked, time.perf_counter())
 
     def _finished(self, status, log, run_id) -> None:
