@@ -59,9 +59,10 @@ class away(contextlib.ContextDecorator):   # lower case: used as a decorator and
     """How a page part lives through the class store being away: the StoreDown it raises (store/ turns
     every outage into one) becomes one line where the part was, and the rest of the page runs on.
     `look_again`: a small fragment looks at the store every LOOK_AGAIN s and reruns the page once it
-    answers (a part in a `run_every` fragment needs none: its next run is the look)."""
+    answers (a part in a `run_every` fragment needs none: its next run is the look). `line=None`: a part
+    beside another that says it already (the room's snapshots beside its board) keeps quiet: one line a page."""
 
-    def __init__(self, line: str = AWAY, look_again: bool = False):
+    def __init__(self, line: str | None = AWAY, look_again: bool = False):
         self.line, self.look_again = line, look_again
 
     def __enter__(self):
@@ -70,7 +71,8 @@ class away(contextlib.ContextDecorator):   # lower case: used as a decorator and
     def __exit__(self, kind, err, tb) -> bool:
         if not isinstance(err, StoreDown):
             return False
-        st.warning(self.line, icon=":material/cloud_off:")
+        if self.line:
+            st.warning(self.line, icon=":material/cloud_off:")
         if self.look_again:
             look_again()
         return True

@@ -297,7 +297,7 @@ def gallery(code: str) -> None:
     charts.show(grid, key="class_gallery", live=True)   # live: no mode bar
 
 
-@connection.away()
+@connection.away(line=None)   # the board beside it says the store is away, once
 @connection.guarded("The snapshots")
 def snapshots(code: str) -> None:
     """Snapshots: the teacher stars up to three networks; they show large, side by side, each with its
