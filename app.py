@@ -6,6 +6,7 @@ from pathlib import Path
 import streamlit as st
 
 import engine
+import engine.preload  # first of the app's own: every module imported once before any page runs
 from classroom import lesson as class_lesson
 from classroom.links import link_box
 from engine import heap

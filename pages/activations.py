@@ -9,6 +9,7 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
+import engine.preload  # noqa: F401  (first: every module imported once before any page runs)
 from lib import answers, asks, bends
 from lib.activations import ACTIVATIONS
 from lib.layers import collapse, swiglu, two_layer

@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 
 import streamlit as st
 
+import engine.preload  # noqa: F401  (first: every module imported once before any page runs)
 from classroom import board as class_board  # not `board`: this page's own board() draws it
 from classroom import build, connection, door, lead, lesson, pictures, seats, session, text
 from lib.challenge import DEFAULT_PROBLEM, evaluate, score_of

@@ -3,6 +3,7 @@
 import numpy as np
 import streamlit as st
 
+import engine.preload  # noqa: F401  (first: every module imported once before any page runs)
 from lib import answers, asks, ffn
 from pages.gpt2_mlp import views as view
 from ui import fmt, room, state, tables

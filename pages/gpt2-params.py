@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+import engine.preload  # noqa: F401  (first: every module imported once before any page runs)
 from lib import answers, asks
 from lib.transformer import (
     DTYPE_BYTES,

@@ -10,6 +10,7 @@ from urllib.parse import parse_qsl
 
 import streamlit as st
 
+import engine.preload  # noqa: F401  (first: every module imported once before any page runs)
 from classroom.links import SHORT
 from ui.nav import LESSONS, facts
 from ui.state import shown

@@ -9,6 +9,7 @@ is forwarded there with its whole query, so the link still opens what it showed.
 import numpy as np
 import streamlit as st
 
+import engine.preload  # noqa: F401  (first: every module imported once before any page runs)
 from lib import answers, asks
 from lib.layers import linear, param_count
 from lib.recipe import MAX_SIZE, default_layer, init_layer, scaled_parts

@@ -1,16 +1,16 @@
 """Sums of ReLUs: income tax is a pile of ramps; so is any curve; so is a ring carved out of a plane.
 
-Three sections: the tax pile, any curve from ramps, and the ring. In each, the controls and what
-they change are one st.fragment (a control changes only its own section, so a move reruns and
-re-sends that fragment alone); the words, asides and source around it stay outside, so they are not
-re-sent. Every link key is declared once in LINKS below; the numbers come from lib.tax,
-lib.relufit and lib.ring, and what costs is cached (results, and figures keyed by their inputs).
+Three sections: the tax pile, any curve from ramps, and the ring. In each, the controls and what they
+change are one st.fragment (a move reruns and re-sends that fragment alone); the words, asides and source
+around it stay outside, so they are not re-sent. Every link key is declared once in LINKS below; the numbers
+come from lib.tax, lib.relufit and lib.ring, and what costs is cached (results, and figures by inputs).
 """
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
+import engine.preload  # noqa: F401  (first: every module imported once before any page runs)
 from lib import answers, asks, relufit, ring, tax
 from lib.layers import collapse
 from lib.regions import grid, line_in_box

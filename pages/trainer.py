@@ -18,6 +18,7 @@ The maths is lib/'s; a student in a class is the class room's (classroom/).
 import numpy as np
 import streamlit as st
 
+import engine.preload  # noqa: F401  (first: every module imported once before any page runs)
 from classroom import seats, submit
 from engine import fairshare
 from lib import answers, asks

@@ -12,9 +12,11 @@ Every `ref` test carries the junit property level=ref, which .ci/run counts.
 
 from __future__ import annotations
 
+import fcntl
 import importlib.util
 import os
 import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -32,28 +34,38 @@ REF_MISSING = [m for m in REFERENCES if not _installed(m)]
 REF_SKIP = ("needs the references (" + ", ".join(REF_MISSING) + "): pip install -r requirements-ref.txt")
 
 
-# Two processes (pyproject's `-n 2 --dist loadgroup`): the levels that drive servers and a browser run in ONE
-# of them, in the order below, and the unit and AppTest levels in the other. A browser test mostly waits on
-# Chromium, about one core; two browser processes on CI's two cores slowed each other by half and failed
-# timing checks a class relies on (README, Development), so they never run two at once.
+# Two processes (pyproject's `-n 2 --dist loadgroup --no-loadscope-reorder`). Each browser or deploy test
+# file is one unit of work (its module's shared page loads and servers stay in one process), handed to
+# whichever process is free, in the order below: the browser files first (the long pole), then the container
+# level (one group: its image is built once), the unit, AppTest and ref tests, then the timed files. Each
+# process runs its own `streamlit run app.py` and Chromium.
 SERVED = ("tests/e2e/", "tests/deploy/")
-# Timed checks (a pause reaching students within 3.5 s, the board within 3.5 s, the fair share of a quiet
-# process) run after the other process's levels are done (they take about a third of the browser level).
-TIMED = ("tests/deploy/", "tests/e2e/test_class.py")
-# The container level in one process of its own choosing (its image is built once per process), beside
-# whichever level is lighter then: it mostly waits on podman and pip.
+# Timed checks (a pause reaching students within 3.5 s, the board within 3.5 s, a step within 6 s, the fair
+# share of a quiet process): each runs ALONE, the other process waiting between its tests (the lock of
+# pytest_runtest_protocol below): two browsers on CI's two cores slowed each other by half and failed timing
+# checks a class relies on (README, Development).
+TIMED = ("tests/deploy/", "tests/e2e/test_class.py", "tests/e2e/test_lesson.py")
 CONTAINED = ("tests/container/",)
 LAST = ("tests/deploy/test_class_hostile.py",)   # a class of 30 on two replicas: its servers wind down for a
 # while after it, and the browser tests' timings that followed it failed: it runs after everything else
 
 
+def _order(nodeid: str) -> int:
+    if nodeid.startswith(LAST):
+        return 5
+    if nodeid.startswith(TIMED):
+        return 4
+    if nodeid.startswith(SERVED):
+        return 0
+    return 1 if nodeid.startswith(CONTAINED) else 2
+
+
 @pytest.hookimpl(tryfirst=True)   # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config, items):
-    # stable: every other test keeps its place
-    items.sort(key=lambda item: (item.nodeid.startswith(LAST), item.nodeid.startswith(TIMED)))
+    items.sort(key=lambda item: _order(item.nodeid))   # stable: every test keeps its place in its part
     for item in items:
         if item.nodeid.startswith(SERVED):
-            item.add_marker(pytest.mark.xdist_group("served"))
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
         elif item.nodeid.startswith(CONTAINED):
             item.add_marker(pytest.mark.xdist_group("container"))
         if item.get_closest_marker("ref") is None:
@@ -61,6 +73,32 @@ def pytest_collection_modifyitems(config, items):
         item.user_properties.append(("level", "ref"))
         if REF_MISSING:
             item.add_marker(pytest.mark.skip(reason=REF_SKIP))
+
+
+def _timed_lock(config):
+    """The run's lock file, shared by its processes (None without pytest-xdist's workers)."""
+    run = getattr(config, "workerinput", {}).get("testrunuid")
+    if run is None:
+        return None
+    if not hasattr(config, "_layerlab_lock"):
+        config._layerlab_lock = open(Path(tempfile.gettempdir()) / f"layerlab-timed-{run}.lock", "a")  # noqa: SIM115
+    return config._layerlab_lock
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """A timed test holds the run's lock alone (flock LOCK_EX) from its setup to its teardown; every other
+    test shares it (LOCK_SH): a timed test starts once the other process's test ended, and no test starts
+    beside it. Only when pytest-xdist runs two processes."""
+    lock = _timed_lock(item.config)
+    if lock is None:
+        yield
+        return
+    fcntl.flock(lock, fcntl.LOCK_EX if item.nodeid.startswith(TIMED) else fcntl.LOCK_SH)
+    try:
+        yield
+    finally:
+        fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 # The class store of a test run lives in a scratch folder (servers the tests start inherit it), never in

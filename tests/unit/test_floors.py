@@ -73,6 +73,7 @@ HOUSE = (*ROOMS, "bench")   # the files the floors read: the rooms, app.py and t
 COMPUTED = {
     "engine/private.py": "Streamlit's private modules, named in NAMES",
     "engine/keylookup.py": "Streamlit's widget modules, named in MODULES",
+    "engine/preload.py": "every module of the app's packages, found in their folders",
     "engine/__init__.py": "the engine's own patches, engine.<name>",
 }
 # ui.state.page_links(path) and page_asks(path) run a page file's top: an import. A constant path is an
