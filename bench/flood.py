@@ -22,15 +22,21 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 from bench.protocol import Student
 
 FLOOD_FROM = "127.0.0.2"   # the flooding client's address (the balancer forwards it, the app counts it)
+STEP_LINE = re.compile(r">Step (\d+) of \d+: ")   # a lesson's banner, as classroom/lesson.py draws it (html)
 FLOOD_TABS = 3             # its sessions at once
 JOIN_LIMIT = 60.0          # seconds a Join is given to land on the lesson's step
 
 
 def _alerts(tab: Student, msg) -> str | None:
+    """An alert's words (a refusal at the door), or " · step k " for the lesson's banner (an html line: the
+    Join landed on the step), else None."""
     if msg.delta.WhichOneof("type") != "new_element":
         return None
     el = msg.delta.new_element
-    return el.alert.body if el.WhichOneof("type") == "alert" else None
+    kind = el.WhichOneof("type")
+    if kind == "html" and (step := STEP_LINE.search(el.html.body)):
+        return f" · step {step[1]} "
+    return el.alert.body if kind == "alert" else None
 
 
 async def press_join(tab: Student, nickname: str) -> str:

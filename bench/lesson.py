@@ -33,9 +33,8 @@ import time
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 from bench import flood
+from bench.flood import STEP_LINE  # a lesson's banner, as classroom/lesson.py draws it
 from bench.protocol import Student, reopen
-
-STEP_LINE = re.compile(r">Step (\d+) of \d+: ")   # a lesson's banner, as classroom/lesson.py draws it
 
 FOLLOW_LIMIT = 10.0   # seconds a student is given to follow one Next (a miss after that)
 COUNT_LIMIT = 10.0    # seconds the projector is given to count the last answer
@@ -109,8 +108,11 @@ class Follower(Student):
         return True
 
 
+ANSWERED = re.compile(r">(\d+) of \d+ answered<")   # the projector's count (classroom/lead.py, a big line)
+
+
 class Teacher(Student):
-    """The teacher's /class tab: notes the projector's count of answers ("Answered": n of m)."""
+    """The teacher's /class tab: notes the projector's count of answers ("n of m answered")."""
 
     def __init__(self, *a, **kw):
         super().__init__(*a, **kw)
@@ -127,8 +129,8 @@ class Teacher(Student):
         if msg.delta.WhichOneof("type") != "new_element":
             return
         el = msg.delta.new_element
-        if el.WhichOneof("type") == "metric" and el.metric.label == "Answered":
-            self.counted.append((time.perf_counter(), int(el.metric.body.split(" of ", 1)[0])))
+        if el.WhichOneof("type") == "html" and (n := ANSWERED.search(el.html.body)):   # reveal.big_line
+            self.counted.append((time.perf_counter(), int(n[1])))
 
 
 def make_lesson(args) -> tuple[str, ...]:
