@@ -10,7 +10,7 @@ import shutil
 import time
 from pathlib import Path
 
-from lib.lessons import recipe_lesson
+from classroom.asking import course
 from tests.e2e.conftest import assert_clean, axe_findings, main_text, screenshot, tab_to, wait_ready
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -55,7 +55,7 @@ def test_a_teacher_leads_three_students_through_a_step_and_reveals(open_page):
         wait_ready(s)
         assert "opens after your teacher presses Reveal" in main_text(s)
         assert s.get_by_text("The recipe card").count() == 0              # the view waits for Reveal
-    right = f"{recipe_lesson().steps[1].question.answer:g}"   # lib's answer to the step (3.5)
+    right = f"{course()['recipe-card'].steps[1].question.answer:g}"   # lib's answer to the step (3.5)
     for s, value in zip(students, (right, right, "2.5"), strict=True):
         box = s.get_by_role("spinbutton", name="Your answer")
         box.fill(value)

@@ -14,8 +14,9 @@ import re
 
 import pytest
 
-from classroom import lead
+from classroom import asking, lead
 from lib import lessons as L
+from lib.lesson_build import read_folder
 from tests.e2e.conftest import assert_clean, axe_findings, first_screen, main_text, wait_ready
 from tests.minus import deltas
 
@@ -208,7 +209,7 @@ def _press(teacher, button: str, then) -> None:
     wait_ready(teacher)
 
 
-@pytest.mark.parametrize("name", list(L.READY))
+@pytest.mark.parametrize("name", list(read_folder(asking.COURSE)))
 def test_every_step_of_every_ready_lesson_fits_one_projected_screen(open_page, name):
     """Next through each ready lesson (Reveal on each question, then Back once): the step's heading, its
     question and count, and its view within 1366 x 768; a challenge step shows the challenge's room."""
