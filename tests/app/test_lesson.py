@@ -16,7 +16,7 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from classroom import connection, lead, session
+from classroom import connection, lead, session, text
 from classroom import lesson as cl
 from lib import lessons as L
 from tests.app.conftest import figures, open_page
@@ -323,3 +323,24 @@ def test_a_joined_student_opening_the_join_link_again_lands_on_the_step(switches
     stranger.session_state["lesson_test_path"] = "class"
     stranger.run()
     assert len(switches) == 1 and "THE PAGE /class" in _text(stranger)
+
+
+def test_lead_a_lesson_lists_the_course_in_teaching_order_with_minutes_and_what_each_builds_on():
+    """The lesson-start box: the picker names each ready lesson by its place and minutes, and The course
+    lists every lesson file of course/ (title, minutes, pages, questions, the earlier lessons it builds
+    on)."""
+    at = open_page("class")
+    assert not at.exception
+    course = lead.ready()
+    assert len(course) >= 12
+    options = at.selectbox(key="lesson_start_pick").options
+    assert options[:2] == [f"1. {course['recipe-card'].title} (12 min)",
+                           f"2. {course['doubling'].title} (12 min)"]
+    box = next(e for e in at.expander if e.label.startswith("The course: "))
+    assert box.label == f"The course: {len(course)} ready lessons in teaching order"
+    table = next(m.value for m in box.markdown if m.value.startswith("| # | Lesson |"))
+    rows = table.splitlines()[2:]
+    assert len(rows) == len(course)
+    collapse = [text.plain(course["collapse"].title), "15", "/activations, /stacking", "6", "1, 2 |"]
+    assert rows[3].split(" | ")[1:] == collapse
+    assert all(f"| {i + 1} | " in row for i, row in enumerate(rows))
