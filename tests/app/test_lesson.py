@@ -182,8 +182,9 @@ def test_the_teacher_downloads_the_answers_and_ends_the_lesson():
 
 
 def test_answers_read_as_words():
-    steps = lead.ready()["recipe-card"].steps
-    assert cl.shown_answer(steps[4].question, 0) == "Yes" and cl.shown_answer(steps[1].question, 2.5) == "2.5"
+    card, collapse = lead.ready()["recipe-card"].steps, lead.ready()["collapse"].steps
+    assert cl.shown_answer(collapse[1].question, 0) == "Yes"        # a choice: its words
+    assert cl.shown_answer(card[1].question, 2.5) == "2.5"
 
 
 def test_a_trainer_step_is_a_view_and_the_challenge_step_is_the_class_challenge(switches):
