@@ -34,18 +34,19 @@ def paths() -> set[str]:
     return {item.url_path for item in LESSONS}
 
 
-def course_table(course: dict[str, lessons.Lesson]) -> str:
-    """The course as a Markdown table: each lesson's order, title, minutes, pages, questions and what it
-    builds on (earlier lessons, by number)."""
+def course_list(course: dict[str, lessons.Lesson]) -> str:
+    """The course as a numbered Markdown list, one lesson a line that wraps in a narrow column: its title,
+    minutes, questions, pages and what it builds on (earlier lessons, by number)."""
     number = {name: i + 1 for i, name in enumerate(course)}
-    rows = ["| # | Lesson | Minutes | Pages | Questions | Builds on |", "|---:|---|---:|---|---:|---|"]
+    lines = []
     for name, one in course.items():
         pages = ", ".join(f"/{p}" for p in dict.fromkeys(s.path for s in one.steps))
-        before = ", ".join(str(number[b]) for b in one.builds_on if b in number) or "–"
+        before = ", ".join(str(n) for n in sorted(number[b] for b in one.builds_on if b in number))
         asked = sum(s.question is not None for s in one.steps)
-        rows.append(f"| {number[name]} | {text.plain(one.title)} | {one.minutes or '–'} | {pages} "
-                    f"| {asked} | {before} |")
-    return "\n".join(rows)
+        minutes = f"{one.minutes} min, " if one.minutes else ""
+        lines.append(f"{number[name]}. **{text.plain(one.title)}** ({minutes}{asked} questions): {pages}. "
+                     + (f"Builds on {before}." if before else "Starts the course."))
+    return "\n".join(lines)
 
 
 def start_box() -> None:
@@ -66,7 +67,7 @@ def start_box() -> None:
             go = st.form_submit_button("Start the lesson", type="primary", icon=":material/school:")
         with st.expander(f"The course: {len(course)} ready lessons in teaching order",
                          icon=":material/list:"):
-            st.markdown(course_table(course))
+            st.markdown(course_list(course))
             st.caption("Each lesson's questions are predicted before the view opens; their right answers are "
                        "computed from each step's view. Add a lesson: put its lesson file in course/.")
         if go:

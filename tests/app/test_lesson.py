@@ -328,7 +328,7 @@ def test_a_joined_student_opening_the_join_link_again_lands_on_the_step(switches
 
 def test_lead_a_lesson_lists_the_course_in_teaching_order_with_minutes_and_what_each_builds_on():
     """The lesson-start box: the picker names each ready lesson by its place and minutes, and The course
-    lists every lesson file of course/ (title, minutes, pages, questions, the earlier lessons it builds
+    lists every lesson file of course/ (title, minutes, questions, pages, the earlier lessons it builds
     on)."""
     at = open_page("class")
     assert not at.exception
@@ -339,9 +339,8 @@ def test_lead_a_lesson_lists_the_course_in_teaching_order_with_minutes_and_what_
                            f"2. {course['doubling'].title} (12 min)"]
     box = next(e for e in at.expander if e.label.startswith("The course: "))
     assert box.label == f"The course: {len(course)} ready lessons in teaching order"
-    table = next(m.value for m in box.markdown if m.value.startswith("| # | Lesson |"))
-    rows = table.splitlines()[2:]
-    assert len(rows) == len(course)
-    collapse = [text.plain(course["collapse"].title), "15", "/activations, /stacking", "6", "1, 2 |"]
-    assert rows[3].split(" | ")[1:] == collapse
-    assert all(f"| {i + 1} | " in row for i, row in enumerate(rows))
+    lines = next(m.value for m in box.markdown if m.value.startswith("1. ")).splitlines()
+    assert [line.split(". ", 1)[0] for line in lines] == [str(i + 1) for i in range(len(course))]
+    assert lines[0].endswith("(12 min, 4 questions): /recipe-card. Starts the course.")
+    assert lines[3] == (f"4. **{text.plain(course['collapse'].title)}** (15 min, 6 questions): "
+                        "/activations, /stacking. Builds on 1, 2.")
