@@ -132,3 +132,40 @@ def test_every_question_gives_the_numbers_it_needs_and_writes_one_minus_sign():
                 assert L.missing_numbers(step) == [], (name, i + 1, q.text)
                 assert L.answer_disagrees(step) is None, (name, i + 1)
     assert checked >= 8
+
+
+def _logistic_regression_accuracy(Xtr, ytr, Xte, yte) -> float:
+    """Logistic regression as scikit-learn fits it by default (L2 penalty, C = 1, an unpenalised
+    intercept), solved by SciPy's L-BFGS on the exact loss and gradient: nothing of lib/ in it."""
+    import numpy as np
+    from scipy.optimize import minimize
+    from scipy.special import expit, log_expit
+
+    A = np.column_stack([Xtr, np.ones(len(Xtr))])
+    s = 2.0 * ytr - 1.0                                                 # labels as -1, +1
+
+    def loss(w):
+        m = s * (A @ w)
+        return -log_expit(m).sum() + 0.5 * w[:-1] @ w[:-1], A.T @ (-s * expit(-m)) + np.append(w[:-1], 0.0)
+
+    w = minimize(loss, np.zeros(A.shape[1]), jac=True, method="L-BFGS-B", options={"gtol": 1e-10}).x
+    return float(np.mean(((np.column_stack([Xte, np.ones(len(Xte))]) @ w) > 0) == yte))
+
+
+def test_the_checkerboard_lessons_answers_agree_with_a_reference_that_knows_no_lib():
+    """The checkerboard lesson, against SciPy's logistic regression on the same points (the lesson's seed and
+    split): a line cannot split them ("No"), and eight units with no bend, one line after all, reach what
+    the reference reaches within the question's tolerance; eight ReLU units do far better."""
+    from lib import answers
+    from lib.datasets import make_problem, split
+    from ui import state
+
+    steps = asking.course()["checkerboard"].steps
+    spec = answers.trainer_view(state.read_values(asking.declared("trainer")[0], steps[3].values))
+    X, y = make_problem(spec.problem, spec.dataset, spec.n, noise=spec.noise, seed=spec.seed,
+                        cells=spec.cells)
+    reference = 100 * _logistic_regression_accuracy(*split(X, y, train_share=spec.train, seed=spec.seed))
+    assert steps[0].question.choices[steps[0].question.answer] == "No" and reference < 75
+    no_bend, relu = steps[3].question, steps[2].question
+    assert L.is_right(no_bend, reference), (no_bend.answer, reference)
+    assert relu.answer >= reference + 25
