@@ -141,7 +141,7 @@ def make_lesson(args) -> tuple[str, ...]:
     from pathlib import Path
 
     import store as store_module
-    from lib.lessons import READY
+    from classroom.asking import course
 
     scratch = Path(tempfile.mkdtemp(prefix="layerlab-lesson-"))
     args.db_url = args.db or f"sqlite:///{scratch}/classes.sqlite3"
@@ -149,7 +149,7 @@ def make_lesson(args) -> tuple[str, ...]:
     os.environ["LAYERLAB_DB"] = args.db_url
     os.environ["LAYERLAB_CLASS_STATS"] = str(args.stats_file)
     st = store_module.Store(args.db_url)
-    args.code, args.key = st.start_lesson(READY["recipe-card"]())
+    args.code, args.key = st.start_lesson(course()["recipe-card"])
     args.seats = [] if args.join else [st.join(args.code, f"student {i + 1}") for i in range(args.students)]
     args.plan = st.lesson_state(args.code).lesson
     args.steps = len(args.plan.steps)

@@ -12,21 +12,41 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from classroom import board, build, connection, door, reveal, seats, session, text
+from classroom import asking, board, build, connection, door, reveal, seats, session, text
 from lib import lessons
 from store import StoreError
 from ui import fmt, state
 from ui.nav import LESSONS
 
 
-@st.cache_resource(show_spinner=False)
 def ready() -> dict[str, lessons.Lesson]:
-    """The ready lessons (lib.lessons.READY), built once per process (their answers are computed)."""
-    return {name: make() for name, make in lessons.READY.items()}
+    """The ready lessons: the course, course/'s lesson files in teaching order (classroom.asking.course:
+    read once per process by the loader an import goes through, each answer computed from its step's link).
+    A file that does not load is named in one line, and the teacher's own lesson still starts."""
+    try:
+        return asking.course()
+    except ValueError as err:
+        st.error(text.plain(f"The ready lessons are away: {err}"), icon=":material/error:")
+        return {}
 
 
 def paths() -> set[str]:
     return {item.url_path for item in LESSONS}
+
+
+def course_list(course: dict[str, lessons.Lesson]) -> str:
+    """The course as a numbered Markdown list, one lesson a line that wraps in a narrow column: its title,
+    minutes, questions, pages and what it builds on (earlier lessons, by number)."""
+    number = {name: i + 1 for i, name in enumerate(course)}
+    lines = []
+    for name, one in course.items():
+        pages = ", ".join(f"/{p}" for p in dict.fromkeys(s.path for s in one.steps))
+        before = ", ".join(str(n) for n in sorted(number[b] for b in one.builds_on if b in number))
+        asked = sum(s.question is not None for s in one.steps)
+        minutes = f"{one.minutes} min, " if one.minutes else ""
+        lines.append(f"{number[name]}. **{text.plain(one.title)}** ({minutes}{asked} questions): {pages}. "
+                     + (f"Builds on {before}." if before else "Starts the course."))
+    return "\n".join(lines)
 
 
 def start_box() -> None:
@@ -35,14 +55,21 @@ def start_box() -> None:
         st.markdown("**Lead a lesson** (for the teacher)")
         st.caption("The class follows you from view to view, predicts before it sees, and sees its own "
                    "answers.")
+        course = ready()
         with st.form("lesson_start", border=False):
-            offered = {**build.own(), **ready()}   # the lesson built on this page first, if there is one
-            titles = {name: ("Yours: " if name == build.OWN else "") + one.title
-                      for name, one in offered.items()}
+            offered = {**build.own(), **course}   # the lesson built on this page first, if there is one
+            number = {name: i + 1 for i, name in enumerate(course)}
+            titles = {name: "Yours: " + one.title if name == build.OWN else
+                      f"{number[name]}. {one.title} ({one.minutes} min)" for name, one in offered.items()}
             pick = st.selectbox("Lesson", list(titles), format_func=titles.get, key=build.START_PICK,
                                 help="Yours (built below), or a ready one: its right answers computed from "
                                      "each step's view.")
             go = st.form_submit_button("Start the lesson", type="primary", icon=":material/school:")
+        with st.expander(f"The course: {len(course)} ready lessons in teaching order",
+                         icon=":material/list:"):
+            st.markdown(course_list(course))
+            st.caption("Each lesson's questions are predicted before the view opens; their right answers are "
+                       "computed from each step's view. Add a lesson: put its lesson file in course/.")
         if go:
             try:
                 code, key = connection.store().start_lesson(offered[pick], paths=paths(),

@@ -107,6 +107,19 @@ def mini_folds(values: LinkValues, n: int = 9) -> int:
     return _yes(float(np.abs(y - one).max()) <= 1e-9 * max(1.0, float(np.abs(one).max())))
 
 
+def compound_size(values: LinkValues) -> float:
+    """How many times larger the numbers are after `depth` layers that each scale them by `scale`:
+    scale ** depth (lib.depth.compound's last entry)."""
+    from lib.depth import compound
+
+    return float(compound(float(values["scale"]), int(values["depth"]))[-1])
+
+
+def batch_outputs(values: LinkValues) -> int:
+    """How many numbers Y = XW + b holds for the link's batch: tokens rows of nout outputs, one W."""
+    return int(values["tokens"]) * int(values["nout"])
+
+
 # --- /activations: a bend, and two layers with or without it -----------------------------------
 def bend_value(values: LinkValues) -> float:
     """The link's bend at the link's x, f(x) (lib.activations)."""
@@ -261,6 +274,28 @@ def mlp_output(values: LinkValues, feature: int = 1) -> float:
     return float(out[int(values["tok"]) - 1, feature - 1])
 
 
+def mlp_widen(values: LinkValues) -> float:
+    """How many times as many numbers GPT-2's hidden layer holds per token as its input: d_ff / d_model."""
+    from lib.ffn import GPT2_D, GPT2_D_FF
+
+    return GPT2_D_FF / GPT2_D
+
+
+@functools.lru_cache(maxsize=16)
+def _real_bend(seed: int, init: str, act: str, ratio: float) -> dict:
+    from lib import ffn
+
+    W1, W2 = ffn.random_block(seed=seed, init=init)
+    return ffn.bend_summary(ffn.real_tokens(seed), W1, W2, act, ratio)
+
+
+def mlp_near_zero(values: LinkValues) -> float:
+    """The share, in percent, of the full-size block's hidden values that GELU pushes near zero (|GELU(z)|
+    under the link's `near` share of |z|; lib.ffn.bend_summary of the link's seed and weight scale)."""
+    bend = _real_bend(int(values["seed"]), values["init"], values["act"], float(values["near"]))
+    return 100.0 * bend["near_share"]
+
+
 # --- /trainer: two classes, trained as the page trains them -------------------------------------------
 EPOCHS = 300      # what "trained" means when a question does not say
 NOT_ASKED = ("pts", "w", "only")   # link keys a trainer question does not follow (points, weights by hand)
@@ -310,6 +345,11 @@ def _trained(spec, epochs: int) -> tuple[dict, str | None]:
 def trainer_accuracy(values: LinkValues, epochs: int = EPOCHS) -> float:
     """Test accuracy, in percent, after `epochs` epochs from the link's seed (lib.train.Trainer)."""
     return 100.0 * float(_trained(trainer_view(values), int(epochs))[0]["test_acc"])
+
+
+def trainer_train_accuracy(values: LinkValues, epochs: int = EPOCHS) -> float:
+    """Accuracy on the training points, in percent, after `epochs` epochs from the link's seed."""
+    return 100.0 * float(_trained(trainer_view(values), int(epochs))[0]["train_acc"])
 
 
 def trainer_diverges(values: LinkValues, epochs: int = EPOCHS) -> int:

@@ -9,8 +9,10 @@ allowed page paths in (`paths=`); without them a path is only checked to look li
   anything, and each refusal is one ValueError line.
 - `check_answer` parses a student's answer; `is_right`, `distribution`, `share_right`, `spread`
   summarise the class's answers.
-- `READY`: ready lessons whose right answers are computed here from each step's own link values
-  (`parse_query`), never typed: `recipe_y`, `stack_is_straight`, `tax_at`, `trainer_test_accuracy`.
+- `needed_numbers`, `missing_numbers`, `view_numbers`, `answer_disagrees`: what a typed question's words
+  must give a student, and a typed right answer its step's view disagrees with (`recipe_y`, `tax_at`).
+  The ready lessons are lesson files (course/, read by lib/lesson_build.py), their questions about the
+  quantities each page declares (lib/asks.py, computed by lib/answers.py).
 """
 
 from __future__ import annotations
@@ -20,8 +22,7 @@ import math
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
-from urllib.parse import parse_qsl, urlencode
+from urllib.parse import parse_qsl
 
 import numpy as np
 
@@ -37,6 +38,8 @@ MAX_NOTE = 2_000  # the teacher's note on a step
 MAX_PATH = 32  # a page's URL path (as store.LINK_PATH_MAX)
 MAX_QUERY = 4_000  # a step's link values (a trainer link with its weights is about 2,100)
 MAX_FILE = 200_000  # characters of a lesson file
+MAX_MINUTES = 180  # a lesson's minutes in class
+MAX_BUILDS_ON = 8  # the lessons one builds on
 MAX_DEPTH = 6  # nesting of a lesson file: {steps: [{question: {choices: [...]}}]} is 5
 MAX_ANSWER_TEXT = 40  # characters a student may type as a number
 BOUND = 1e12  # |a number| in a question or an answer
@@ -183,8 +186,13 @@ class Step:
 
 @dataclass(frozen=True)
 class Lesson:
+    """A lesson: its title, its steps, and for a course's list (optional) the minutes it takes in class and
+    the lessons it builds on (their names: a course file's name without its order, "recipe-card")."""
+
     title: str
     steps: tuple[Step, ...] = field(default_factory=tuple)
+    minutes: int = 0                   # 0: not said
+    builds_on: tuple[str, ...] = ()
 
     def __post_init__(self):
         _line(self.title, "the lesson's title", MAX_TITLE)
@@ -192,6 +200,12 @@ class Lesson:
             raise ValueError("a lesson's steps must be a list of steps")
         if not 1 <= len(self.steps) <= MAX_STEPS:
             raise ValueError(f"a lesson has 1 to {MAX_STEPS} steps, not {len(self.steps)}")
+        if isinstance(self.minutes, bool) or not isinstance(self.minutes, int) or not (
+                0 <= self.minutes <= MAX_MINUTES):
+            raise ValueError(f"a lesson's minutes are a whole number from 1 to {MAX_MINUTES}")
+        if not isinstance(self.builds_on, tuple) or len(self.builds_on) > MAX_BUILDS_ON or not all(
+                isinstance(n, str) and len(n) <= MAX_PATH and _PATH.match(n) for n in self.builds_on):
+            raise ValueError(f"builds_on lists at most {MAX_BUILDS_ON} lesson names like \"recipe-card\"")
 
 
 def check_path(path: object, paths: Collection[str] | None = None) -> str:
@@ -329,12 +343,17 @@ def step_from_dict(d: object, paths: Collection[str] | None = None, where: str =
 
 
 def to_dict(lesson: Lesson) -> dict:
-    return {"format": FORMAT, "title": lesson.title, "steps": [step_to_dict(s) for s in lesson.steps]}
+    d = {"format": FORMAT, "title": lesson.title, "steps": [step_to_dict(s) for s in lesson.steps]}
+    if lesson.minutes:
+        d["minutes"] = lesson.minutes
+    if lesson.builds_on:
+        d["builds_on"] = list(lesson.builds_on)
+    return d
 
 
 def from_dict(d: object, paths: Collection[str] | None = None) -> Lesson:
     """A lesson from its dict (a file, a form, the store), every field checked; ValueError, one line."""
-    d = _fields(d, {"format", "title", "steps"}, "a lesson")
+    d = _fields(d, {"format", "title", "steps", "minutes", "builds_on"}, "a lesson")
     _depth(d)
     if d.get("format") != FORMAT:
         raise ValueError(f"not a lesson file (its format is not {FORMAT})")
@@ -344,7 +363,10 @@ def from_dict(d: object, paths: Collection[str] | None = None) -> Lesson:
     if not 1 <= len(steps) <= MAX_STEPS:
         raise ValueError(f"a lesson has 1 to {MAX_STEPS} steps, not {len(steps)}")
     parsed = tuple(step_from_dict(s, paths, f"step {i + 1}") for i, s in enumerate(steps))
-    return Lesson(title=d.get("title"), steps=parsed)
+    builds_on = d.get("builds_on", [])
+    if not isinstance(builds_on, list):
+        raise ValueError("builds_on must be a list of lesson names")
+    return Lesson(title=d.get("title"), steps=parsed, minutes=d.get("minutes", 0), builds_on=tuple(builds_on))
 
 
 def dumps(lesson: Lesson) -> str:
@@ -597,28 +619,6 @@ def stack_net(values: Mapping) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
     return W1, b1, W2, b2, bend
 
 
-SPAN = (-3.0, 3.0)  # /activations' inputs (lib.bends.INPUTS)
-
-
-def stack_is_straight(values: Mapping, span: tuple[float, float] = SPAN, n: int = 601) -> bool:
-    """/activations: is the network's output a straight line in x over `span` (the page's range)? True
-    when it equals the single layer lib.layers.collapse makes of it (to 1e-9, on a grid), or any one
-    straight line there (a ReLU network whose units never switch off is straight too)."""
-    from lib.activations import ACTIVATIONS
-    from lib.layers import collapse, linear, two_layer
-
-    W1, b1, W2, b2, bend = stack_net(values)
-    grid = np.linspace(span[0], span[1], n)[:, None]  # (n, 1)
-    _, _, y = two_layer(grid, W1, b1, W2, b2, ACTIVATIONS[bend])  # (n, 1)
-    W, b = collapse(W1, b1, W2, b2)
-    scale = 1e-9 * max(1.0, float(np.abs(y).max()))
-    if float(np.abs(y - linear(grid, W, b)).max()) <= scale:
-        return True
-    A = np.column_stack([grid[:, 0], np.ones(n)])  # (n, 2)
-    coef, *_ = np.linalg.lstsq(A, y[:, 0], rcond=None)
-    return float(np.abs(A @ coef - y[:, 0]).max()) <= scale
-
-
 def tax_schedule(values: Mapping) -> tuple[np.ndarray, np.ndarray]:
     """/tax-bands' schedule: `bands` when given, else the preset's (thresholds (k,), rates (k,))."""
     from lib import tax
@@ -640,43 +640,14 @@ def tax_at(values: Mapping) -> float:
     return float(relu_tax(_float(values, "income", 60_000.0), t, r))
 
 
-ACCURACY_EPOCHS = 300  # what "trained" means for a trainer question: about a minute of Play at speed 5
-LEARNS = 0.75  # test accuracy that counts as "learned it" (chance is 0.5)
-
-
-def trainer_view(values: Mapping):
-    """/trainer's two-class run from its link values (lib.settings: its table's defaults and parsers), a
-    hashable frozen Spec for `trainer_test_accuracy`."""
-    from lib.settings import spec_of
-
-    spec = spec_of(values)
-    if spec.problem != "classify":
-        raise ValueError("a trainer question is about two classes (problem=classify)")
-    return spec
-
-
-@lru_cache(maxsize=64)
-def _accuracy(spec, epochs: int) -> float:
-    from lib.datasets import make_problem, split
-    from lib.features import expand
-    from lib.train import Trainer
-
-    X, y = make_problem(spec.problem, spec.dataset, spec.n, noise=spec.noise, seed=spec.seed,
-                        cells=spec.cells)
-    Xtr, ytr, Xte, yte = split(X, y, train_share=spec.train, seed=spec.seed)
-    t = Trainer(spec.config(), expand(Xtr, list(spec.feat)), ytr, expand(Xte, list(spec.feat)), yte)
-    t.step(epochs)
-    return float(t.metrics()["test_acc"])
-
-
-def trainer_test_accuracy(values: Mapping, epochs: int = ACCURACY_EPOCHS) -> float:
-    """/trainer: the step's network trained as the page trains it (its seed, its data split, `epochs`
-    full epochs), its accuracy on the test points. Cached: the same view trains once per process."""
-    return _accuracy(trainer_view(values), int(epochs))
-
-
 # --- what a question needs, what a view shows ----------------------------------------------------------
 _SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+
+# the declared quantities (lib/asks.py) whose inputs needed_numbers knows: an output of the card, the tax and
+# its rates at an income
+NEEDS = frozenset({("recipe-card", "y"), ("tax-bands", "tax"), ("tax-bands", "marginal"),
+                   ("tax-bands", "effective")})
 
 
 def needed_numbers(step: Step) -> list[tuple[str, str]]:
@@ -685,12 +656,15 @@ def needed_numbers(step: Step) -> list[tuple[str, str]]:
     on /activations needs W₁ and W₂; a tax on /tax-bands needs the income and each band. [] when this
     module cannot tell (another page, a choice question, a poll)."""
     q = step.question
-    if q is None or q.kind != "number" or q.poll:
+    if q is None or q.kind != "number" or (q.poll and not q.ask):
+        return []
+    if q.ask and (step.path, q.ask) not in NEEDS:   # a declared quantity of another kind: its own words
         return []
     v = step.values
     if step.path == "recipe-card":
         x, W, b = recipe_layer(v)
-        j = _output_asked(q.text, W.shape[1])
+        at = dict(q.at)
+        j = int(at["j"]) - 1 if "j" in at else _output_asked(q.text, W.shape[1])
         return ([("x", "(" + ", ".join(_fmt(t) for t in x) + ")")]
                 + [(f"w{i + 1}{j + 1}".translate(_SUB), _fmt(W[i, j])) for i in range(W.shape[0])]
                 + [(f"b{j + 1}".translate(_SUB), _fmt(b[j]))])
@@ -739,7 +713,7 @@ def answer_disagrees(step: Step) -> str | None:
     warn the teacher, e.g. "The view shows the tax = 4,000; the right answer typed is 3,486." None when it
     agrees, or nothing can be checked."""
     q = step.question
-    if q is None or q.kind != "number" or q.poll:
+    if q is None or q.kind != "number" or q.poll or q.ask:   # a declared quantity's answer is the view's own
         return None
     shown = view_numbers(step)
     if not shown or any(is_right(q, v) for v in shown.values()):
@@ -748,7 +722,7 @@ def answer_disagrees(step: Step) -> str | None:
     return f"The step's view shows {said}; the right answer typed is {_fmt(float(q.answer))}."
 
 
-# --- ready lessons -------------------------------------------------------------------------------
+# --- numbers as a question writes them ------------------------------------------------------------
 MINUS = "\u2212"   # one minus sign in every question (as ui/fmt.py writes it): −1.5, never -1.5
 
 
@@ -756,354 +730,3 @@ def _fmt(v: float, digits: int = 2) -> str:
     v = round(float(v), digits) + 0.0
     s = f"{v:,.{digits}f}".rstrip("0").rstrip(".") if digits else f"{v:,.0f}"
     return s.replace("-", MINUS)
-
-
-def _vector(text: str) -> str:
-    """A link's compact numbers ("1,-1,0.5" or "1;1;-1") as a question writes them: "1, −1, 0.5"."""
-    return ", ".join(_fmt(float(v)) for v in re.split(r"[,;]", text))
-
-
-def _q(**values) -> str:
-    return urlencode([(k, x) for k, v in values.items() for x in (v if isinstance(v, list) else [v])])
-
-
-YES_NO = ("Yes", "No")
-
-
-def recipe_lesson() -> Lesson:
-    base = dict(
-        mode="plain",
-        nin="2",
-        nout="2",
-        x1="1",
-        x2="2",
-        w11="0.5",
-        w12="-1",
-        w21="1",
-        w22="0.5",
-        b1="0",
-        b2="0.5",
-    )
-    hide = "mode,nin,nout"
-
-    def card(**changes) -> str:
-        return _q(**{**base, **changes, "hide": hide})
-
-    v0 = parse_query(card())
-    x, W, b = recipe_layer(v0)
-    first = Step(
-        "recipe-card",
-        card(),
-        "The card",
-        note=(
-            "Each output is a dot product of the inputs with one column of W, plus its bias. Read y₁ off the "
-            "card together before anyone predicts."
-        ),
-    )
-    q1 = card(w11="1.5")
-    y1 = recipe_y(parse_query(q1))
-    s1 = Step(
-        "recipe-card",
-        q1,
-        "One weight moves",
-        Question(
-            "number",
-            f"x = ({_fmt(x[0])}, {_fmt(x[1])}), w₂₁ = {_fmt(W[1, 0])}, b₁ = {_fmt(b[0])}: w₁₁ goes from "
-            f"{_fmt(W[0, 0])} to {_fmt(recipe_layer(parse_query(q1))[1][0, 0])}. What is y₁ now?",
-            answer=round(y1, 6),
-            tolerance=0.05,
-        ),
-    )
-    q2 = card(w11="1.5", b1="-1")
-    _, W2_, b2_ = recipe_layer(parse_query(q2))
-    s2 = Step(
-        "recipe-card",
-        q2,
-        "The bias moves",
-        Question(
-            "number",
-            f"x = ({_fmt(x[0])}, {_fmt(x[1])}), w₁₁ = {_fmt(W2_[0, 0])}, w₂₁ = {_fmt(W2_[1, 0])}; the bias "
-            f"b₁ goes from {_fmt(b[0])} to {_fmt(b2_[0])}. What is y₁ now?",
-            answer=round(recipe_y(parse_query(q2)), 6),
-            tolerance=0.05,
-        ),
-    )
-    q3 = card(w11="1.5", b1="-1", x2="-2")
-    v3 = parse_query(q3)
-    x3, W3, b3 = recipe_layer(v3)
-    s3 = Step(
-        "recipe-card",
-        q3,
-        "An input flips",
-        Question(
-            "number",
-            f"x₂ goes from {_fmt(x[1])} to {_fmt(x3[1])}: x = ({_fmt(x3[0])}, {_fmt(x3[1])}), "
-            f"w₁₂ = {_fmt(W3[0, 1])}, w₂₂ = {_fmt(W3[1, 1])}, b₂ = {_fmt(b3[1])}. What is "
-            "y₂ = x₁w₁₂ + x₂w₂₂ + b₂?",
-            answer=round(recipe_y(v3, 2), 6),
-            tolerance=0.05,
-        ),
-    )
-    q4 = card(w11="1.5", b1="-1", x2="-2", w21="0")
-    x4, W4, _ = recipe_layer(parse_query(q4))
-    y_before = recipe_y(v3)
-    changes = YES_NO
-    s4 = Step(
-        "recipe-card",
-        q4,
-        "A weight of zero",
-        Question(
-            "choice",
-            f"w₂₁ goes from {_fmt(W[1, 0])} to {_fmt(W4[1, 0])}: does y₁ still depend on x₂ = {_fmt(x4[1])}?",
-            changes,
-            answer=0 if abs(W4[1, 0]) > 0 else 1,
-        ),
-        note=f"y₁ was {_fmt(y_before)}; a zero weight cuts the wire from x₂ to y₁.",
-    )
-    return Lesson("One layer is a recipe card: predict y = xW + b", (first, s1, s2, s3, s4))
-
-
-def collapse_lesson() -> Lesson:
-    net = dict(STACK_START)
-
-    def view(**changes) -> str:
-        return _q(**{**net, **changes, "hide": "w1,b1,w2,b2"})
-
-    q0 = view(bend="relu")
-    s0 = Step(
-        "activations",
-        q0,
-        "A bent network",
-        note=("One input, three hidden units with a ReLU, one output. Follow x along the chart."),
-    )
-    q1 = view(bend="identity")
-    straight = stack_is_straight(parse_query(q1))
-    s1 = Step(
-        "activations",
-        q1,
-        "Take the bend away",
-        Question(
-            "choice",
-            f"W₁ = ({_vector(net['w1'])}), b₁ = ({_vector(net['b1'])}), "
-            f"W₂ = ({_vector(net['w2'])}), b₂ = {_vector(net['b2'])}, and no bend (identity). "
-            "Can the output y "
-            f"still bend as x goes from {_fmt(SPAN[0])} to {_fmt(SPAN[1])}?",
-            ("Yes, it can still bend", "No: it is one straight line"),
-            answer=1 if straight else 0,
-        ),
-    )
-    from lib.layers import collapse
-
-    W1, b1, W2, b2, _ = stack_net(parse_query(q1))
-    W, bb = collapse(W1, b1, W2, b2)
-    s2 = Step(
-        "activations",
-        q1,
-        "The single layer",
-        Question(
-            "number",
-            f"W₁ = ({', '.join(_fmt(w) for w in W1[0])}) and W₂ = ({', '.join(_fmt(w) for w in W2[:, 0])}): "
-            "the two layers collapse to one, y = xW + b. What is W = W₁W₂?",
-            answer=round(float(W[0, 0]), 6),
-            tolerance=0.05,
-        ),
-        note=f"And b = b₁W₂ + b₂ = {_fmt(float(bb[0]), 3)}.",
-    )
-    q3 = view(bend="relu")
-    s3 = Step(
-        "activations",
-        q3,
-        "The bend back on",
-        Question(
-            "choice",
-            f"Same weights, ReLU back on. Is the output one straight line for x from {_fmt(SPAN[0])} to "
-            f"{_fmt(SPAN[1])}?",
-            ("Yes, straight", "No, it bends"),
-            answer=0 if stack_is_straight(parse_query(q3)) else 1,
-        ),
-    )
-    q4 = view(bend="relu", w1="1,1,1", b1="5,5,5")
-    W1_, b1_, *_ = stack_net(parse_query(q4))
-    low = float((np.minimum(W1_[0] * SPAN[0], W1_[0] * SPAN[1]) + b1_).min())  # the smallest hidden sum
-    s4 = Step(
-        "activations",
-        q4,
-        "A ReLU that never bends",
-        Question(
-            "choice",
-            f"ReLU on, W₁ = ({', '.join(_fmt(w) for w in W1_[0])}) and b₁ = "
-            f"({', '.join(_fmt(v) for v in b1_)}): for x from {_fmt(SPAN[0])} to {_fmt(SPAN[1])} "
-            "no hidden sum "
-            f"goes below {_fmt(low)}. Does the output bend there?",
-            ("Yes, it bends", "No: it is one straight line"),
-            answer=0 if not stack_is_straight(parse_query(q4)) else 1,
-        ),
-        note="A bend only counts where a unit's sum crosses zero inside the inputs.",
-    )
-    return Lesson("Two linear layers are one: why depth needs a bend", (s0, s1, s2, s3, s4))
-
-
-def tax_lesson() -> Lesson:
-    from lib import tax
-
-    def bands_words(t, r) -> str:
-        return ", ".join(f"{_fmt(100 * rr)} % from {_fmt(tt, 0)}" for tt, rr in zip(t, r, strict=True))
-
-    steps = [
-        Step(
-            "tax-bands",
-            _q(preset="simple", income="0"),
-            "Three ramps",
-            note=("Each band is a ramp that switches on at its threshold; the tax is their sum."),
-        )
-    ]
-    for income in (25_000, 50_000):
-        q = _q(preset="simple", income=str(income), hide="preset")
-        v = parse_query(q)
-        t, r = tax_schedule(v)
-        steps.append(
-            Step(
-                "tax-bands",
-                q,
-                f"Tax at {_fmt(income, 0)}",
-                Question(
-                    "number",
-                    f"Bands: {bands_words(t, r)}. What is the tax on an income of {_fmt(income, 0)}?",
-                    answer=round(tax_at(v), 6),
-                    tolerance=1.0,
-                ),
-            )
-        )
-    bands = "0:0,10000:20,40000:40,100000:50"
-    q = _q(preset="simple", bands=bands, income="120000", hide="preset")
-    v = parse_query(q)
-    t, r = tax_schedule(v)
-    steps.append(
-        Step(
-            "tax-bands",
-            q,
-            "A fourth band",
-            Question(
-                "number",
-                f"A fourth ramp: bands {bands_words(t, r)}. What is the tax on "
-                f"{_fmt(_float(v, 'income', 0), 0)}?",
-                answer=round(tax_at(v), 6),
-                tolerance=1.0,
-            ),
-        )
-    )
-    q = _q(preset="uk-2024", income="60000")
-    v = parse_query(q)
-    t, r = tax_schedule(v)
-    rates = sorted({float(x) for x in r})
-    income = _float(v, "income", 0)
-    marginal = float(tax.marginal_rate(income, t, r))
-    steps.append(
-        Step(
-            "tax-bands",
-            q,
-            "A real schedule",
-            Question(
-                "choice",
-                f"{tax.PRESETS['uk-2024'].menu}: {bands_words(t, r)}. "
-                f"On an income of {_fmt(income, 0)}, what "
-                "is the rate on the next pound (the slope of the sum of ramps there)?",
-                tuple(f"{_fmt(100 * x)} %" for x in rates),
-                answer=rates.index(marginal),
-            ),
-        )
-    )
-    q = _q(preset="uk-2024", income="60000")
-    steps.append(
-        Step(
-            "tax-bands",
-            q,
-            "Its tax",
-            Question(
-                "number",
-                f"And the tax on {_fmt(income, 0)} under {tax.PRESETS['uk-2024'].menu} "
-                f"({bands_words(t, r)})?",
-                answer=round(tax_at(parse_query(q)), 6),
-                tolerance=1.0,
-                unit="£",
-            ),
-        )
-    )
-    return Lesson("Tax bands are a sum of ReLUs", tuple(steps))
-
-
-def trainer_lesson() -> Lesson:
-    base = dict(dataset="checkerboard", twin="false", speed="5")
-    hide = "problem,dataset,hidden,act"
-    words = (
-        f"After {ACCURACY_EPOCHS} epochs of training, will its accuracy on the test points reach "
-        f"{_fmt(100 * LEARNS)} % (chance is 50 %)?"
-    )
-
-    def learns(q: str) -> int:
-        return 0 if trainer_test_accuracy(parse_query(q)) >= LEARNS else 1
-
-    q0 = _q(**base, hidden="0", hide=hide)
-    v0 = parse_query(q0)
-    cells = int(_float(v0, "cells", 2))
-    s0 = Step(
-        "trainer",
-        q0,
-        "No hidden layer",
-        Question(
-            "choice",
-            f"A network with no hidden layer (hidden = 0: one straight boundary) on the {cells} × {cells} "
-            f"checkerboard. {words}",
-            YES_NO,
-            answer=learns(q0),
-        ),
-    )
-    s1 = Step(
-        "trainer",
-        q0,
-        "Watch it try",
-        note="Press Play: the boundary is one straight line, however long it trains.",
-    )
-    q2 = _q(**base, hidden="8", act="relu", hide=hide)
-    s2 = Step(
-        "trainer",
-        q2,
-        "Eight bent units",
-        Question(
-            "choice",
-            f"One hidden layer of {trainer_view(parse_query(q2)).hidden[0]} ReLU units on the same board. "
-            f"{words}",
-            YES_NO,
-            answer=learns(q2),
-        ),
-    )
-    q3 = _q(**base, hidden="8", act="identity", hide=hide)
-    s3 = Step(
-        "trainer",
-        q3,
-        "Eight units, no bend",
-        Question(
-            "choice",
-            f"The same {trainer_view(parse_query(q3)).hidden[0]} units with no bend (identity). {words}",
-            YES_NO,
-            answer=learns(q3),
-        ),
-        note="Without a bend the hidden layer collapses into one straight line.",
-    )
-    s4 = Step(
-        "trainer",
-        "",
-        "Challenge: the best test accuracy",
-        challenge=True,
-        note="Train any network you like and submit it; the board ranks you on test points only the "
-        "server has.",
-    )
-    return Lesson("Can a straight line learn a checkerboard?", (s0, s1, s2, s3, s4))
-
-
-READY: dict[str, Callable[[], Lesson]] = {
-    "recipe-card": recipe_lesson,
-    "collapse": collapse_lesson,
-    "tax-bands": tax_lesson,
-    "checkerboard": trainer_lesson,
-}

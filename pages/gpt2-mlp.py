@@ -86,6 +86,10 @@ ASKS = asks.declare(  # what a lesson can ask about this page (lib/asks.py)
     asks.Ask("on", f"How many of the {N_TOK * D_FF} hidden values z are on (z > 0)?", "number", answers.mlp_on),
     asks.Ask("output", "What is output d{feature} of the token followed, y = GELU(x W₁) W₂?", "number",
              answers.mlp_output, tolerance=0.01, params=(asks.Param("feature", "output feature", 1, 1, D),)),
+    asks.Ask("widen", "How many times as many numbers does GPT-2's hidden layer hold per token as goes in?",
+             "number", answers.mlp_widen, tolerance=0.1),
+    asks.Ask("near", "What share of the full-size block's hidden values does GELU push near zero?", "number",
+             answers.mlp_near_zero, unit="%", tolerance=5.0),
 )
 
 

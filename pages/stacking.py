@@ -97,6 +97,10 @@ ASKS = asks.declare(  # what a lesson can ask about this page (lib/asks.py)
              tolerance=0.05, rel=0.05),
     asks.Ask("folds", "Do the two layers fold into one layer, ŷ = x(WW′) + (bW′ + b′), for every input?",
              "choice", answers.mini_folds, choices=asks.YES_NO),
+    asks.Ask("compound", "How many times larger are the numbers after the layers, each scaling them by the "
+             "scale per layer?", "number", answers.compound_size, tolerance=0.01, rel=0.1),
+    asks.Ask("batch_out", "How many numbers come out of Y = XW + b for the whole batch of tokens?", "number",
+             answers.batch_outputs),
 )
 CARD_KEYS = ["mode", "nin", "nout", *[k for k in LINKS.links if k[0] in "xwb" and k[1:].isdigit()]]
 

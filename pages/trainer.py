@@ -43,6 +43,8 @@ EPOCHS = asks.Param("epochs", "epochs", answers.EPOCHS, 1, 5_000)
 ASKS = asks.declare(
     asks.Ask("accuracy", "What accuracy on the test points does the network reach after {epochs} epochs?",
              "number", answers.trainer_accuracy, unit="%", tolerance=5.0, params=(EPOCHS,)),
+    asks.Ask("train_accuracy", "What accuracy on the training points does the network reach after {epochs} "
+             "epochs?", "number", answers.trainer_train_accuracy, unit="%", tolerance=5.0, params=(EPOCHS,)),
     asks.Ask("line", "Can one straight line split the two classes, every point on its own side?", "choice",
              answers.line_splits, choices=asks.YES_NO),
     asks.Ask("diverges", "Does training at this learning rate blow up (its loss stops being a number) within "

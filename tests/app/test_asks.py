@@ -17,7 +17,7 @@ from lib.relufit import KNOT_MODES, TARGETS
 from lib.transformer import PRESETS
 from tests.app.conftest import ROOT, decode, figures, open_page
 from ui import fmt, state
-from ui.expr import val
+from ui.expr import sig, val
 
 PAGES = ("recipe-card", "stacking", "activations", "tax-bands", "gpt2-params", "gpt2-mlp", "trainer")
 RANDOM_LINKS = 3      # seeded random valid links per page, beside its default view and its chosen ones
@@ -58,6 +58,8 @@ def _stacking(rng) -> dict:
     q |= {f"mw{i + 1}{j + 1}": f"{_tenths(rng, -3, 3):g}" for i in range(3) for j in range(2)}
     q |= {f"mb{j + 1}": f"{_tenths(rng, -3, 3):g}" for j in range(2)}
     q |= {f"pw{i + 1}1": f"{_tenths(rng, -3, 3):g}" for i in range(2)}
+    q |= {"scale": f"{round(rng.uniform(0.5, 2.0), 2):g}", "depth": str(int(rng.integers(1, 41))),
+          "tokens": str(int(rng.integers(1, 9)))}
     return q | {"pb1": f"{_tenths(rng, -3, 3):g}"}
 
 
@@ -93,6 +95,9 @@ def _gpt2_mlp(rng) -> dict:
          "act": str(rng.choice(["gelu", "gelu_tanh"]))}
     if rng.random() < 0.5:
         q |= {"bias": "true", "b1": m(1, 6), "b2": m(1, 3)}
+    if rng.random() < 0.5:
+        q |= {"seed": str(int(rng.integers(0, 50))), "near": f"{round(rng.uniform(0.01, 0.45), 2):g}",
+              "init": str(rng.choice(["gpt2", "fan_in"]))}
     return q
 
 
@@ -205,6 +210,11 @@ def _token_out(at, link, p) -> str:
     return grab(at, r"comes out as \(([^)]*)\)").group(1).split(", ")[p["feature"] - 1]
 
 
+def _batch_out(at, link, p) -> str:
+    rows, cols = grab(at, r"\*\*Y = XW \+ b\*\*, (\d+) × (\d+)").groups()
+    return str(int(rows) * int(cols))
+
+
 def _metric(label: str):
     return lambda at, link, p: metric(at, label)
 
@@ -221,6 +231,9 @@ SHOWN = {
     ("stacking", "prediction"): (_metric("prediction ŷ"), val),
     ("stacking", "loss"): (_metric("loss now"), lambda v: fmt.num(v, 4, keep=1)),
     ("stacking", "folds"): (_said("info", "fold into **one** layer"), int),
+    ("stacking", "compound"): (lambda at, link, p: next(m.value for m in at.metric if "^" in m.label),
+                               lambda v: sig(v, 4)),
+    ("stacking", "batch_out"): (_batch_out, lambda v: str(int(v))),
     ("activations", "value"): (lambda at, link, p: grab(at, r"f\(x\) = (\S+), its slope").group(1),
                                lambda v: fmt.num(v, 4)),
     ("activations", "slope"): (lambda at, link, p: grab(at, r"its slope f′\(x\) = (\S+) ").group(1),
@@ -237,13 +250,17 @@ SHOWN = {
     ("gpt2-mlp", "on"): (lambda at, link, p: grab(at, r"(\d+) of \d+ hidden values are on").group(1),
                          lambda v: str(int(v))),
     ("gpt2-mlp", "output"): (_token_out, lambda v: fmt.fixed(v, 3)),
+    ("gpt2-mlp", "widen"): (lambda at, link, p: grab(at, r"\((\S+) times as many\)").group(1), fmt.num),
+    ("gpt2-mlp", "near"): (_metric("Pushed near zero"), _pct()),
     ("trainer", "accuracy"): (_metric("Test accuracy"), _pct()),
+    ("trainer", "train_accuracy"): (_metric("Train accuracy"), _pct()),
     ("trainer", "diverges"): (_said("error", "Training stopped"), int),
 }
 NO_ANSWER = {   # (page, ask) -> does the page show that this link has no answer?
     ("tax-bands", "ramps"): lambda at, link, p: bool((_error_series(at, link) > p["error"]).all()),
 }
-EPOCHS = {"accuracy", "diverges"}   # trainer questions answered after training: the page trains by +100 steps
+# trainer questions answered after training: the page trains by +100 steps
+EPOCHS = {"accuracy", "train_accuracy", "diverges"}
 
 
 def params_for(ask: asks.Ask, link: dict, rng) -> list[dict]:

@@ -16,7 +16,7 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from classroom import connection, lead, session
+from classroom import connection, lead, session, text
 from classroom import lesson as cl
 from lib import lessons as L
 from tests.app.conftest import figures, open_page
@@ -182,8 +182,9 @@ def test_the_teacher_downloads_the_answers_and_ends_the_lesson():
 
 
 def test_answers_read_as_words():
-    steps = lead.ready()["recipe-card"].steps
-    assert cl.shown_answer(steps[4].question, 0) == "Yes" and cl.shown_answer(steps[1].question, 2.5) == "2.5"
+    card, collapse = lead.ready()["recipe-card"].steps, lead.ready()["collapse"].steps
+    assert cl.shown_answer(collapse[1].question, 0) == "Yes"        # a choice: its words
+    assert cl.shown_answer(card[1].question, 2.5) == "2.5"
 
 
 def test_a_trainer_step_is_a_view_and_the_challenge_step_is_the_class_challenge(switches):
@@ -323,3 +324,23 @@ def test_a_joined_student_opening_the_join_link_again_lands_on_the_step(switches
     stranger.session_state["lesson_test_path"] = "class"
     stranger.run()
     assert len(switches) == 1 and "THE PAGE /class" in _text(stranger)
+
+
+def test_lead_a_lesson_lists_the_course_in_teaching_order_with_minutes_and_what_each_builds_on():
+    """The lesson-start box: the picker names each ready lesson by its place and minutes, and The course
+    lists every lesson file of course/ (title, minutes, questions, pages, the earlier lessons it builds
+    on)."""
+    at = open_page("class")
+    assert not at.exception
+    course = lead.ready()
+    assert len(course) >= 12
+    options = at.selectbox(key="lesson_start_pick").options
+    assert options[:2] == [f"1. {course['recipe-card'].title} (12 min)",
+                           f"2. {course['doubling'].title} (12 min)"]
+    box = next(e for e in at.expander if e.label.startswith("The course: "))
+    assert box.label == f"The course: {len(course)} ready lessons in teaching order"
+    lines = next(m.value for m in box.markdown if m.value.startswith("1. ")).splitlines()
+    assert [line.split(". ", 1)[0] for line in lines] == [str(i + 1) for i in range(len(course))]
+    assert lines[0].endswith("(12 min, 4 questions): /recipe-card. Starts the course.")
+    assert lines[3] == (f"4. **{text.plain(course['collapse'].title)}** (15 min, 6 questions): "
+                        "/activations, /stacking. Builds on 1, 2.")

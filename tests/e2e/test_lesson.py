@@ -10,7 +10,9 @@ import shutil
 import time
 from pathlib import Path
 
-from lib.lessons import recipe_lesson
+import pytest
+
+from classroom.asking import course
 from tests.e2e.conftest import assert_clean, axe_findings, main_text, screenshot, tab_to, wait_ready
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -55,7 +57,7 @@ def test_a_teacher_leads_three_students_through_a_step_and_reveals(open_page):
         wait_ready(s)
         assert "opens after your teacher presses Reveal" in main_text(s)
         assert s.get_by_text("The recipe card").count() == 0              # the view waits for Reveal
-    right = f"{recipe_lesson().steps[1].question.answer:g}"   # lib's answer to the step (3.5)
+    right = f"{course()['recipe-card'].steps[1].question.answer:g}"   # lib's answer to the step (3.5)
     for s, value in zip(students, (right, right, "2.5"), strict=True):
         box = s.get_by_role("spinbutton", name="Your answer")
         box.fill(value)
@@ -84,3 +86,25 @@ def test_a_teacher_leads_three_students_through_a_step_and_reveals(open_page):
     assert_clean(ada)
     assert axe_findings(ada) == []   # issue 35: every class screen
     shutil.copy(screenshot(ada, "lesson-phone"), DOCS / "lesson-phone.png")
+
+
+@pytest.mark.parametrize("width", ["laptop", "phone"])
+def test_the_lesson_start_box_lists_the_course(open_page, width):
+    """Lead a lesson: The course opens by keyboard and lists every ready lesson (title, minutes, questions,
+    pages, what it builds on), each line wrapping inside the box; axe finds nothing serious."""
+    teacher = open_page("/class", width)
+    main = teacher.locator("[data-testid='stMain']")
+    summary = main.locator("summary", has_text="The course: ")
+    summary.focus()
+    teacher.keyboard.press("Enter")
+    items = main.locator("ol li", has_text="questions)")
+    items.first.wait_for(timeout=10_000)
+    assert items.count() >= 12
+    assert "Any curve from ramps" in items.nth(5).inner_text()
+    column = main.locator(".st-key-lesson_start_pick").bounding_box()
+    for i in (0, items.count() - 1):   # every line wraps inside the lesson-start box
+        box = items.nth(i).bounding_box()
+        assert box["x"] >= column["x"] - 40 and box["x"] + box["width"] <= column["x"] + column["width"] + 40
+    assert_clean(teacher)
+    assert axe_findings(teacher) == []
+    screenshot(teacher, "lesson-start")

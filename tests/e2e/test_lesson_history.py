@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from lib.lessons import recipe_lesson
+from classroom.asking import course
 from store import Store
 from tests.e2e.conftest import main_text, wait_ready
 
@@ -32,7 +32,7 @@ window.history.replaceState = function (state, title, url) {
 
 def test_a_lesson_keeps_the_seat_in_one_history_entry_and_no_class_link_before_reveal(browser, server):
     store = Store()
-    code, key = store.start_lesson(recipe_lesson())
+    code, key = store.start_lesson(course()["recipe-card"])
     ctx = browser.new_context(viewport={"width": 1366, "height": 900})
     ctx.add_init_script(HISTORY)
     try:

@@ -105,6 +105,28 @@ def test_a_trainer_question_is_about_two_classes_and_the_built_in_data():
         answers.trainer_view({"problem": "classify", "pts": "0.1,0.2,1"})
 
 
+def test_depth_compounds_and_a_batch_keeps_one_w_by_hand():
+    assert answers.compound_size({"scale": 1.5, "depth": 10}) == pytest.approx(1.5 ** 10)
+    assert answers.compound_size({"scale": 0.9, "depth": 0}) == 1.0
+    assert answers.batch_outputs({"tokens": 5, "nout": 2}) == 10
+
+
+def test_gpt2s_hidden_layer_is_four_times_wide_and_gelu_pushes_a_share_near_zero():
+    assert answers.mlp_widen({}) == 4.0
+    v = {"seed": 0, "init": "fan_in", "act": "gelu"}   # GPT-2's own 0.02 keeps z tiny: GELU halves it all
+    few, many = answers.mlp_near_zero({**v, "near": 0.01}), answers.mlp_near_zero({**v, "near": 0.45})
+    assert 0.0 < few < many < 100.0     # a looser "near zero" counts more of the hidden values
+
+
+def test_a_trainer_reaches_every_training_point_with_few_points_and_a_wide_layer():
+    from lib import settings
+
+    spec = settings.spec_of({"dataset": "xor", "n": "30", "hidden": "16", "lr": "0.03", "twin": "false"})
+    v = {k: getattr(spec, k) * s.per for k, s in settings.BY_KEY.items() if s.spec}   # as the page reads it
+    train = answers.trainer_train_accuracy(v, 300)
+    assert 0.0 <= answers.trainer_accuracy(v, 300) <= 100.0 and train == pytest.approx(100.0)
+
+
 # --- a question about a declared quantity, in the lesson file ---------------------------------------------
 def _step(**q) -> lessons.Step:
     return lessons.Step("recipe-card", "nin=2", "A card", lessons.Question("number", "What is y2?", **q))

@@ -8,14 +8,12 @@ import functools
 import glob
 import json
 import math
-import re
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from lib import lessons as L
-from lib import settings
 from lib.lessons import Lesson, Question, Step
 from lib.reveal import MAX_BARS, nice_step
 
@@ -43,10 +41,21 @@ def test_a_lesson_goes_through_its_file_and_back_unchanged():
     assert L.to_dict(lesson)["format"] == "layerlab-lesson/1"
     assert lesson.steps[0].values == {"w11": "1.5", "hide": "w11"}
     assert lesson.steps[0].link == "/recipe-card?w11=1.5&hide=w11"
-    for make in L.READY.values():
-        ready = make()
-        assert L.loads(L.dumps(ready), PAGES) == ready
-        assert L.dumps(ready) == L.dumps(L.loads(L.dumps(ready)))          # one lesson, one text
+    timed = L.Lesson("Timed", lesson.steps, minutes=15, builds_on=("recipe-card", "collapse"))
+    assert L.loads(L.dumps(timed), PAGES) == timed and '"minutes": 15' in L.dumps(timed)
+    assert L.dumps(timed) == L.dumps(L.loads(L.dumps(timed)))          # one lesson, one text
+    assert "minutes" not in L.dumps(lesson) and "builds_on" not in L.dumps(lesson)
+
+
+@pytest.mark.parametrize(("field", "says"), [
+    ({"minutes": 0.5}, "minutes are a whole number"), ({"minutes": True}, "minutes are a whole number"),
+    ({"minutes": 999}, "minutes are a whole number"), ({"builds_on": "recipe-card"}, "must be a list"),
+    ({"builds_on": ["Recipe Card"]}, "lesson names like"), ({"builds_on": ["a"] * 9}, "at most 8"),
+])
+def test_a_lessons_minutes_and_what_it_builds_on_are_checked_in_one_line(field, says):
+    with pytest.raises(ValueError, match=says) as err:
+        L.from_dict({**_lesson(), **field}, PAGES)
+    assert "\n" not in str(err.value)
 
 
 def _step(**changes) -> dict:
@@ -250,34 +259,6 @@ def test_the_reveal_as_one_sentence():
     assert L.reveal_words(many, fmt.num, most=2).endswith("; 5 answered something else.")
 
 
-# --- the ready lessons ------------------------------------------------------------------------------
-def test_every_ready_lesson_is_4_to_8_steps_of_real_pages_with_computed_questions():
-    """Each ready lesson: 4 to 8 steps on the app's pages, its own file round trip, a title per step, and
-    every question with a right answer that the room's own marking takes as right (and a wrong one as
-    wrong); the last step of the trainer's lesson is the class challenge."""
-    assert len(L.READY) >= 4
-    for name, make in L.READY.items():
-        lesson = make()
-        assert 4 <= len(lesson.steps) <= 8, name
-        assert L.loads(L.dumps(lesson), PAGES) == lesson, name            # a teacher can save and open it
-        titles = [s.title for s in lesson.steps]
-        assert all(titles) and len(set(titles)) == len(titles), (name, titles)
-        questions = [s.question for s in lesson.steps if s.question]
-        assert len(questions) >= 3, name
-        for s in lesson.steps:
-            assert s.path in PAGES, (name, s.path)
-            q = s.question
-            if q is None:
-                continue
-            assert not q.poll, (name, s.title)                              # a right answer, computed
-            assert L.is_right(q, q.answer) is True, (name, s.title)
-            wrong = ((q.answer + 1) % len(q.choices) if q.kind == "choice"
-                     else q.answer + 10 * q.tolerance + 1)
-            assert L.is_right(q, wrong) is False, (name, s.title, wrong)
-    challenges = [s for make in L.READY.values() for s in make().steps if s.challenge]
-    assert challenges == [L.READY["checkerboard"]().steps[-1]]
-
-
 @functools.cache
 def _links_of(path: str):
     """The page's LINKS declaration, wherever the page file now lives."""
@@ -294,21 +275,6 @@ def _links_of(path: str):
     return page_links(str(found[0]))
 
 
-def test_each_ready_steps_link_values_are_ones_its_page_accepts():
-    """Every key is one of the page's link keys and every value parses as that key's control would take
-    it (so the step opens the intended view, not the page's defaults with a note); `hide` names keys."""
-    for make in L.READY.values():
-        for s in make().steps:
-            links = _links_of(s.path)
-            for key, value in s.values.items():
-                assert key in links.links, (s.path, key)
-                for v in value if isinstance(value, list) else [value]:
-                    if key == "hide":
-                        assert set(v.split(",")) <= set(links.links), (s.path, v)
-                    else:
-                        links[key].from_text(v)      # raises ValueError for a value the page would drop
-
-
 def test_the_defaults_lib_assumes_are_the_pages():
     act = _links_of("activations")
     for key, text in L.STACK_START.items():
@@ -320,166 +286,20 @@ def test_the_defaults_lib_assumes_are_the_pages():
     assert x[0] == card["x1"].default and W[1, 1] == card["w22"].default and b[1] == card["b2"].default
     tax = _links_of("tax-bands")
     assert (tax["preset"].default, tax["income"].default) == ("uk-2024", 60_000.0)
-    tr = _links_of("trainer")
-    view = L.trainer_view({})           # the run a trainer question assumes when its link leaves a key out
-    for key in settings.keys(spec=True):
-        per = settings.BY_KEY[key].per                     # the link's percent, the run's share
-        assert getattr(view, key) == (tr[key].default / per if per != 1 else tr[key].default), key
-    assert (view.hidden, view.feat, view.lr) == ((8,), ("x1", "x2"), 0.03)
-
-
-def _questions(name):
-    return [(s, s.question) for s in L.READY[name]().steps if s.question is not None]
-
-
-def test_recipe_card_answers_are_y_by_hand():
-    seen = 0
-    for s, q in _questions("recipe-card"):
-        v = s.values
-        nin, nout = int(v["nin"]), int(v["nout"])
-        x = [float(v[f"x{i}"]) for i in range(1, nin + 1)]
-        W = [[float(v[f"w{i}{j}"]) for j in range(1, nout + 1)] for i in range(1, nin + 1)]
-        b = [float(v[f"b{j}"]) for j in range(1, nout + 1)]
-        y = [sum(x[i] * W[i][j] for i in range(nin)) + b[j] for j in range(nout)]   # sum_i x_i W_ij + b_j
-        if q.kind == "number":
-            j = 1 if "y₂" in q.text else 0
-            assert q.answer == pytest.approx(y[j], abs=1e-9), s.title
-            seen += 1
-        else:   # "does y1 still depend on x2?": only if w21 is not zero
-            assert q.choices[q.answer] == ("Yes" if W[1][0] != 0 else "No")
-    assert seen >= 3
-    first = _questions("recipe-card")[0][1]
-    assert "0.5 to 1.5" in first.text and first.answer == 3.5          # 1 * 1.5 + 2 * 1 + 0
-
-
-def test_collapse_answers_by_a_hand_built_network():
-    for s, q in _questions("collapse"):
-        v = s.values
-        w1 = np.array([float(t) for t in v["w1"].split(",")])
-        b1 = np.array([float(t) for t in v["b1"].split(",")])
-        w2 = np.array([float(t) for t in v["w2"].split(";")])
-        b2 = float(v["b2"])
-        x = np.linspace(-3, 3, 1201)
-        z = np.outer(x, w1) + b1
-        h = z if v["bend"] == "identity" else np.maximum(z, 0)
-        y = h @ w2 + b2
-        straight = np.abs(np.diff(y, 2)).max() < 1e-9                  # no second difference: a line
-        if q.kind == "number":                                           # W = W1 W2
-            assert q.answer == pytest.approx(float(w1 @ w2)) and q.answer == -0.5
-        else:
-            said = q.choices[q.answer].lower()
-            assert ("straight" in said) == straight, (s.title, said)
-    kinds = [(s.values["bend"], q.choices[q.answer]) for s, q in _questions("collapse") if q.kind == "choice"]
-    assert kinds[0] == ("identity", "No: it is one straight line")      # two linear layers collapse
-    assert kinds[1] == ("relu", "No, it bends")
-    assert kinds[2] == ("relu", "No: it is one straight line")          # a ReLU that never switches off
-
-
-def _hand_tax(income, bands):
-    total = 0.0
-    for k, (t, rate) in enumerate(bands):
-        top = bands[k + 1][0] if k + 1 < len(bands) else math.inf
-        total += max(0.0, min(income, top) - t) * rate / 100
-    return total
-
-
-SCHEDULES = {"simple": [(0, 0), (10_000, 20), (40_000, 40)],
-             "uk-2024": [(0, 0), (12_570, 20), (50_270, 40), (125_140, 45)]}
-
-
-def test_tax_answers_are_the_bands_summed_by_hand():
-    qs = _questions("tax-bands")
-    for s, q in qs:
-        v = s.values
-        bands = ([tuple(float(p) for p in pair.split(":")) for pair in v["bands"].split(",")]
-                 if "bands" in v else SCHEDULES[v["preset"]])
-        income = float(v["income"])
-        if q.kind == "number":
-            assert q.answer == pytest.approx(_hand_tax(income, bands), abs=1e-6), s.title
-        else:   # the rate on the next pound: the band the income is in
-            rate = [r for t, r in bands if t <= income][-1]
-            assert q.choices[q.answer] == f"{rate:g} %"
-    assert [q.answer for _, q in qs if q.kind == "number"] == [3000, 10000, 40000, 11432]
-
-
-def _logistic_regression_accuracy(Xtr, ytr, Xte, yte) -> float:
-    """Logistic regression as scikit-learn fits it by default (L2 penalty, C = 1, an unpenalised
-    intercept), solved by SciPy's L-BFGS on the exact loss and gradient: nothing of lib/ in it."""
-    from scipy.optimize import minimize
-    from scipy.special import expit, log_expit
-
-    A = np.column_stack([Xtr, np.ones(len(Xtr))])
-    s = 2.0 * ytr - 1.0                                                 # labels as -1, +1
-
-    def loss(w):
-        m = s * (A @ w)
-        return -log_expit(m).sum() + 0.5 * w[:-1] @ w[:-1], A.T @ (-s * expit(-m)) + np.append(w[:-1], 0.0)
-
-    w = minimize(loss, np.zeros(A.shape[1]), jac=True, method="L-BFGS-B", options={"gtol": 1e-10}).x
-    return float(np.mean(((np.column_stack([Xte, np.ones(len(Xte))]) @ w) > 0) == yte))
-
-
-def test_the_logistic_regression_reference_fits_what_a_line_can():
-    """The reference can fail: on two blobs a line separates, it is right; on the checkerboard, it is not."""
-    from lib.datasets import make_problem, split
-
-    X, y = make_problem("classify", "gaussians", 400, seed=0)
-    assert _logistic_regression_accuracy(*split(X, y, train_share=0.8, seed=0)) >= 0.95
-
-
-def test_the_no_hidden_layer_checkerboard_answer_matches_logistic_regression():
-    """hidden=0 is logistic regression: a reference fit (SciPy, scikit-learn's default loss), on the same
-    points, cannot reach 75 % either, and a network with 8 ReLU units trained directly does."""
-    from lib.datasets import make_problem, split
-    from lib.train import TrainConfig, Trainer
-
-    qs = {f"{s.values['hidden']}/{s.values.get('act', 'relu')}": (s, q)
-          for s, q in _questions("checkerboard")}
-    s, q = qs["0/relu"]
-    X, y = make_problem("classify", "checkerboard", 400, seed=0, cells=2)
-    Xtr, ytr, Xte, yte = split(X, y, train_share=0.8, seed=0)
-    acc = _logistic_regression_accuracy(Xtr, ytr, Xte, yte)
-    assert acc < L.LEARNS and q.choices[q.answer] == "No"
-    assert "2 × 2" in q.text and "75 %" in q.text and "300 epochs" in q.text
-    s, q = qs["8/relu"]
-    t = Trainer(TrainConfig(hidden=(8,), act="relu", seed=0), Xtr, ytr, Xte, yte)
-    t.step(L.ACCURACY_EPOCHS)
-    assert t.metrics()["test_acc"] >= L.LEARNS and q.choices[q.answer] == "Yes"
-    s, q = qs["8/identity"]
-    assert q.choices[q.answer] == "No"
-    assert L.trainer_test_accuracy(s.values) < L.LEARNS
-    assert L._accuracy.cache_info().hits >= 1                          # the same view trained once
 
 
 def test_answer_functions_take_a_teachers_own_step():
     assert L.recipe_y(L.parse_query("nin=1&nout=1&x1=2&w11=-1.5&b1=0.5")) == -2.5
     assert L.tax_at(L.parse_query("preset=simple&income=20000")) == 2000
-    assert L.stack_is_straight(L.parse_query("bend=identity"))
-    assert not L.stack_is_straight(L.parse_query("bend=relu"))
     assert L.parse_query("show=relu&show=gelu&x=1") == {"show": ["relu", "gelu"], "x": "1"}
     for bad in ("nin=9", "x1=abc", "x1=nan"):
         with pytest.raises(ValueError):
             L.recipe_y(L.parse_query(bad))
     with pytest.raises(ValueError):
         L.tax_at(L.parse_query("bands=0:0,5:500"))
-    with pytest.raises(ValueError):
-        L.trainer_test_accuracy(L.parse_query("problem=regress"))
 
 
 # --- what a question needs (issue 43 item 6) and one minus sign (item 5) --------------------------------
-def test_every_ready_question_gives_every_number_it_needs_while_the_view_is_hidden():
-    """"What is y₁ now?" needs w₂₁: each number question of each ready lesson names every input of what it
-    asks (lib.lessons.needed_numbers), and its right answer is what the step's view computes."""
-    checked = 0
-    for name, make in L.READY.items():
-        for i, step in enumerate(make().steps):
-            if L.needed_numbers(step):
-                checked += 1
-                assert L.missing_numbers(step) == [], (name, i, step.question.text)
-                assert L.answer_disagrees(step) is None, (name, i)
-    assert checked >= 8
-
-
 def test_a_question_that_leaves_out_a_weight_is_caught_and_a_typed_answer_checked_against_the_view():
     old = Step("recipe-card", "nin=2&nout=2&x1=1&x2=2&w11=1.5&w21=1&b1=0",
                question=Question("number", "x = (1, 2), b₁ = 0: w₁₁ goes from 0.5 to 1.5. What is y₁ now?",
@@ -495,11 +315,3 @@ def test_a_question_that_leaves_out_a_weight_is_caught_and_a_typed_answer_checke
               question=Question("number", "What is y₂?", answer=0.5))
     assert L.answer_disagrees(y2) is None and L.needed_numbers(y2)[1] == ("w₁₂", "−1")
     assert L.answer_disagrees(Step("trainer", "", question=Question("number", "?", answer=1.0))) is None
-
-
-def test_the_ready_lessons_write_one_minus_sign():
-    for make in L.READY.values():
-        for step in make().steps:
-            words = " ".join([step.title, step.note, *((step.question.text, *step.question.choices)
-                                                       if step.question else ())])
-            assert not re.search(r"(?<![\w.])-\d", words), words

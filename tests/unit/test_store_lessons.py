@@ -248,7 +248,12 @@ def test_a_saved_lesson_is_one_code_per_lesson_and_loads_back(store):
     assert len(code) == 6 and set(code) <= set(store_module.CODE_ALPHABET)
     assert store.save_lesson(L.to_dict(LESSON)) == code                 # saved twice: one code
     assert store.load_lesson(code.lower()) == LESSON
-    ready = L.READY["tax-bands"]()
+    from pathlib import Path
+
+    from lib.lesson_build import read_folder
+
+    ready = read_folder(Path(__file__).resolve().parents[2] / "course")["tax-bands"]   # minutes kept too
+    assert ready.minutes and ready.builds_on
     assert store.save_lesson(ready) != code and store.load_lesson(store.save_lesson(ready)) == ready
     assert store.load_lesson("ZZZZZZ") is None and store.load_lesson("") is None
     with pytest.raises(StoreError, match="cannot be used"):
