@@ -7,6 +7,7 @@ import streamlit as st
 
 import engine
 import engine.preload  # first of the app's own: every module imported once before any page runs
+from classroom import asking
 from classroom import lesson as class_lesson
 from classroom.links import link_box
 from engine import heap
@@ -20,6 +21,7 @@ ROOT = Path(__file__).resolve().parent
 # The class server's patches to Streamlit (engine/): each on unless its switch is 0, and one that does
 # not fit this Streamlit stays off with a logged line rather than stopping the app.
 engine.install()
+asking.warm()   # the ready lessons' answers computed in a thread of its own, once, while pages draw
 
 # No page_title here: it would override every page's own tab title. The room view (`big=true`,
 # ui/room.py) opens with the sidebar closed. The icon is a file of the app's (served from this server):

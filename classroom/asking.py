@@ -9,9 +9,11 @@ typed one, which stays on the server until Reveal (classroom/lesson.py never sen
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import re
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -121,10 +123,20 @@ def computed_lesson(lesson: lessons.Lesson) -> lessons.Lesson:
     return dataclasses.replace(lesson, steps=tuple(steps))
 
 
-@functools.cache
+_COURSE_LOCK = threading.Lock()
+
+
 def course() -> dict[str, lessons.Lesson]:
     """The ready lessons: every lesson file of course/, in its order, read by the loader an imported file goes
-    through (lib.lesson_build), its answers computed from each step's link. Read once per process."""
+    through (lib.lesson_build), its answers computed from each step's link. Read once per process (about
+    2.5 s: its trainer questions train), by `warm`'s thread when the process starts, so a teacher's first
+    /class waits for what is left of that at most, under the lock."""
+    with _COURSE_LOCK:
+        return _course()
+
+
+@functools.cache
+def _course() -> dict[str, lessons.Lesson]:
     out = {}
     for name, lesson in reader.read_folder(COURSE, paths()).items():
         try:
@@ -132,6 +144,17 @@ def course() -> dict[str, lessons.Lesson]:
         except ValueError as err:
             raise ValueError(f"{name}: {err}") from None
     return out
+
+
+def _warm() -> None:
+    with contextlib.suppress(Exception):   # a file that does not load: said where the course is listed
+        course()
+
+
+@functools.cache
+def warm() -> None:
+    """Read the course in a thread of its own, once per process (app.py, on its first run)."""
+    threading.Thread(target=_warm, name="course-warm", daemon=True).start()
 
 
 def right_words(q: lessons.Question) -> str:

@@ -7,8 +7,8 @@ lesson class, the page gets a banner, a watch that moves it with the teacher, an
 question is open, the question in place of the page's live content.
 
 The watch is a fragment every FOLLOW_EVERY s that compares the page with the lesson's state as this
-process shares it (Store.lesson_now: one read per class per half second, however many students), so
-sixty students polling cost the store two reads a second, not sixty. When the teacher moved to another page,
+process shares it (Store.lesson_now: one read per class per quarter second, however many students), so
+sixty students polling cost the store four reads a second, not 120. When the teacher moved to another page,
 the fragment switches the page to the new step itself (one run of the page, not a rerun that then
 switches); to another step of the same page, it runs the page again and `follow` gives the page's
 controls the step's values before they are drawn (through st.session_state: a key bound to a widget
@@ -35,9 +35,10 @@ SEEN = "lesson_seen"             # session: (code, step) this page was last sent
 PICK = "lesson_pick"             # session: the step a student chose in free mode
 MARKED = "lesson_seat_marked"    # session: when this page last marked its seat seen (monotonic)
 LAST = "lesson_last"             # session: (code, state, my answers) last read (kept through an outage)
-# The watch's interval: the teacher's move is in this process's shared state within store.lessons.FRESH,
-# then on the page within this, then one run of the page: p95 under 3 s with 60 students on 2 replicas.
-FOLLOW_EVERY = 1.0
+# The watch's interval: the teacher's move is in this process's shared state within store.lessons.FRESH
+# (at once on the teacher's own replica), then on the page within this, then one run of the page: a Reveal
+# on every screen within a second (issue 44; at 1.0 s and FRESH 0.5 s the slowest took 1.42 s).
+FOLLOW_EVERY = 0.5
 SEAT_COOKIE = "layerlab_seat_"   # + a lesson class's code: the seat this browser joined it with
 MARK_EVERY = 30.0                # seconds between two marks of a following seat as seen (a write)
 

@@ -36,8 +36,9 @@ from store.models import Answer, Class, ClassLesson, SavedLesson, Seat
 
 # How old a lesson's state may be when a student's page compares itself with it (Store.lesson_now): one
 # read per class per FRESH s per process, however many students poll; a move made through this process
-# is seen at once.
-FRESH = 0.5
+# is seen at once. A quarter second: another replica's students see a Reveal within a second (with
+# classroom/lesson.py's FOLLOW_EVERY and the page's run), for 4 reads a second per class per process.
+FRESH = 0.25
 MODES = ("paced", "free")   # paced: students stay on the teacher's step; free: any step opened so far
 
 
