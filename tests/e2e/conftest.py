@@ -68,14 +68,31 @@ def _count_loads(b) -> None:
             pages = [made] if hasattr(made, "goto") else []
             for page in pages:
                 page.on("domcontentloaded", lambda _page: LOADS.__setitem__(0, LOADS[0] + 1))
+                _watch(page)
             if not pages:
-                made.on("page", lambda page: page.on(
-                    "domcontentloaded", lambda _page: LOADS.__setitem__(0, LOADS[0] + 1)))
+                made.on("page", lambda page: (page.on(
+                    "domcontentloaded", lambda _page: LOADS.__setitem__(0, LOADS[0] + 1)), _watch(page)))
             return made
         return _make
 
     b.new_context = counted(b.new_context)
     b.new_page = counted(b.new_page)
+
+
+def _watch(page) -> None:
+    """What went wrong under a page, kept for a wait that times out (_connected): console errors, requests
+    that failed, answers of 400 and more (the last 8)."""
+    trouble: list[str] = []
+    page._layerlab_trouble = trouble
+
+    def note(line: str) -> None:
+        trouble.append(line[:200])
+        del trouble[:-8]
+
+    page.on("console", lambda m: m.type == "error" and note(f"console: {m.text}"))
+    page.on("pageerror", lambda e: note(f"page error: {e}"))
+    page.on("requestfailed", lambda r: note(f"failed: {r.url} {r.failure}"))
+    page.on("response", lambda r: r.status >= 400 and note(f"{r.status}: {r.url}"))
 
 
 @pytest.fixture(autouse=True)
@@ -187,7 +204,8 @@ def _connected(page, timeout: float) -> None:
 
     from bench.server import health
 
-    line = f"{page.url}: not connected in {timeout / 1000:.0f} s ({seen}); health {health(origin, 10)}"
+    line = (f"{page.url}: not connected in {timeout / 1000:.0f} s ({seen}); health {health(origin, 10)}; "
+            f"under it: {getattr(page, '_layerlab_trouble', None)}")
     with RECONNECTS.open("a") as f:
         f.write(line + "\n")
     warnings.warn(f"reloaded once: {line}", stacklevel=3)
