@@ -91,8 +91,9 @@ def plane(spec: tr.Spec, t, act: str, d: tr.Data, discrete: bool) -> np.ndarray:
     return shading(spec.head, raw_map(spec, t, act, d), discrete, span(d) if spec.head == "linear" else 1.0)
 
 
-def _edge(spec: tr.Spec, t, act: str, d: tr.Data) -> np.ndarray | None:
-    """The live map's boundary cells (a dark line of cells where the class changes), None for values."""
+def edge_cells(spec: tr.Spec, t, act: str, d: tr.Data) -> np.ndarray | None:
+    """A map's boundary cells (a dark line of cells where the class changes), None for values: the live
+    maps' and the Bend view's."""
     if spec.head == "linear":
         return None
     return boundary_cells(labels_of(raw_map(spec, t, act, d)))
@@ -144,7 +145,7 @@ def maps(spec: tr.Spec, run: tr.Run, figs: dict, cols, discrete: bool) -> None:
                         key="trainer_pick_map" if adding else "trainer_curvefit", on_click=click)
         else:
             base = tc.live_boundary(figs, "boundary", run.sig, xs, xs, plane(spec, t, spec.act, d, discrete), d,
-                                    title=net_title(spec), height=h, edge=_edge(spec, t, spec.act, d),
+                                    title=net_title(spec), height=h, edge=edge_cells(spec, t, spec.act, d),
                                     **look(spec, d))
             charts.show(picking.plane(figs, "boundary.hand", base, d, adding), live=True,
                         key="trainer_pick_map" if adding else "trainer_boundary", on_click=click)
@@ -153,7 +154,7 @@ def maps(spec: tr.Spec, run: tr.Run, figs: dict, cols, discrete: bool) -> None:
             twin = run.twin
             base = tc.live_boundary(figs, "twin", run.sig, xs, xs, plane(spec, twin, twin.cfg.act, d, discrete),
                                     d, title=twin_title(spec), height=h,
-                                    edge=_edge(spec, twin, twin.cfg.act, d), **look(spec, d))
+                                    edge=edge_cells(spec, twin, twin.cfg.act, d), **look(spec, d))
             charts.show(picking.plane(figs, "twin.hand", base, d, None), live=True, key="trainer_boundary_twin")
         st.html(legend(spec, d, discrete))
 
