@@ -1,0 +1,57 @@
+"""Issue 43 item 9, the room view's leftovers (`big=true`, what a teacher projects), in Chromium at a
+projector's 1366 x 768 and a phone's 420 px: each screen clean, 0 serious or critical axe findings, and
+photographed (artifacts/screenshots/room-*.png). What each page sends is tests/app/test_room_views.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.conftest import assert_clean, axe_findings, screenshot
+
+SCREEN = 768   # a projector's 1366 x 768
+
+# Every box plotly drew in a treemap with its text as drawn: [words, box width, box height, text width,
+# text size in px (its font size times any scale plotly put on it)].
+_TREEMAP_BOXES = """() => Array.from(document.querySelectorAll('.js-plotly-plot g.slice')).map(s => {
+  const box = s.querySelector('path').getBoundingClientRect(), t = s.querySelector('text');
+  const r = t ? t.getBoundingClientRect() : {width: 0};
+  const m = t ? t.getScreenCTM() : null;
+  const size = t ? parseFloat(getComputedStyle(t).fontSize) * (m ? Math.hypot(m.a, m.b) : 1) : 0;
+  return [t ? t.textContent : '', Math.round(box.width), Math.round(box.height), Math.round(r.width), size];
+}).filter(([words, w, h]) => w > 0 && h > 0 && words.trim())"""
+
+_METRIC_BOTTOM = """(label) => { const m = Array.from(document.querySelectorAll(
+  "[data-testid='stMain'] [data-testid='stMetric']")).find(e => e.innerText.startsWith(label));
+  return m ? m.getBoundingClientRect().bottom : null; }"""
+
+TOTALS = ["Parameters", "In one block", "In all 12 blocks", "In the embeddings", "After the blocks"]
+
+
+@pytest.mark.parametrize("preset", ["gpt2", "llama-3-8b"])
+def test_the_treemap_labels_every_box_and_the_totals_sit_above_the_fold(view, preset):
+    """/gpt2-params?big=true: the attention boxes were blank (their words hidden at 19 px) and the totals
+    under the treemap started below 768 px."""
+    page = view(f"/gpt2-params?big=true&preset={preset}", "laptop", SCREEN)
+    assert_clean(page)
+    boxes = page.evaluate(_TREEMAP_BOXES)
+    assert len(boxes) >= 6, boxes
+    unlabelled = [b for b in boxes if b[3] == 0 or b[4] < 18]
+    assert unlabelled == [], unlabelled
+    layers = 32 if preset != "gpt2" else 12
+    for label in [t.replace("12", str(layers)) for t in TOTALS]:
+        bottom = page.evaluate(_METRIC_BOTTOM, label)
+        assert bottom is not None and bottom <= SCREEN, f"{label} ends at {bottom} px"
+    tree = page.locator(".js-plotly-plot").first.bounding_box()
+    assert tree["y"] + tree["height"] <= SCREEN + 1, tree   # the whole picture on the first screen
+    assert axe_findings(page) == []
+    screenshot(page, f"room-gpt2-params-{preset}")
+
+
+def test_the_room_treemap_says_every_box_in_words_on_a_phone(view):
+    page = view("/gpt2-params?big=true", "phone")
+    assert_clean(page)
+    line = page.get_by_text("The boxes:").first.inner_text()
+    for words in ("MLP up", "MLP down", "Q, K, V", "attention out", "token table", "positions"):
+        assert words in line, line
+    assert axe_findings(page) == []
+    screenshot(page, "room-gpt2-params")
