@@ -23,8 +23,17 @@ H_MAP_ROOM = 430              # the room view's maps: whole, the numbers beside 
 CURVE_RES = 240              # points along a curve fit's axis
 
 
+# A curve fit's chart (its points and curve over each unit's ramps, its legend under them): in the room
+# view it fills its column down to a 1366 x 768 screen's edge (issue 43 item 9: its curve was 170 px high).
+H_CURVE, H_CURVE_ROOM = H_MAP + 60, 540
+
+
 def map_height() -> int:
     return H_MAP_ROOM if room.on() else H_MAP
+
+
+def curve_height() -> int:
+    return H_CURVE_ROOM if room.on() else H_CURVE
 
 
 def tick(run: tr.Run, speed: int | None):
@@ -124,7 +133,7 @@ def curve_chart(spec: tr.Spec, run: tr.Run, act: str | None = None, title: str |
     if twin and run.twin is not None:
         fits.insert(0, (twin_title(spec), curve_fit(run.twin.params, spec.feat, x, run.twin.cfg.act)[0],
                         tc.TWIN_COLOR))
-    return tc.curve_figure(x, fits, d, parts=parts, title=title, height=H_MAP + 60)
+    return tc.curve_figure(x, fits, d, parts=parts, title=title, height=curve_height(), room=room.on())
 
 
 def maps(spec: tr.Spec, run: tr.Run, figs: dict, cols, discrete: bool) -> None:
@@ -134,7 +143,7 @@ def maps(spec: tr.Spec, run: tr.Run, figs: dict, cols, discrete: bool) -> None:
     xs = np.linspace(-d.limit, d.limit, RES)
     curve = is_curve(run)
     h = H_MAP if curve else map_height()   # a curve fit keeps its height: its ramps' axis needs it
-    slot = cols[0].container(height=h + 72 if curve else h + 12, border=False)
+    slot = cols[0].container(height=(curve_height() if curve else h) + 12, border=False)
     with cols[0]:  # under the map: what a click on it adds (drawn first: the map needs to know)
         LINKS.show_note("pts", LINKS.value("pts") or "")
         adding = picking.controls(LINKS, spec.problem, spec.k, d.limit, curve, d.hand)

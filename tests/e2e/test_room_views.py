@@ -55,3 +55,28 @@ def test_the_room_treemap_says_every_box_in_words_on_a_phone(view):
         assert words in line, line
     assert axe_findings(page) == []
     screenshot(page, "room-gpt2-params")
+
+
+# A chart's subplots (each drawing area's top and height) and its titles' right edges against its own.
+_SUBPLOTS = """(sel) => { const p = document.querySelector(sel); const box = p.getBoundingClientRect();
+  return {bottom: box.bottom, right: box.right,
+          plots: Array.from(p.querySelectorAll('.nsewdrag')).map(e => e.getBoundingClientRect().height),
+          titles: Array.from(p.querySelectorAll('.annotation-text, .gtitle'))
+            .map(t => [t.textContent, t.getBoundingClientRect().right])}; }"""
+CURVE = ".st-key-trainer_curvefit .js-plotly-plot"
+
+
+@pytest.mark.parametrize("width", ["laptop", "phone"])
+def test_a_curve_fit_in_the_room_has_a_proper_height(view, width):
+    """A curve fit's chart in the room view had 171 px for its points and curve (its legend took four
+    rows of 19 px text): now at least 250 px, the whole chart on a 1366 x 768 screen, every title whole."""
+    page = view("/trainer?problem=regress&big=true", width, SCREEN if width == "laptop" else 900)
+    assert_clean(page)
+    chart = page.evaluate(_SUBPLOTS, CURVE)
+    curve, ramps = chart["plots"]
+    assert curve >= 250 and ramps >= 90, chart
+    assert [t for t in chart["titles"] if t[1] > chart["right"] + 1] == [], chart
+    if width == "laptop":
+        assert chart["bottom"] <= SCREEN, chart
+    assert axe_findings(page) == []
+    screenshot(page, "room-trainer-curve")
