@@ -41,3 +41,28 @@ def test_the_bend_views_maps_draw_their_boundary_as_the_live_map_does(query):
         drawn = _drawn_edge(figs[name])
         assert drawn is not None, f"{name} ({act}) draws no boundary"
         np.testing.assert_array_equal(drawn, want)
+
+
+def test_the_room_shows_a_three_class_networks_link_as_a_short_link_to_copy():
+    """The 3-class trainer's share link (its 371 weights: about 2,000 characters) was printed whole in the
+    room view: there a button now keeps it in the class store and shows /?s=CODE in a code box (its copy
+    button beside it), and the code, typed off the projector, opens that very network."""
+    from classroom import connection
+
+    normal = open_page("trainer", {"problem": "classes"})
+    assert max(len(c.value) for c in normal.code if "w=" in c.value) > 1000   # the whole link, off the room
+    at = open_page("trainer", {"problem": "classes", "big": "true"})
+    at.button(key="trainer_step_10").click().run()
+    assert not at.exception
+    assert [len(c.value) for c in at.code if len(c.value) > 200] == []   # no long link sent at all
+    at.button(key="trainer_short_link").click().run()
+    short = [c.value for c in at.code if "?s=" in c.value]
+    assert len(short) == 1 and len(short[0]) < 60, short
+    code = short[0].rsplit("=", 1)[1]
+    path, query = connection.store().expand(code)
+    assert path == "trainer" and "problem=classes" in query and len(query) > 1000
+    typed = open_page("", {"s": code.lower()})   # typed off the projector: the same trained network opens
+    assert not typed.exception
+    trained, opened = at.session_state[tr.RUN].trainer, typed.session_state[tr.RUN].trainer
+    assert trained.epoch == 10 and opened.sizes == trained.sizes
+    np.testing.assert_allclose(opened.flat, trained.flat, atol=1e-3)   # (a link carries rounded weights)

@@ -80,3 +80,29 @@ def test_a_curve_fit_in_the_room_has_a_proper_height(view, width):
         assert chart["bottom"] <= SCREEN, chart
     assert axe_findings(page) == []
     screenshot(page, "room-trainer-curve")
+
+
+_SHORT = """() => /\\?s=[A-Z2-9]{6}/.test(document.querySelector("[data-testid='stMain']").innerText)"""
+
+
+@pytest.mark.parametrize("width", ["laptop", "phone"])
+def test_the_room_offers_a_three_class_link_as_a_short_link_with_a_copy_button(open_page, width):
+    """The 3-class trainer printed its whole share link (about 2,000 characters) in the room view: now
+    'Short link' shows /?s=CODE in a box with its copy button, and no long link is on the page."""
+    from tests.e2e.conftest import wait_ready
+
+    page = open_page("/trainer?problem=classes&big=true", width, height=SCREEN)
+    assert "w=" not in page.inner_text("[data-testid='stMain']")
+    button = page.locator("[data-testid='stMain']").get_by_role("button", name="Short link", exact=True)
+    button.scroll_into_view_if_needed()
+    button.click()
+    page.wait_for_function(_SHORT, timeout=30_000)
+    wait_ready(page)
+    assert_clean(page)
+    box = page.locator("[data-testid='stCode']", has_text="?s=").first
+    assert len(box.inner_text().strip()) < 60, box.inner_text()
+    box.hover()   # Streamlit shows a code box's copy button under the pointer
+    box.get_by_role("button", name="Copy to clipboard").wait_for(timeout=5_000)
+    assert "w=" not in page.inner_text("[data-testid='stMain']")
+    assert axe_findings(page) == []
+    screenshot(page, "room-trainer-short-link")
