@@ -106,3 +106,39 @@ def test_the_room_offers_a_three_class_link_as_a_short_link_with_a_copy_button(o
     assert "w=" not in page.inner_text("[data-testid='stMain']")
     assert axe_findings(page) == []
     screenshot(page, "room-trainer-short-link")
+
+
+# The first ready lesson's first step as the projector frames it (classroom/lead.py `view`): the recipe
+# card in the room view, embedded, in a 1000 x 940 frame.
+CARD_STEP = ("/recipe-card?mode=plain&nin=2&nout=2&x1=1&x2=2&w11=0.5&w12=-1&w21=1&w22=0.5&b1=0&b2=0.5"
+             "&hide=mode,nin,nout&big=true&embed=true")
+# What the eye cannot read whole: a button's words cut with an ellipsis, a row of columns scrolled sideways,
+# an element past the right edge (a table for a screen reader only, ui/tables.py, is out of sight anyway).
+_CUT = """() => {
+  const main = document.querySelector("[data-testid='stMain']"), vw = document.documentElement.clientWidth;
+  const cut = Array.from(main.querySelectorAll('button')).filter(b => b.offsetParent).flatMap(
+    b => [b, ...b.querySelectorAll('*')].filter(e => e.scrollWidth > e.clientWidth + 1)
+      .map(() => 'button ' + b.innerText.trim()));
+  const sideways = Array.from(main.querySelectorAll("[data-testid='stHorizontalBlock']"))
+    .filter(r => r.offsetParent && r.scrollWidth > r.clientWidth + 2)
+    .map(r => 'row ' + r.innerText.slice(0, 40));
+  const out = Array.from(main.querySelectorAll("[data-testid='stElementContainer']"))
+    .filter(e => e.offsetParent && !e.querySelector('.layerlab-sr'))
+    .filter(e => e.getBoundingClientRect().right > vw + 1)
+    .map(e => 'off ' + e.innerText.slice(0, 40));
+  return [...new Set(cut), ...sideways, ...out];
+}"""
+
+
+@pytest.mark.parametrize("size", [(1000, 940), (1366, SCREEN), (420, 900)])
+def test_the_projectors_recipe_card_frame_cuts_nothing(view, size):
+    """The projector embeds the card's page (embed=true, big=true): its fill buttons were cut to
+    'R…/A…/S…' and its sliders' second column scrolled out of the frame. Embedded, the card is a table to
+    read and the buttons (for a hand on the page, not a frame in the room) are not drawn."""
+    page = view(CARD_STEP, *size)
+    assert_clean(page)
+    assert page.evaluate(_CUT) == []
+    text = page.inner_text("[data-testid='stMain']")
+    assert "y₁" in text and "y₂" in text and "2.5" in text and "0.5" in text   # both outputs, whole
+    assert axe_findings(page) == []
+    screenshot(page, "room-recipe-card-embedded")
