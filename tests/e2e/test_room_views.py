@@ -142,3 +142,26 @@ def test_the_projectors_recipe_card_frame_cuts_nothing(view, size):
     assert "y₁" in text and "y₂" in text and "2.5" in text and "0.5" in text   # both outputs, whole
     assert axe_findings(page) == []
     screenshot(page, "room-recipe-card-embedded")
+
+
+_TRACES = """(sel) => Array.from(document.querySelector(sel + ' .js-plotly-plot').data)
+  .map(t => t.name || t.type)"""
+_EPOCH_100 = "() => /\\b100\\b/.test(document.querySelector(\"[data-testid='stMain']\").innerText)"
+
+
+@pytest.mark.parametrize("width", ["laptop", "phone"])
+def test_the_bend_views_relu_map_draws_its_boundary_in_the_room(open_page, width):
+    """Trained, the Bend view's ReLU map drew shading only while its identity twin had its line: both
+    maps now draw the cells where the class changes (tests/app/test_room_views.py checks which cells)."""
+    from tests.e2e.conftest import wait_ready
+
+    page = open_page("/trainer?big=true", width, height=SCREEN)
+    page.locator("[data-testid='stMain']").get_by_role("button", name="+100", exact=True).click()
+    page.wait_for_function(_EPOCH_100, timeout=60_000)
+    wait_ready(page)
+    assert_clean(page)
+    for key in ("trainer_bend_before", "trainer_bend_after"):
+        assert "the boundary" in page.evaluate(_TRACES, f".st-key-{key}"), key
+    page.locator(".st-key-trainer_bend_before").scroll_into_view_if_needed()
+    assert axe_findings(page) == []
+    screenshot(page, "room-trainer-bend")
