@@ -1,5 +1,6 @@
 """The class's links: 'A link for the class' (a teacher hides controls for the room) and its short form
-for a slide (/?s=CODE, kept in the class store; pages/home.py follows it).
+for a slide (/?s=CODE, kept in the class store; pages/home.py follows it), and that short form for any
+link a page offers (`short_link`: the trainer's share link in the room view).
 
 app.py draws the box in the sidebar of every page that declares its link keys (ui.state.Links).
 """
@@ -58,15 +59,23 @@ def _short_link(links: Links, base: str, params: list[tuple[str, str]]) -> None:
     """'Short link for a slide': the link above kept in the class store under a six-letter code, opened
     as /?s=CODE (pages/home.py follows it). Stored only when asked for; the same link, the same code."""
     path = Path(links.file).stem
-    query = urlencode(params)
+    root = base[: -len(path)] if path and base.endswith(path) else base
+    short_link(path, urlencode(params), root, key="_short_link", label="Short link for a slide",
+               help="A link a room can type off a slide, e.g. /?s=K7M2QX: it opens this view, with the "
+                    "controls ticked above hidden. Kept on this server for a year.")
+
+
+def short_link(path: str, query: str, root: str, *, key: str, label: str, help: str) -> str | None:
+    """A button that keeps `path?query` in the class store under a six-letter code, and once pressed the
+    short link `root?s=CODE` in a code box (its copy button beside it); returns it, or None until pressed.
+    Stored only when asked for: the same link, the same code. The store down or refusing: one line."""
     made: dict = st.session_state.setdefault("_short_links", {})
-    if st.button("Short link for a slide", icon=":material/link:", key="_short_link", width="stretch",
-                 help="A link a room can type off a slide, e.g. /?s=K7M2QX: it opens this view, with the "
-                      "controls ticked above hidden. Kept on this server for a year."):
+    if st.button(label, icon=":material/link:", key=key, width="stretch", help=help):
         try:
             made[(path, query)] = connection.store().shorten(path, query, client=door.spend("link"))
         except Exception as exc:   # the store is down or refused: say so, keep the long link
             st.caption(f":orange[:material/error: No short link: {shown(str(exc) or type(exc).__name__)}]")
     if code := made.get((path, query)):
-        root = base[: -len(path)] if path and base.endswith(path) else base
         st.code(f"{root}?{SHORT}={code}", language=None, wrap_lines=True)
+        return f"{root}?{SHORT}={code}"
+    return None

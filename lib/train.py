@@ -934,7 +934,8 @@ class Trainer:
         """Load weights from encode_weights' text; ValueError with a one-line reason, nothing loaded."""
         if not isinstance(text, str) or not text:
             raise ValueError("the weights text is empty")
-        if len(text) > 8 + -(-4 * MAX_LINK_PARAMS // 3):   # a tag and MAX_LINK_PARAMS float32s in base64
+        # a tag and MAX_LINK_PARAMS float32s (4 bytes each) in base64
+        if len(text) > 8 + -(-4 * 4 * MAX_LINK_PARAMS // 3):
             raise ValueError(f"the weights text is longer than {MAX_LINK_PARAMS:,} numbers")
         tag, dot, body = text.rpartition(".")
         tag = tag + dot

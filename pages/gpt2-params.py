@@ -17,6 +17,7 @@ from lib.transformer import (
     validate,
     weight_groups,
 )
+from pages.gpt2_params import treemap
 from pages.gpt2_params import views as ui
 from ui import charts, fmt, room, state
 from ui.source import show_source
@@ -127,34 +128,65 @@ def describe(cfg: TransformerConfig, preset: str) -> str:
             + (f" (that is **{PRESET_NAMES[same]}**)" if same else ""))
 
 
-def section_model(preset, base, cfg, problems, shown, v: ui.View) -> None:
-    """The idea first: the model, its total, and the picture of where the parameters live."""
-    tot = v.totals
-    left, right = st.columns([2, 3], gap="large")
-    with left:
-        LINKS.widget("preset", on_change=load_preset)
-        if cfg == base:
-            st.markdown(f":green-badge[:material/check: preset] {describe(cfg, preset)}.")
-        else:
-            st.markdown(f":orange-badge[:material/tune: custom] "
-                        f"{describe(cfg, preset).removeprefix('custom ')}.")
-            st.button(f"Back to {PRESET_NAMES[preset]}", on_click=load_preset, args=(preset,),
-                      icon=":material/restart_alt:", help="Set every field to the preset's values.")
-        st.metric("Parameters", fmt.count(tot.total),
-                  help="Equal to Hugging Face's model.num_parameters() for the same configuration.")
-        st.metric("In one block", fmt.count(tot.per_block), help="Attention, MLP and two norms of one block.")
-    with right:
-        st.markdown("**Where the parameters live**: area is parameter count. Click a box to zoom in, "
-                    "the bar at the top to zoom out.")
-        charts.show(v.treemap, key="gpt2_treemap", name="Where the parameters live: a treemap, area is "
-                    "parameter count")
+def _model_line(preset, base, cfg) -> None:
+    """The preset's box and what the fields make of it: the preset as published, or custom from it."""
+    LINKS.widget("preset", on_change=load_preset)
+    if cfg == base:
+        st.markdown(f":green-badge[:material/check: preset] {describe(cfg, preset)}.")
+    else:
+        st.markdown(f":orange-badge[:material/tune: custom] {describe(cfg, preset).removeprefix('custom ')}.")
+        st.button(f"Back to {PRESET_NAMES[preset]}", on_click=load_preset, args=(preset,),
+                  icon=":material/restart_alt:", help="Set every field to the preset's values.")
+
+
+def _totals(shown, tot) -> list[tuple[str, int, str | None, str | None]]:
+    """The page's totals: (label, count, share of the model or None, help or None)."""
     rest = tot.total - tot.blocks - tot.embeddings
-    for col, (label, n, why) in zip(st.columns(3), [
-            (f"In all {shown.n_layer} blocks", tot.blocks, None),
-            ("In the embeddings", tot.embeddings, None),
-            ("After the blocks", rest, "The final norm, and the output layer unless it is tied to the embedding.")],
-            strict=True):
-        col.metric(label, fmt.count(n), ui.share(n / tot.total), delta_color="off", delta_arrow="off", help=why)
+    return [("Parameters", tot.total, None,
+             "Equal to Hugging Face's model.num_parameters() for the same configuration."),
+            ("In one block", tot.per_block, None, "Attention, MLP and two norms of one block."),
+            (f"In all {shown.n_layer} blocks", tot.blocks, ui.share(tot.blocks / tot.total), None),
+            ("In the embeddings", tot.embeddings, ui.share(tot.embeddings / tot.total), None),
+            ("After the blocks", rest, ui.share(rest / tot.total),
+             "The final norm, and the output layer unless it is tied to the embedding.")]
+
+
+TREEMAP_NAME = "Where the parameters live: a treemap, area is parameter count"
+
+
+def _boxes_in_words(rows, total: int) -> None:
+    """The room's treemap in one line: every box's share (a phone's narrow chart leaves some unlabelled),
+    then the boxes too small to draw, with their counts."""
+    drawn = [f"{w} {ui.share(n / total)}" for w, n, big in treemap.boxes(rows) if big]
+    small = [f"{w} ({fmt.count(n)}, {ui.share(n / total)})" for w, n, big in treemap.boxes(rows) if not big]
+    st.caption("The boxes: " + "; ".join(drawn) + "."
+               + (" Too small to draw at this size: " + "; ".join(small) + "." if small else ""))
+
+
+def section_model(preset, base, cfg, problems, shown, v: ui.View) -> None:
+    """The idea first: the model, its total, and the picture of where the parameters live. In the room
+    view (issue 43 item 9) the five totals stand in one row and the treemap takes the whole width under
+    them, every box labelled, all on a 1366 x 768 screen."""
+    totals = _totals(shown, v.totals)
+    if room.on():
+        _model_line(preset, base, cfg)
+        row = st.container(horizontal=True, gap="small")   # one row at 1366 px, Llama 3 8B's too
+        for label, n, share, why in totals:
+            row.metric(label, fmt.count(n), share, delta_color="off", delta_arrow="off", help=why, width="content")
+        charts.show(ui.treemap_figure(shown, room=True), key="gpt2_treemap", name=TREEMAP_NAME)
+        _boxes_in_words(ui.rows(shown), v.totals.total)
+    else:
+        left, right = st.columns([2, 3], gap="large")
+        with left:
+            _model_line(preset, base, cfg)
+            for label, n, _, why in totals[:2]:
+                st.metric(label, fmt.count(n), help=why)
+        with right:
+            st.markdown("**Where the parameters live**: area is parameter count. Click a box to zoom in, "
+                        "the bar at the top to zoom out.")
+            charts.show(v.treemap, key="gpt2_treemap", name=TREEMAP_NAME)
+        for col, (label, n, share, why) in zip(st.columns(3), totals[2:], strict=True):
+            col.metric(label, fmt.count(n), share, delta_color="off", delta_arrow="off", help=why)
     # One slot, drawn with or without its warning: an element that comes and goes here would move every
     # control below it, and the browser would remount the slider a student is moving (focus lost).
     slot = st.empty()

@@ -154,8 +154,18 @@ def _grid(layer: Layer) -> None:
                   width="stretch", caption="The outputs y = xW + b")
 
 
+def _framed() -> bool:
+    """The page in the projector's frame (classroom/lead.py `view`: embed=true in the room view): a picture
+    for the room, nobody's hand on it. There the fill buttons were cut to "R…/A…/S…" and the card's
+    sliders scrolled their second column out of the frame (three columns at 1.6 times the size)."""
+    return bool(st.context.is_embedded) and room.on()
+
+
 def _card_hidden(nin: int, nout: int) -> bool:
-    """The link folds the card's numbers away (hide=all, or the room's view): nothing on it to edit."""
+    """The link folds the card's numbers away (hide=all, or the room's view), or the projector frames the
+    page (`_framed`): nothing on it to edit, the card as a table to read."""
+    if _framed():
+        return True
     hidden = LINKS.hidden()
     return all(cell_key("w", i + 1, j + 1) in hidden for i in range(nin) for j in range(nout))
 

@@ -177,13 +177,13 @@ def bend_switch(spec: tr.Spec) -> None:
     left, right = st.columns(2)
     with left:
         charts.show(tv.cached(figs, "bend_before", (key, spec.act), lambda: tc.boundary_figure(
-            xs, ys, lv.raw_map(spec, t, spec.act, d), d,
-            title=f"As trained: {ACTS[spec.act]}", live=False, height=420), shared=run.hand),
+            xs, ys, lv.raw_map(spec, t, spec.act, d), d, title=f"As trained: {ACTS[spec.act]}", live=False,
+            height=420, edge=lv.edge_cells(spec, t, spec.act, d)), shared=run.hand),
             key="trainer_bend_before")
     with right:
         charts.show(tv.cached(figs, "bend_after", (key, bend), lambda: tc.boundary_figure(
-            xs, ys, lv.raw_map(spec, t, bend, d), d,
-            title=f"Same weights: {ACTS[bend]}", live=False, height=420, line=line), shared=run.hand),
+            xs, ys, lv.raw_map(spec, t, bend, d), d, title=f"Same weights: {ACTS[bend]}", live=False,
+            height=420, line=line, edge=lv.edge_cells(spec, t, bend, d)), shared=run.hand),
             key="trainer_bend_after")
     if bend == "identity":
         tv.collapsed_layer(spec, W, b, gap)

@@ -78,6 +78,17 @@ def _with_edge(scale: list) -> list:
                                                         [1.0, EDGE_COLOR]]
 
 
+def _edge_cells(xs, ys, edge) -> dict:
+    """A still map's boundary (issue 43: the Bend view's ReLU map drew none while its identity twin drew
+    its line): 1 where the class changes, drawn dark over the shading; 0 elsewhere, drawn see-through (a
+    gap, NaN, is a value ui/charts.py refuses to draw)."""
+    clear = "rgba(0,0,0,0)"
+    return dict(type="heatmap", z=np.asarray(edge, dtype=np.uint8), x0=float(xs[0]), dx=float(xs[1] - xs[0]),
+                y0=float(ys[0]), dy=float(ys[1] - ys[0]), zmin=0.0, zmax=1.0, showscale=False,
+                colorscale=[[0.0, clear], [0.5, clear], [0.5, EDGE_COLOR], [1.0, EDGE_COLOR]],
+                showlegend=False, hoverinfo="skip", name="the boundary")
+
+
 def dots_path(pts: np.ndarray, r: float, sides: int = 6) -> str:
     """Every point as a small polygon (a square if sides=4), all in ONE SVG path (2 decimals).
 
@@ -252,8 +263,9 @@ def boundary_figure(xs, ys, P, data, *, title: str | None = None, live: bool = T
     data : the points (Points, or the trainer's Data: Xtr, ytr, Xte, yte and the square's half-width)
     scale : the colour scale (shading_for); k, span : how the points are coloured (points_shapes)
     line : (x (k,), y (k,)) of a boundary line to draw dashed, or None
-    edge : live only: bool (res, res), the boundary's cells, drawn dark (lib.maps.boundary_cells); with
-        it the bytes run to EDGE (a map of classes), without it to LIVE_TOP (values: no boundary)
+    edge : bool (res, res), the boundary's cells, drawn dark (lib.maps.boundary_cells), or None (values:
+        no boundary). Live, they travel in the shading's bytes (EDGE, past LIVE_TOP); still, as a trace of
+        their own over the shading, so its hover still reads P
     """
     limit = data.limit
     # x0/dx instead of coordinate arrays: the same picture with two numbers per axis. Live, the
@@ -267,11 +279,14 @@ def boundary_figure(xs, ys, P, data, *, title: str | None = None, live: bool = T
         heat["hoverinfo"] = "skip"
     else:
         heat["hovertemplate"] = "x₁ = %{x:.2f}<br>x₂ = %{y:.2f}<br>" + hover + " = %{z:.2f}<extra></extra>"
-    # The traces, in order: [0] the shading (live_boundary replaces its z), [1] the straight line if
-    # any. More marks go at the end (traces.append). The points are not traces but layout shapes
-    # (points_shapes: one SVG path per class and split, layer "above": over every trace). A marker
+    # The traces, in order: [0] the shading (live_boundary replaces its z), on a still map the boundary's
+    # cells, then the straight line if any. More marks go at the end (traces.append). The points are not
+    # traces but layout shapes (points_shapes: one SVG path per class and split, layer "above": over every
+    # trace). A marker
     # costs the browser about 0.05 ms a draw (bench/plot_cost.py): keep live marks few or paths.
     traces = [heat]
+    if edge is not None and not live:
+        traces.append(_edge_cells(xs, ys, edge))
     if line is not None:
         traces.append(dict(type="scatter", x=f32(line[0]), y=f32(line[1]), mode="lines",
                            name="the one straight line", hoverinfo="skip", showlegend=False,

@@ -27,18 +27,10 @@ from lib.transformer import (
     param_table,
     totals,
 )
-from ui import colors, fmt, tables
+from pages.gpt2_params import treemap
+from pages.gpt2_params.treemap import FONT, GROUP_COLORS, GROUP_LABELS
+from ui import fmt, tables
 from ui.frozen import frozen_spec
-
-# Where the parameters live: one category colour each (ui.colors: never a sign or class colour).
-GROUP_COLORS = {"embedding": colors.INDIGO, "attention": colors.TEAL, "mlp": colors.WINE,
-                "norm": colors.SAND, "head": colors.MAUVE}
-# Text on the boxes: white on the dark colours, ink on the light ones.
-_TEXT_ON = {colors.INDIGO: "white", colors.TEAL: colors.ON, colors.WINE: "white",
-            colors.SAND: colors.ON, colors.MAUVE: "white", colors.OFF: colors.ON}
-GROUP_LABELS = {"embedding": "embeddings", "attention": "attention", "mlp": "MLP", "norm": "norms",
-                "head": "output head"}
-FONT = dict(size=14)  # chart text readable from the back row (>= 12 px everywhere)
 
 
 def name(cfg: TransformerConfig, preset: str) -> str:
@@ -214,74 +206,15 @@ _TABLE_COLUMNS = {
 }
 
 
-# Plain words beside each checkpoint name in the treemap: a student reads "MLP up", the checkpoint says c_fc.
-PLAIN = {"wte": "token table", "embed_tokens": "token table", "wpe": "positions", "ln_1": "norm",
-         "ln_2": "norm", "ln_f": "final norm", "input_layernorm": "norm", "post_attention_layernorm": "norm",
-         "norm": "final norm", "c_attn": "Q, K, V", "q_proj": "queries", "k_proj": "keys", "v_proj": "values",
-         "c_proj": "attention out", "o_proj": "attention out", "c_fc": "MLP up", "up_proj": "MLP up",
-         "gate_proj": "MLP gate", "mlp c_proj": "MLP down", "down_proj": "MLP down", "lm_head": "output"}
-
-
-def plain_label(name: str) -> str:
-    """'MLP up (c_fc)': the plain words first, the checkpoint's name after them."""
-    words = PLAIN.get(name)
-    return f"{words} ({name.removeprefix('mlp ')})" if words else name
-
-
 @st.cache_resource(show_spinner=False, max_entries=64)
-def treemap_figure(cfg: TransformerConfig) -> go.Figure:
+def treemap_figure(cfg: TransformerConfig, room: bool = False) -> go.Figure:
     """Where the parameters live: model > embeddings | blocks > attention | MLP | norms > groups."""
-    return frozen_spec(treemap_spec(cfg))
+    return frozen_spec(treemap_spec(cfg, room))
 
 
-def treemap_spec(cfg: TransformerConfig) -> dict:
-    """treemap_figure's figure as one dict (a test builds it validated)."""
-    rs = [r for r in rows(cfg) if r["params"] > 0]
-    ids, labels, parents, values, fills = [], [], [], [], []
-
-    def add(i, label, parent, value, color):
-        ids.append(i)
-        labels.append(label)
-        parents.append(parent)
-        values.append(int(value))
-        fills.append(color)
-
-    add("model", "the model", "", sum(r["params"] for r in rows(cfg)), "rgba(0,0,0,0)")
-    sections = {"embeddings": "embeddings", "block": f"{cfg.n_layer} blocks", "final": "after the blocks"}
-    for sec, label in sections.items():
-        here = [r for r in rs if r["section"] == sec]
-        if not here:
-            continue
-        add(sec, label, "model", sum(r["params"] for r in here), colors.OFF)
-        if sec == "block":
-            for g in dict.fromkeys(r["group"] for r in here):  # groups in checkpoint order
-                grows = [r for r in here if r["group"] == g]
-                add(f"block/{g}", GROUP_LABELS[g], sec, sum(r["params"] for r in grows), GROUP_COLORS[g])
-                for r in grows:
-                    add(f"block/{g}/{r['name']}", plain_label(r["name"]), f"block/{g}", r["params"],
-                        GROUP_COLORS[g])
-        else:
-            for r in here:
-                add(f"{sec}/{r['name']}", plain_label(r["name"]), sec, r["params"], GROUP_COLORS[r["group"]])
-    ink = [_TEXT_ON.get(c, colors.ON) for c in fills]
-    # One dict, sent without plotly's per-property validation (ui.frozen.frozen_spec): every new
-    # slider value is a new configuration, so this runs on nearly every move of a class.
-    return {
-        "data": [{
-            "type": "treemap", "ids": ids, "labels": labels, "parents": parents, "values": values,
-            "branchvalues": "total",
-            "marker": {"colors": fills, "line": {"width": 1, "color": "white"}},
-            "texttemplate": "%{label}<br>%{value:,}<br>%{percentRoot:.1%}",
-            "hovertemplate": ("%{label}<br>%{value:,} parameters<br>%{percentRoot:.1%} of the model"
-                              "<extra></extra>"),
-            "tiling": {"pad": 2}, "pathbar": {"visible": True, "textfont": {"size": 13}},
-            "root": {"color": "rgba(0,0,0,0)"},
-            "textfont": {"size": 15}, "insidetextfont": {"size": 15, "color": ink},
-        }],
-        # A box too small for 12 px text shows its name on hover only (plotly would shrink it).
-        "layout": {"height": 440, "margin": {"l": 0, "r": 0, "t": 30, "b": 0}, "font": FONT,
-                   "uniformtext": {"minsize": 12, "mode": "hide"}},
-    }
+def treemap_spec(cfg: TransformerConfig, room: bool = False) -> dict:
+    """treemap_figure's figure as one dict (a test builds it validated): pages/gpt2_params/treemap.py."""
+    return treemap.treemap_spec(cfg, rows(cfg), room)
 
 
 _PRESET_COLS = ["preset", "params", "d_model", "n_layer", "n_head", "n_kv_head", "d_ff", "vocab_size",

@@ -240,8 +240,13 @@ def line_across(seg):
     return None if seg is None else (seg[:, 0], seg[:, 1])
 
 
+# A curve fit's two titles; in the room (text 1.6 times larger) short enough for a phone's 320 px chart.
+CURVE_TITLES = {False: ("Points and the network's curve", "Each unit's ramp (its share of the curve)"),
+                True: ("The curve, ■ train, □ test", "Each unit's ramp")}
+
+
 def curve_figure(x, fits, data, *, parts=None, title: str | None = None,
-                 height: int = 460) -> go.Figure:
+                 height: int = 460, room: bool = False) -> go.Figure:
     """A 1-D fit: the points and the network's curve above, each hidden unit's ramp under it.
 
     x : ndarray of shape (m,), positions along the axis
@@ -249,16 +254,17 @@ def curve_figure(x, fits, data, *, parts=None, title: str | None = None,
     data : pages/trainer/run.Data with Xtr (n, 1), ytr (n,) values, Xte, yte
     parts : ndarray of shape (m, units) or None: each last-hidden unit's share of the first fit
         (lib.maps.curve_fit); the fit is their sum plus its output bias
+    room : the room view (text 1.6 times larger): the curve takes more of the height, and the points
+        are named in its title, not in two more rows of legend under it
     """
     rows = 2 if parts is not None else 1
-    fig = make_subplots(rows=rows, cols=1, shared_xaxes=True, vertical_spacing=0.1,
-                        row_heights=[0.6, 0.4] if rows == 2 else None,
-                        subplot_titles=("Points and the network's curve",
-                                        "Each unit's ramp (its share of the curve)")[:rows])
+    fig = make_subplots(rows=rows, cols=1, shared_xaxes=True, vertical_spacing=0.07 if room else 0.1,
+                        row_heights=([0.7, 0.3] if room else [0.6, 0.4]) if rows == 2 else None,
+                        subplot_titles=CURVE_TITLES[room][:rows])
     for split, X, y in (("train", data.Xtr, data.ytr), ("test", data.Xte, data.yte)):
         if len(y):
             fig.add_trace(go.Scatter(
-                x=f32(X[:, 0]), y=f32(y), mode="markers", name=f"{split} points", showlegend=True,
+                x=f32(X[:, 0]), y=f32(y), mode="markers", name=f"{split} points", showlegend=not room,
                 marker=dict(symbol="square" if split == "train" else "square-open", size=6,
                             color=colors.ON if split == "train" else colors.OFF),
                 hovertemplate="x = %{x:.2f}<br>y = %{y:.2f}<extra></extra>"), row=1, col=1)

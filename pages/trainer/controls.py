@@ -5,7 +5,6 @@ twin's boxes into the page's columns and returns the run they ask for as one fro
 
 from __future__ import annotations
 
-import contextlib
 import json
 from dataclasses import dataclass, replace
 
@@ -30,10 +29,11 @@ from pages.trainer.links import (
     parse_units,
     problem_now,
     share_link,
+    show_link,
     slider,
     twin_number_with_link,
 )
-from ui import address, fmt, room, state
+from ui import address, fmt, state
 
 LAST_PROBLEM = "trainer_last_problem"
 
@@ -342,9 +342,7 @@ def share(run: tr.Run, values: dict, problem: str = "classify", spec: tr.Spec | 
         if link:
             st.caption("This page's link with every setting and the trained weights: a class opens exactly "
                        "this network.")
-            # in the room view hundreds of characters no one reads off a screen: folded away
-            with st.expander("The link") if room.on() else contextlib.nullcontext():
-                st.code(link, language=None, wrap_lines=True)
+            show_link(link)   # in the room view its short form: no one reads 1,500 characters off a screen
             if address.reachable(address.page_url())[1]:
                 host = address.network_ip()
                 st.caption(":material/lan: " + address.LOOPBACK_NOTE.format(host=host))

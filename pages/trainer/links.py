@@ -11,6 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+import streamlit as st
+
+from classroom.links import short_link
 from engine import fairshare
 from lib import settings
 from lib.datasets import PROBLEMS
@@ -28,7 +31,7 @@ from lib.settings import (  # noqa: F401  (the page's words for the table's name
 )
 from lib.train import read_export
 from pages.trainer import run as tr
-from ui import address, fmt, state
+from ui import address, fmt, room, state
 
 _WORDS = {"redraws": f"{1 / fairshare.MIN_INTERVAL:.0f}"}   # what a setting's help names from the engine
 
@@ -168,6 +171,21 @@ def share_link(run: tr.Run, values: dict) -> str | None:
             params.append((key, link.to_text(value)))
     params.append(("w", code))
     return address.page_link(params, "/trainer")
+
+
+def show_link(link: str) -> None:
+    """The share link as the page offers it. In the room view (issue 43 item 9) its 1,500 characters (a
+    3-class network's weights) were printed for nobody to read off a screen: there a button keeps it under
+    a short link a room can type (/?s=CODE, classroom/links.py), in a box with its copy button."""
+    if not room.on():
+        st.code(link, language=None, wrap_lines=True)
+        return
+    path, query = "trainer", link.split("?", 1)[1] if "?" in link else ""
+    base = link.split("?", 1)[0].rstrip("/")
+    short_link(path, query, base[: -len(path)] if base.endswith(path) else base + "/", key="trainer_short_link",
+               label="Short link", help="This network, its settings and its weights under six "
+                    "letters, e.g. /?s=K7M2QX, for the room to type. Kept on this server for a year. The "
+                    "whole link is on the page without large text.")
 
 
 def twin_title(spec: tr.Spec) -> str:

@@ -23,8 +23,17 @@ H_MAP_ROOM = 430              # the room view's maps: whole, the numbers beside 
 CURVE_RES = 240              # points along a curve fit's axis
 
 
+# A curve fit's chart (its points and curve over each unit's ramps, its legend under them): in the room
+# view it fills its column down to a 1366 x 768 screen's edge (issue 43 item 9: its curve was 170 px high).
+H_CURVE, H_CURVE_ROOM = H_MAP + 60, 540
+
+
 def map_height() -> int:
     return H_MAP_ROOM if room.on() else H_MAP
+
+
+def curve_height() -> int:
+    return H_CURVE_ROOM if room.on() else H_CURVE
 
 
 def tick(run: tr.Run, speed: int | None):
@@ -91,8 +100,9 @@ def plane(spec: tr.Spec, t, act: str, d: tr.Data, discrete: bool) -> np.ndarray:
     return shading(spec.head, raw_map(spec, t, act, d), discrete, span(d) if spec.head == "linear" else 1.0)
 
 
-def _edge(spec: tr.Spec, t, act: str, d: tr.Data) -> np.ndarray | None:
-    """The live map's boundary cells (a dark line of cells where the class changes), None for values."""
+def edge_cells(spec: tr.Spec, t, act: str, d: tr.Data) -> np.ndarray | None:
+    """A map's boundary cells (a dark line of cells where the class changes), None for values: the live
+    maps' and the Bend view's."""
     if spec.head == "linear":
         return None
     return boundary_cells(labels_of(raw_map(spec, t, act, d)))
@@ -123,7 +133,7 @@ def curve_chart(spec: tr.Spec, run: tr.Run, act: str | None = None, title: str |
     if twin and run.twin is not None:
         fits.insert(0, (twin_title(spec), curve_fit(run.twin.params, spec.feat, x, run.twin.cfg.act)[0],
                         tc.TWIN_COLOR))
-    return tc.curve_figure(x, fits, d, parts=parts, title=title, height=H_MAP + 60)
+    return tc.curve_figure(x, fits, d, parts=parts, title=title, height=curve_height(), room=room.on())
 
 
 def maps(spec: tr.Spec, run: tr.Run, figs: dict, cols, discrete: bool) -> None:
@@ -133,7 +143,7 @@ def maps(spec: tr.Spec, run: tr.Run, figs: dict, cols, discrete: bool) -> None:
     xs = np.linspace(-d.limit, d.limit, RES)
     curve = is_curve(run)
     h = H_MAP if curve else map_height()   # a curve fit keeps its height: its ramps' axis needs it
-    slot = cols[0].container(height=h + 72 if curve else h + 12, border=False)
+    slot = cols[0].container(height=(curve_height() if curve else h) + 12, border=False)
     with cols[0]:  # under the map: what a click on it adds (drawn first: the map needs to know)
         LINKS.show_note("pts", LINKS.value("pts") or "")
         adding = picking.controls(LINKS, spec.problem, spec.k, d.limit, curve, d.hand)
@@ -144,7 +154,7 @@ def maps(spec: tr.Spec, run: tr.Run, figs: dict, cols, discrete: bool) -> None:
                         key="trainer_pick_map" if adding else "trainer_curvefit", on_click=click)
         else:
             base = tc.live_boundary(figs, "boundary", run.sig, xs, xs, plane(spec, t, spec.act, d, discrete), d,
-                                    title=net_title(spec), height=h, edge=_edge(spec, t, spec.act, d),
+                                    title=net_title(spec), height=h, edge=edge_cells(spec, t, spec.act, d),
                                     **look(spec, d))
             charts.show(picking.plane(figs, "boundary.hand", base, d, adding), live=True,
                         key="trainer_pick_map" if adding else "trainer_boundary", on_click=click)
@@ -153,7 +163,7 @@ def maps(spec: tr.Spec, run: tr.Run, figs: dict, cols, discrete: bool) -> None:
             twin = run.twin
             base = tc.live_boundary(figs, "twin", run.sig, xs, xs, plane(spec, twin, twin.cfg.act, d, discrete),
                                     d, title=twin_title(spec), height=h,
-                                    edge=_edge(spec, twin, twin.cfg.act, d), **look(spec, d))
+                                    edge=edge_cells(spec, twin, twin.cfg.act, d), **look(spec, d))
             charts.show(picking.plane(figs, "twin.hand", base, d, None), live=True, key="trainer_boundary_twin")
         st.html(legend(spec, d, discrete))
 

@@ -18,7 +18,7 @@ from pages.trainer import charts as tc
 from pages.trainer import inside_charts as ic
 from pages.trainer import run as tr
 from pages.trainer.links import ACTS, LINKS, OPT_NAMES, parse_units
-from pages.trainer.live import curve_chart, is_curve, look, plane
+from pages.trainer.live import curve_chart, edge_cells, is_curve, look, plane
 from ui import charts, fmt, state, tables, tex
 from ui.light import sendable
 
@@ -40,7 +40,7 @@ def bend_pictures_other(spec: tr.Spec, run: tr.Run, bend: str, figs: dict, xs, y
             else:
                 fig = cached(figs, name, (key, act, spec.problem), lambda act=act, title=title: tc.boundary_figure(
                     xs, ys, plane(spec, run.trainer, act, d, False), d, title=title, live=False,
-                    height=420, **look(spec, d)), shared=run.hand)
+                    height=420, edge=edge_cells(spec, run.trainer, act, d), **look(spec, d)), shared=run.hand)
             charts.show(fig, key=f"trainer_{name}")
     if bend == "identity":
         what = "a straight line" if is_curve(run) else "a tilted plane"

@@ -517,6 +517,9 @@ def test_weights_link_round_trip_and_limit():
     assert big.flat.size > MAX_LINK_PARAMS and big.encode_weights() is None
     two_layers = trainer(0, hidden=(16, 16))
     assert two_layers.flat.size <= MAX_LINK_PARAMS and len(two_layers.encode_weights()) < 2200
+    other = trainer(1, hidden=(16, 16))   # a link as long as a link gets loads (the bound counted bytes: 133)
+    other.load_weights(two_layers.encode_weights())
+    np.testing.assert_array_equal(other.flat, two_layers.flat.astype(np.float32))
 
 
 @pytest.mark.parametrize(("text", "word"), [
