@@ -18,6 +18,7 @@ The modules, each importing only those above it (tests/unit/test_floors.py's CLA
     links.py       the sidebar's "A link for the class" and its short link
     lesson.py      a student's page in a lesson class (app.py calls its `follow`)
     build.py       the teacher building a lesson on /class: steps from links, questions, save, file out/in
+    draft.py       the lesson being built, kept in the store as it changes: a reload restores it (`draft`)
     lead.py        the teacher leading a lesson on /class
 
 Callers import the module they need (`from classroom import board`); this file holds nothing else.

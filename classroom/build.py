@@ -6,8 +6,8 @@ exported to and imported from a JSON file. "Lead a lesson" (classroom/lead.py) o
 What a teacher pastes or uploads is read by lib.lesson_build (pure, strict): every refusal is one line
 beside the part that was used, and the steps built stay. Everything typed is shown as plain text.
 
-State: the keys below, all in st.session_state, none in the URL (a lesson is not a view). Every change
-happens in a widget's callback, so the page draws the new lesson in the same run.
+State: the keys below, all in st.session_state; the URL holds only the draft's code (classroom/draft.py
+keeps the lesson for a reload). Every change happens in a callback, so the page draws it in the same run.
 """
 
 from __future__ import annotations

@@ -89,13 +89,14 @@ def looked_up(look: Callable[[], T | None]) -> T | None:
 
 
 # --- what anyone may store: per page here, per address in the store (store.BUDGETS) -------------------------
-PER_PAGE = {"start": 5, "save": 10, "link": 20}   # a minute, per page (session)
-WORDS = {"start": "starts", "save": "saves", "link": "short links"}
+PER_PAGE = {"start": 5, "save": 10, "link": 20, "draft": 30}   # a minute, per page (session)
+WORDS = {"start": "starts", "save": "saves", "link": "short links", "draft": "changes kept for a reload"}
 
 
 def spend(kind: str) -> Client:
-    """One more start, save or short link from this page: StoreError (one line) past PER_PAGE[kind] a minute;
-    else the client the store counts it for (its address's budget, store.Store.spend)."""
+    """One more start, save, short link or draft's change (classroom/draft.py) from this page: StoreError
+    (one line) past PER_PAGE[kind] a minute; else the client the store counts it for (its address's budget,
+    store.Store.spend)."""
     now = time.monotonic()
     times = [t for t in st.session_state.setdefault(SPENT, {}).get(kind, ()) if now - t < 60.0]
     if len(times) >= PER_PAGE[kind]:
@@ -146,7 +147,8 @@ def take_key(code: str | None) -> None:
     key = st.query_params.get("key")
     if key is not None and code:
         st.session_state.setdefault(KEYS, {})[normal_code(code)] = key
-    history.forget("key")
+    if key is not None:   # asked only while it is there: a run without it leaves another's ask alone
+        history.forget("key")
 
 
 def key_for(code: str) -> str | None:

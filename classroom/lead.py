@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from classroom import asking, board, build, connection, door, reveal, seats, session, text
+from classroom import asking, board, build, connection, door, draft, reveal, seats, session, text
 from lib import lessons
 from store import StoreError
 from ui import fmt, state
@@ -80,6 +80,7 @@ def start_box() -> None:
             st.session_state.setdefault(session.KEYS, {})[code] = key
             st.session_state["class_new_key"] = (code, key)
             st.query_params["code"] = code
+            draft.started()
             state.rerun_page("the new lesson class's code and key")
 
 

@@ -12,7 +12,7 @@ import streamlit as st
 
 import engine.preload  # noqa: F401  (first: every module imported once before any page runs)
 from classroom import board as class_board  # not `board`: this page's own board() draws it
-from classroom import build, connection, door, lead, lesson, pictures, seats, session, text
+from classroom import build, connection, door, draft, lead, lesson, pictures, seats, session, text
 from lib.challenge import DEFAULT_PROBLEM, evaluate, score_of
 from lib.datasets import PROBLEMS
 from store import StoreDown, StoreError, normal_code
@@ -69,6 +69,7 @@ def start() -> None:
             st.session_state.setdefault(session.KEYS, {})[code] = key
             st.session_state["class_new_key"] = (code, key)
             st.query_params["code"] = code
+            draft.started()
             state.rerun_page("the new class's board and key")
 
 
@@ -370,12 +371,14 @@ def room(code: str) -> bool:
             with st.expander("Start a challenge of your own (for a teacher)", icon=":material/flag:"):
                 start()
         else:
+            draft.keep()   # the link's unsaved lesson restored, this one kept: before "Lead a lesson" lists it
             a, b = st.columns(2, gap="medium")
             with a:
                 join("")
             with b:
                 start()
                 lead.start_box()
+            draft.said()
             build.builder()
     return lesson_class
 

@@ -142,6 +142,13 @@ class _Shared:
         self.reads = 0     # reads of the store made for lesson_now (tests and benches count them)
 
 
+DRAFT = "draft-"   # a draft's digest starts so (a saved lesson's is sha256 hex): store.lessons.keep_draft
+
+
+def _draft():
+    return SavedLesson.digest.startswith(DRAFT, autoescape=True)
+
+
 class LessonStore:
     """Store's lesson methods (store.Store inherits them)."""
 
@@ -466,6 +473,46 @@ class LessonStore:
         """The saved lesson with this canonical text (if any) was opened or started: kept KEEP_LINKS more."""
         digest = hashlib.sha256(text.encode()).hexdigest()
         s.execute(update(SavedLesson).where(SavedLesson.digest == digest).values(used_at=_store.utc_now()))
+
+    # --- drafts: the builder's unsaved lesson, kept as it changes (classroom/draft.py) --------------------
+    # A draft is a saved_lessons row too (the same codes, the same budget, the same week's purge), but
+    # written over in place: its digest is DRAFT + random hex, never a lesson text's sha256 (hex alone), so
+    # save_lesson never finds one and a draft's writes never touch a saved lesson. Its created_at is its last
+    # write: kept KEEP_UNUSED from its last change, and counted in the client's budget of saves (Store.spend)
+    # in the hour and day it was last written.
+    def keep_draft(self, lesson: lessons.Lesson | dict, *, code: str | None = None, paths=None,
+                   client: _store.Client | None = None) -> str:
+        """Write the builder's unsaved lesson over the draft under `code`; a new draft (counted against the
+        client's budget of saves) when there is none, or no longer. Returns the draft's code, committed."""
+        parsed = _lesson_of(lesson, paths)
+        text = _text(parsed)
+        code = _store.normal_code(code or "")[:_store.CODE_LENGTH]
+        if code:
+            with self.writing() as s:
+                written = s.execute(update(SavedLesson).where(SavedLesson.code == code, _draft()).values(
+                    title=parsed.title, steps=text, created_at=_store.utc_now())).rowcount
+            if written:
+                return code
+        for _ in range(20):
+            code = "".join(secrets.choice(_store.CODE_ALPHABET) for _ in range(_store.CODE_LENGTH))
+            try:
+                with self.writing() as s:
+                    self.spend(s, "save", client, len(text))
+                    s.add(SavedLesson(code=code, digest=DRAFT + secrets.token_hex(29), title=parsed.title,
+                                      steps=text, created_at=_store.utc_now(),
+                                      client=client.address if client else None))
+                return code
+            except IntegrityError:
+                continue        # the code was taken: draw another
+        raise _store.StoreError("Could not keep the lesson; try again.")
+
+    def load_draft(self, code: str, *, paths=None) -> lessons.Lesson | None:
+        """The draft under this code (None: no such draft, a saved lesson's code, or purged). Read only: a
+        draft restored is kept as long as it was."""
+        code = _store.normal_code(code)[:_store.CODE_LENGTH]
+        with self.reading() as s:
+            text = s.scalar(select(SavedLesson.steps).where(SavedLesson.code == code, _draft()))
+        return None if text is None else _lesson_of(json.loads(text), paths)
 
     def load_lesson(self, code: str, *, paths=None) -> lessons.Lesson | None:
         """The lesson saved under this code (None: no such code, or no longer kept); opened, it is kept

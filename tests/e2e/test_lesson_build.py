@@ -132,3 +132,36 @@ def test_a_retitled_step_is_kept_and_the_lesson_saves(open_page):
     teacher.mouse.move(0, 0)
     assert axe_findings(teacher) == []
     screenshot(teacher, "lesson-build-retitled")
+
+
+def test_a_reload_restores_the_unsaved_lesson(open_page):
+    """Issue 43, item 1: a reload (or a laptop that slept and came back as a new session) lost every unsaved
+    step. The lesson being built is kept as it changes, its code in the address bar's own entry (no Back per
+    change); the reload restores title and steps with one line, axe clean, at 1366 and 420 px."""
+    for size in ("laptop", "phone"):
+        teacher = open_page("/class", size)
+        _open_builder(teacher)
+        entries = teacher.evaluate("history.length")
+        _type(teacher, "The lesson's title", "Unsaved bends")
+        _add(teacher, "/activations?bend=relu&hide=bend", "A bend", 1)
+        teacher.wait_for_function("() => /[?&]draft=[A-Z2-9]{6}/.test(location.href)", timeout=15_000)
+        code = re.search(r"draft=([A-Z2-9]{6})", teacher.url)[1]
+        assert teacher.evaluate("history.length") == entries             # replaced in place, never pushed
+        teacher.reload()
+        wait_ready(teacher)
+        teacher.get_by_text("Your unsaved lesson was restored.").wait_for(timeout=15_000)
+        wait_ready(teacher)
+        text = main_text(teacher)
+        assert "1. A bend" in text and "/activations?bend=relu&hide=bend" in text, text[-800:]
+        assert teacher.get_by_role("textbox", name="The lesson's title").input_value() == "Unsaved bends"
+        assert f"draft={code}" in teacher.url
+        assert_clean(teacher)
+        teacher.mouse.move(0, 0)
+        assert axe_findings(teacher) == []
+        screenshot(teacher, "lesson-build-restored")
+    lost = open_page("/class?draft=ZZZZZZ", "phone")                     # a code that names no draft
+    lost.get_by_text("Your unsaved lesson could not be restored").wait_for(timeout=15_000)
+    wait_ready(lost)
+    assert_clean(lost)
+    assert "draft=" not in lost.url and "No steps yet" not in main_text(lost)   # the builder closed, empty
+    screenshot(lost, "lesson-build-draft-lost")

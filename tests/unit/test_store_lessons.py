@@ -267,6 +267,46 @@ def test_a_saved_lesson_is_one_code_per_lesson_and_loads_back(store):
     assert store.load_lesson(code) is None
 
 
+def test_a_draft_is_written_over_in_place_kept_a_week_from_its_last_change_and_never_a_saved_lesson(store):
+    """The builder's unsaved lesson (classroom/draft.py): one row per draft, its code stable as it changes,
+    read back without marking it opened, apart from saved lessons both ways, counted in the saves' budget."""
+    import store as store_module
+    from store import Client
+
+    first = L.Lesson("Draft", LESSON.steps[:1])
+    code = store.keep_draft(first, paths=PAGES)
+    assert len(code) == 6 and set(code) <= set(store_module.CODE_ALPHABET)
+    assert store.load_draft(code.lower()) == first
+    assert store.keep_draft(LESSON, code=code, paths=PAGES) == code      # written over: the same code
+    assert store.load_draft(code) == LESSON and _count(store, SavedLesson) == 1
+    with store.reading() as s:
+        row = s.get(SavedLesson, code)
+        assert row.used_at is None and row.digest.startswith("draft-") and len(row.digest) == 64
+    saved = store.save_lesson(LESSON)                                   # Save: a lesson of its own
+    assert saved != code and store.load_draft(saved) is None            # a saved lesson is no draft
+    assert store.keep_draft(first, code=saved) not in (saved, code)     # nor is it ever written over
+    assert store.load_lesson(saved) == LESSON
+    assert store.load_draft("ZZZZZZ") is None and store.load_draft("") is None
+    with pytest.raises(StoreError, match="cannot be used"):
+        store.keep_draft({"format": L.FORMAT, "title": "x", "steps": []}, code=code)
+    assert store.load_draft(code) == LESSON                             # a refused write changes nothing
+    week = store_module.KEEP_UNUSED + timedelta(days=1)
+    with store.writing() as s:   # last changed eight days ago: purged, as a saved lesson nobody opened
+        s.get(SavedLesson, code).created_at = store_module.utc_now() - week
+    store.purge()
+    assert store.load_draft(code) is None
+    assert store.keep_draft(first, code=code) != code                   # purged: a new draft
+    # a flood of new drafts from one network meets the saves' budget (issue 44); a write over its own does not
+    who = Client.of("203.0.113.9", "cookie")
+    mine = store.keep_draft(first, client=who)
+    rows = store_module.BUDGETS["save"][0]
+    for _ in range(rows - 1):
+        store.keep_draft(first, client=who)
+    with pytest.raises(StoreError, match="from this network in the last hour"):
+        store.keep_draft(first, client=who)
+    assert store.keep_draft(LESSON, code=mine, client=who) == mine and store.load_draft(mine) == LESSON
+
+
 def test_the_schema_upgrades_from_0002_with_the_classes_kept(store):
     from alembic import command
 
