@@ -383,3 +383,23 @@ def metric(page, label: str) -> str:
 
 
 os.environ.setdefault("PW_TEST_SCREENSHOT_NO_FONTS_READY", "1")
+
+
+def choose_lesson(teacher, title: str) -> None:
+    """On /class, pick the ready lesson `title` under Lead a lesson (shown as 'N. title (M min)'): the list of
+    14 and more scrolls, so it is filtered by typing; a rerun may close an open list, so up to 5 tries."""
+    box = teacher.locator(".st-key-lesson_start_pick")
+
+    def chosen() -> bool:
+        return title in box.inner_text() + box.locator("input").first.input_value()
+
+    for _ in range(5):   # the first ready lesson is chosen already
+        if chosen():
+            break
+        box.click()
+        teacher.keyboard.type(title[:24])
+        try:
+            teacher.locator("[role=option]", has_text=title).first.click(timeout=5_000)
+        except Exception:   # the list closed under the click: open it again
+            continue
+    assert chosen(), title

@@ -12,7 +12,7 @@ import re
 from classroom import lead
 from lib.lessons import parse_query, tax_at
 from lib.tax import PRESETS
-from tests.e2e.conftest import assert_clean, axe_findings, main_text, screenshot, wait_ready
+from tests.e2e.conftest import assert_clean, axe_findings, choose_lesson, main_text, screenshot, wait_ready
 from ui import fmt
 
 # Every error box that ever appears on the page, kept in the page (a same-page switch keeps the document).
@@ -29,8 +29,7 @@ def _button(page, key: str):
 
 def _start(open_page, title: str) -> tuple:
     teacher = open_page("/class")
-    teacher.locator(".st-key-lesson_start_pick").get_by_role("combobox").click()
-    teacher.get_by_role("option", name=title, exact=True).click()
+    choose_lesson(teacher, title)
     teacher.get_by_role("button", name="Start the lesson").click()
     teacher.wait_for_function("() => /code=[A-Z2-9]{6}/.test(location.href)", timeout=30_000)
     wait_ready(teacher)

@@ -17,7 +17,7 @@ import pytest
 from classroom import asking, lead
 from lib import lessons as L
 from lib.lesson_build import read_folder
-from tests.e2e.conftest import assert_clean, axe_findings, first_screen, main_text, wait_ready
+from tests.e2e.conftest import assert_clean, axe_findings, choose_lesson, first_screen, main_text, wait_ready
 from tests.minus import deltas
 
 SCREEN = {"width": 1366, "height": 768}
@@ -31,21 +31,7 @@ def _button(page, name: str):
 def _start(open_page, lesson: str):
     teacher = open_page("/class", height=SCREEN["height"])
     title = lead.ready()[lesson].title
-    box = teacher.locator(".st-key-lesson_start_pick")
-
-    def chosen() -> bool:
-        return title in box.inner_text() + box.locator("input").first.input_value()
-
-    for _ in range(5):   # the first ready lesson is chosen already; a rerun may close an open list
-        if chosen():
-            break
-        box.click()
-        teacher.keyboard.type(title[:24])   # the list of 14 and more scrolls: filter it to this one
-        try:
-            teacher.locator("[role=option]", has_text=title).first.click(timeout=5_000)
-        except Exception:   # the list closed under the click: open it again
-            continue
-    assert chosen()
+    choose_lesson(teacher, title)
     _button(teacher, "Start the lesson").click()
     teacher.wait_for_function("() => /code=[A-Z2-9]{6}/.test(location.href)")
     wait_ready(teacher)
