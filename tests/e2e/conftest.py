@@ -403,3 +403,22 @@ def choose_lesson(teacher, title: str) -> None:
         except Exception:   # the list closed under the click: open it again
             continue
     assert chosen(), title
+
+
+def open_lazy(page, title: str, inside: str, tries: int = 3) -> None:
+    """Open a lazy expander (`on_change="rerun"`: closed, it draws nothing; opening it reruns the page) by
+    its title until `inside` shows. Under both cores' load a click landed while the page's run was still
+    on, and the box came back closed (1 in about 400 opens): a teacher clicks again, and so does this."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    for attempt in range(tries):
+        details = page.locator("details", has=page.get_by_text(title)).first
+        if details.get_attribute("open") is None:
+            page.get_by_text(title).first.click()
+        try:
+            page.get_by_text(inside).first.wait_for(timeout=10_000)
+            return
+        except PlaywrightTimeout:
+            if attempt == tries - 1:
+                raise
+            wait_ready(page)

@@ -12,7 +12,7 @@ import time
 import pytest
 
 from bench.play_browser import COUNT_REDRAWS
-from tests.e2e.conftest import assert_clean, main_text, metric, screenshot, wait_ready
+from tests.e2e.conftest import assert_clean, main_text, metric, open_lazy, screenshot, wait_ready
 
 BOUNDARY = ".st-key-trainer_boundary"
 TWIN = ".st-key-trainer_boundary_twin"
@@ -489,8 +489,7 @@ def test_a_hide_all_link_on_a_phone_still_trains_and_the_box_builds_links(open_p
     _pause(page)
     screenshot(page, "trainer-hide-all")
     laptop = open_page("/trainer?twin=false")
-    laptop.get_by_text("A link for the class").click()
-    laptop.get_by_text("Hide these controls").wait_for(timeout=15_000)   # drawn once opened (lazy)
+    open_lazy(laptop, "A link for the class", "Hide these controls")   # drawn once opened (lazy)
     assert laptop.get_by_text("Hide these controls").count() == 1
 
 
