@@ -37,7 +37,9 @@ MARKED = "lesson_seat_marked"    # session: when this page last marked its seat 
 LAST = "lesson_last"             # session: (code, state, my answers) last read (kept through an outage)
 # The watch's interval: the teacher's move is in this process's shared state within store.lessons.FRESH
 # (at once on the teacher's own replica), then on the page within this, then one run of the page: a Reveal
-# on every screen within a second (issue 44; at 1.0 s and FRESH 0.5 s the slowest took 1.42 s).
+# on every screen within about a second (issue 44, bench/classroom.py --lesson, 30 students on 2 replicas:
+# at 1.0 s and FRESH 0.5 s the slowest screen took 1.42 s; at 0.5/0.25 0.88-1.08 s; at 0.4/0.2 1.06-1.27 s,
+# the extra looks queueing before the 30 runs a Reveal starts at once).
 FOLLOW_EVERY = 0.5
 SEAT_COOKIE = "layerlab_seat_"   # + a lesson class's code: the seat this browser joined it with
 MARK_EVERY = 30.0                # seconds between two marks of a following seat as seen (a write)
