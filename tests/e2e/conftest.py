@@ -187,10 +187,12 @@ RECONNECTS = SHOTS.parent / "reconnects.txt"
 
 
 def _connected(page, timeout: float) -> None:
-    """The page's websocket is up. A page that never connected in `timeout` (CI: 2 of 2,400 tests, under
-    both cores' load, while the server answered other pages) is reloaded ONCE, as a student would, and
-    what was seen is written to artifacts/reconnects.txt and warned about (the -ra summary shows it); a
-    page that does not connect after the reload fails with what it showed."""
+    """The page's websocket is up. A page that never connected in `timeout` is reloaded ONCE, as a student
+    would, and what was seen is written to artifacts/reconnects.txt and warned about (the -ra summary shows
+    it); a page that does not connect after the reload fails with what it showed. Seen: 1 to 2 loads in a
+    run of 275, with no app at all (no stApp, an empty body) and, under the page, every JS chunk it asked
+    for failed with net::ERR_NETWORK_CHANGED: Chromium drops requests in flight when a network interface
+    comes or goes, and the container level beside it makes and removes podman's interfaces."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     connected = "[data-testid='stApp'][data-test-connection-state='CONNECTED']"
