@@ -44,7 +44,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import Session, sessionmaker
 
 from store.base import (
-    CODE_ALPHABET,
+    CODE_ALPHABET,  # noqa: F401 (re-exported: callers read every store name from `store`)
     CODE_LENGTH,
     KEEP_LINKS,
     KEEP_UNUSED,  # noqa: F401 (re-exported: callers read every store name from `store`)
@@ -53,6 +53,7 @@ from store.base import (
     StoreError,
     aware_utc,
     hash_secret,
+    new_code,
     normal_code,
     utc_now,
 )
@@ -428,7 +429,7 @@ class Store(LessonStore):
                 found = s.scalar(select(ShortLink.code).where(ShortLink.digest == digest))
             if found:
                 return found
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            code = new_code()
             try:
                 with self.writing() as s:
                     self.spend(s, "link", client, len(query))
@@ -532,7 +533,7 @@ class Store(LessonStore):
         Counted against the client's budget of starts (spend)."""
         key = secrets.token_urlsafe(24)
         for _ in range(20):
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            code = new_code()
             try:
                 with self.writing() as s:
                     self.spend(s, "start", client)

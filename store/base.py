@@ -48,6 +48,14 @@ def aware_utc(t: datetime | None) -> datetime | None:
     return t.replace(tzinfo=UTC) if t is not None and t.tzinfo is None else t
 
 
+def new_code() -> str:
+    """A fresh code for a class, a saved lesson, a draft or a short link: CODE_LENGTH letters and digits
+    without look-alikes (its caller retries when the database says it is taken)."""
+    import secrets
+
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
 def normal_code(code: str) -> str:
     """A join code as typed (any case, spaces) in its stored form."""
     return "".join(str(code).split()).upper()

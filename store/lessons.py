@@ -205,7 +205,7 @@ class LessonStore:
             raise _store.StoreError("A lesson is paced or free.")
         key = secrets.token_urlsafe(24)
         for _ in range(20):
-            code = "".join(secrets.choice(_store.CODE_ALPHABET) for _ in range(_store.CODE_LENGTH))
+            code = _store.new_code()
             now = _store.utc_now()
             try:
                 with self.writing() as s:
@@ -450,7 +450,7 @@ class LessonStore:
                 found = s.scalar(select(SavedLesson.code).where(SavedLesson.digest == digest))
             if found:
                 return found
-            code = "".join(secrets.choice(_store.CODE_ALPHABET) for _ in range(_store.CODE_LENGTH))
+            code = _store.new_code()
             try:
                 with self.writing() as s:
                     self.spend(s, "save", client, len(text))
@@ -494,7 +494,7 @@ class LessonStore:
             if written:
                 return code
         for _ in range(20):
-            code = "".join(secrets.choice(_store.CODE_ALPHABET) for _ in range(_store.CODE_LENGTH))
+            code = _store.new_code()
             try:
                 with self.writing() as s:
                     self.spend(s, "save", client, len(text))
