@@ -89,8 +89,9 @@ def looked_up(look: Callable[[], T | None]) -> T | None:
 
 
 # --- what anyone may store: per page here, per address in the store (store.BUDGETS) -------------------------
-PER_PAGE = {"start": 5, "save": 10, "link": 20, "draft": 30}   # a minute, per page (session)
-WORDS = {"start": "starts", "save": "saves", "link": "short links", "draft": "changes kept for a reload"}
+PER_PAGE = {"start": 5, "save": 10, "link": 20, "draft": 30, "homework": 30}   # a minute, per page (session)
+WORDS = {"start": "starts", "save": "saves", "link": "short links", "draft": "changes kept for a reload",
+         "homework": "homework answers"}
 
 
 def spend(kind: str) -> Client:
