@@ -125,7 +125,7 @@ def step(ref: str, lesson: lessons.Lesson, i: int, me: dict) -> None:
         return
     if q is not None:
         result(q, me["mine"][i])
-    lead.view(s, i, big=False)
+    lead.view(s, i)   # the lesson mode's frame: the page in its room view
     st.link_button("Open this step's page in a new tab", s.link, icon=":material/open_in_new:",
                    help="The live page of this step, to try it yourself.")
 
@@ -269,7 +269,9 @@ def summary(lesson: lessons.Lesson, me: dict) -> None:
                      "your answer": "–" if mine is None else reveal.shown_answer(q, mine["value"]),
                      "right answer": "a poll" if q.poll else
                      "–" if mine is None else reveal.shown_answer(q, q.answer),
-                     "": "" if mine is None else reveal.mark(mine["right"])})
-    st.dataframe(rows, hide_index=True, width="stretch")
+                     "right?": "" if mine is None else reveal.mark(mine["right"])})
+    import pandas as pd
+
+    st.table(pd.DataFrame(rows), hide_index=True)   # a table: a question's words wrap, never cut
     st.button("Back to the steps", key="homework_again", icon=":material/replay:", on_click=_go,
               args=(me, 0), help="Step 1 again: your answers stay; open questions can still be answered.")

@@ -270,12 +270,12 @@ def corner(code: str, ls, student: str) -> None:
     b.image(door.qr_png(student), width=80, alt=f"QR code of the student link, {student}")
 
 
-def view(step, index: int, big: bool = True) -> None:
+def view(step, index: int) -> None:
     """The step's view as the room sees it (the page in its room view, `big=true`, embedded: no menu or
     header), at a projector's width scaled down into its column, in a frame that follows Next, Back and
-    Reveal. `big=False`: at the page's own size (a student's homework, classroom/homework.py)."""
+    Reveal."""
     path = "trainer" if step.challenge else step.path
-    src = f"/{path}?" + "&".join(p for p in (step.query, "big=true&embed=true" if big else "embed=true") if p)
+    src = f"/{path}?" + "&".join(p for p in (step.query, "big=true&embed=true") if p)
     with st.container(key=VIEW):
         st.iframe(src, height=VIEW_SIZE[1], tab_index=-1)
 

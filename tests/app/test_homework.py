@@ -48,7 +48,7 @@ def test_a_ready_lesson_steps_through_alone_the_answer_and_view_only_after_check
     assert not at.exception and at.title[0].value == "Homework"
     assert "Step 1 of 5: The card" in _words(at) and at.button(key="homework_back").disabled
     assert _frames(at) == ["/recipe-card?mode=plain&nin=2&nout=2&x1=1&x2=2&w11=0.5&w12=-1&w21=1&w22=0.5&b1=0"
-                           "&b2=0.5&hide=mode,nin,nout&embed=true"]   # no question: the view at once
+                           "&b2=0.5&hide=mode,nin,nout&big=true&embed=true"]   # no question: the view at once
     _next(at)
     assert "Step 2 of 5" in _words(at) and "Predict first" in _words(at)
     assert _frames(at) == [] and not at.get("link_button")        # the view waits for the answer
@@ -70,7 +70,7 @@ def test_a_ready_lesson_steps_through_alone_the_answer_and_view_only_after_check
     assert at.button(key="homework_next").label == "See my score"
     _next(at)
     assert "1 of 4 right" in _words(at) and "2 questions not answered" in _words(at)
-    table = at.dataframe[0].value
+    table = at.table[0].value
     assert list(table["your answer"]) == ["3.5", "1", "–", "–"]
     assert list(table["right answer"]) == ["3.5", "2.5", "–", "–"]   # an open question's answer stays hidden
     at.button(key="homework_again").click().run()
