@@ -80,7 +80,8 @@ def page(raw: str) -> None:
     if found is None:
         st.error(f"No ready or saved lesson is called {text.plain(raw[:12])}: check the homework link.",
                  icon=":material/error:")
-        st.page_link("pages/class.py", label="The class page", icon=":material/school:")
+        st.page_link("pages/class.py", label="The class page", icon=":material/school:",
+                     help="Join a class, or find your teacher's lessons.")
         return
     ref, lesson = found
     me = st.session_state.setdefault(PROGRESS, {}).setdefault(ref, {"at": 0, "mine": {}, "done": False})
@@ -275,3 +276,14 @@ def summary(lesson: lessons.Lesson, me: dict) -> None:
     st.table(pd.DataFrame(rows), hide_index=True)   # a table: a question's words wrap, never cut
     st.button("Back to the steps", key="homework_again", icon=":material/replay:", on_click=_go,
               args=(me, 0), help="Step 1 again: your answers stay; open questions can still be answered.")
+
+
+def export_csv(code: str, key: str) -> str:
+    """The class's homework answers as CSV, for a challenge's teacher (a lesson class's downloads carry them
+    beside its own answers: classroom/lead.py). Cells a spreadsheet would run are kept as text."""
+    import pandas as pd
+
+    cols = ("nickname", "homework", "step", "title", "answer", "right", "time")
+    rows = connection.store().export_homework(code, key)
+    return pd.DataFrame([{k: text.cell(r.get(k)) for k in cols} for r in rows], columns=list(cols)).to_csv(
+        index=False)

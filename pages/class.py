@@ -194,6 +194,9 @@ def downloads(code: str, key: str) -> None:
     st.download_button("Download the scores (CSV)", lambda: class_board.export_csv(s, code, key),
                        file_name=f"class-{code}.csv", mime="text/csv", icon=":material/table:",
                        on_click="ignore", help="One row per submission.")
+    st.download_button("Download the homework answers (CSV)", lambda: homework.export_csv(code, key),
+                       file_name=f"homework-{code}.csv", mime="text/csv", icon=":material/home_work:",
+                       on_click="ignore", help="Answers handed in with this class's code (/class?homework=).")
 
 
 @connection.guarded("The list of students")

@@ -143,3 +143,18 @@ def test_the_teacher_gets_a_homework_link_beside_the_course_and_a_saved_lesson()
     assert any(c.value.endswith("/class?homework=recipe-card") for c in at.code)
     at.selectbox(key="lesson_homework_pick").set_value("collapse").run()
     assert any(c.value.endswith("/class?homework=collapse") for c in at.code)
+
+
+def test_a_challenge_class_takes_homework_too_and_its_teacher_downloads_it():
+    code, key = connection.store().create_class({"problem": "classify", "dataset": "ring"})
+    at = open_page("class", {"homework": "recipe-card"})
+    _next(at)
+    at.text_input(key=hw.CODE).input(code)
+    at.text_input(key=hw.NICK).input("+Bo")
+    _answer(at, "2")
+    assert not at.error and "✗ Not this time" in _words(at)
+    csv = pd.read_csv(io.StringIO(hw.export_csv(code, key)))
+    assert list(csv["nickname"]) == ["'+Bo"] and list(csv["answer"]) == [2.0]
+    assert list(csv["right"]) == [False] and list(csv["homework"]) == [lead.ready()["recipe-card"].title]
+    teacher = open_page("class", {"code": code, "key": key})
+    assert "Download the homework answers (CSV)" in [b.label for b in teacher.get("download_button")]
