@@ -225,7 +225,7 @@ def result(q: lessons.Question, mine: dict) -> None:
                         colour=colors.RIGHT if mine["right"] else colors.WRONG, live=True)
     if mine["class"]:
         first = "" if mine["first"] else " Your first answer to this step is the one kept."
-        st.caption(f":material/cloud_done: Handed in to class {mine['class']} as "
+        st.caption(f":material/cloud_done: Handed in to class {text.plain(mine['class'])} as "
                    f"{text.plain(text.name_text(mine['nick']))}.{first}")
 
 
@@ -273,7 +273,8 @@ def summary(lesson: lessons.Lesson, me: dict) -> None:
                      "right?": "" if mine is None else reveal.mark(mine["right"])})
     import pandas as pd
 
-    st.table(pd.DataFrame(rows), hide_index=True)   # a table: a question's words wrap, never cut
+    # a table: a question's words wrap, never cut; its cells are Markdown, so every word is escaped
+    st.table(pd.DataFrame([{k: text.plain(v) for k, v in r.items()} for r in rows]), hide_index=True)
     st.button("Back to the steps", key="homework_again", icon=":material/replay:", on_click=_go,
               args=(me, 0), help="Step 1 again: your answers stay; open questions can still be answered.")
 

@@ -70,9 +70,9 @@ def test_a_ready_lesson_steps_through_alone_the_answer_and_view_only_after_check
     assert at.button(key="homework_next").label == "See my score"
     _next(at)
     assert "1 of 4 right" in _words(at) and "2 questions not answered" in _words(at)
-    table = at.table[0].value
-    assert list(table["your answer"]) == ["3.5", "1", "–", "–"]
-    assert list(table["right answer"]) == ["3.5", "2.5", "–", "–"]   # an open question's answer stays hidden
+    table = at.table[0].value                                     # Markdown cells: every word escaped
+    assert list(table["your answer"]) == ["3\\.5", "1", "–", "–"]
+    assert list(table["right answer"]) == ["3\\.5", "2\\.5", "–", "–"]   # an open question's stays hidden
     at.button(key="homework_again").click().run()
     assert "Step 1 of 5" in _words(at)
     assert not at.exception
@@ -158,3 +158,18 @@ def test_a_challenge_class_takes_homework_too_and_its_teacher_downloads_it():
     assert list(csv["right"]) == [False] and list(csv["homework"]) == [lead.ready()["recipe-card"].title]
     teacher = open_page("class", {"code": code, "key": key})
     assert "Download the homework answers (CSV)" in [b.label for b in teacher.get("download_button")]
+
+
+def test_a_saved_lessons_words_are_shown_as_typed_never_as_markdown():
+    evil = "![](//evil.example/p) <b>x</b>"
+    lesson = L.Lesson(evil, (L.Step("activations", "bend=relu", evil,
+                                    L.Question("choice", evil, (evil, "**No**"), answer=1)),))
+    at = open_page("class", {"homework": connection.store().save_lesson(lesson)})
+    shown = [m.value for m in at.markdown] + [r.options for r in at.radio] + [str(r.proto) for r in at.radio]
+    assert "![](" not in " ".join(map(str, shown)) and "**No**" not in " ".join(map(str, shown))
+    at.radio(key=f"{hw.ANSWER}0").set_value(1)
+    next(b for b in at.button if b.label == "Check my answer").click().run()
+    assert "✓ Right" in _words(at)
+    at.button(key="homework_next").click().run()
+    cells = at.table[0].value.to_string()
+    assert "![](" not in cells and "\\!\\[\\]" in cells and not at.exception
