@@ -177,6 +177,7 @@ def _check(ref: str, lesson: lessons.Lesson, i: int) -> None:
         return _say(code="Your class's code too (6 characters from your teacher), or clear your nickname.")
     try:
         client = door.spend("homework")   # this page's answers a minute
+        door.answer_checked()             # and this address's
         kept = _keep(ref, lesson, i, value, code, nick, client) if code else (value, None, True)
     except _Field as err:
         return _say(**{err.field: str(err)})

@@ -173,3 +173,19 @@ def test_a_saved_lessons_words_are_shown_as_typed_never_as_markdown():
     at.button(key="homework_next").click().run()
     cells = at.table[0].value.to_string()
     assert "![](" not in cells and "\\!\\[\\]" in cells and not at.exception
+
+
+def test_answers_a_minute_are_limited_per_address_too(monkeypatch):
+    from classroom import door
+    from store import Client
+
+    monkeypatch.setattr(door, "ADDRESS_ANSWERS", 2)
+    monkeypatch.setattr(door, "_answers", {})
+    monkeypatch.setattr(connection, "client", lambda: Client.of("203.0.113.9", "one browser"))
+    pages = [open_page("class", {"homework": "recipe-card"}) for _ in range(3)]   # three tabs, one address
+    for at, typed in zip(pages, ("3.5", "1", "2"), strict=True):
+        _next(at)
+        _answer(at, typed)
+    assert [bool(at.error) for at in pages] == [False, False, True]
+    assert "2 homework answers from your network in a minute" in pages[2].error[0].value
+    assert pages[2].text_input(key=f"{hw.ANSWER}1").value == "2" and _frames(pages[2]) == []
