@@ -85,6 +85,7 @@ class StepRecord:
     share_right: float | None      # None for a poll or no answers
     spread: dict | None            # numbers: lib.lessons.spread; None for choices
     counts: tuple[int, ...] = ()   # choices: answers per choice
+    homework: str = ""             # a homework's lesson title (store/homework.py); "" for the class's lesson
 
 
 @lru_cache(maxsize=256)
