@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlencode
 
 import streamlit as st
 
@@ -152,9 +153,9 @@ def twin_number_with_link(key: str) -> None:
     LINKS.vary(key, choices=(SAME, *numbers), names={**link.names, value: plain(value)})
 
 
-def share_link(run: tr.Run, values: dict) -> str | None:
-    """This page's link with every setting that differs from its default and, for a small network,
-    its weights (`w=`)."""
+def share_link(run: tr.Run, values: dict) -> list[tuple[str, str]] | None:
+    """The parts of this page's share link, its query: every setting that differs from its default and
+    the network's weights (`w=`); None for a network too large for a link. show_link draws the link."""
     code = run.trainer.encode_weights()
     if code is None:
         return None
@@ -170,19 +171,20 @@ def share_link(run: tr.Run, values: dict) -> str | None:
         else:
             params.append((key, link.to_text(value)))
     params.append(("w", code))
-    return address.page_link(params, "/trainer")
+    return params
 
 
-def show_link(link: str) -> None:
-    """The share link as the page offers it. In the room view (issue 43 item 9) its 1,500 characters (a
-    3-class network's weights) were printed for nobody to read off a screen: there a button keeps it under
-    a short link a room can type (/?s=CODE, classroom/links.py), in a box with its copy button."""
+def show_link(params: list[tuple[str, str]]) -> None:
+    """The share link (share_link's parts) as the page offers it. In the room view (issue 43 item 9) its
+    1,500 characters (a 3-class network's weights) were printed for nobody to read off a screen: there a
+    button keeps it under a short link a room can type (/?s=CODE, classroom/links.py), in a box with its
+    copy button."""
     if not room.on():
-        st.code(link, language=None, wrap_lines=True)
+        st.code(address.page_link(params, "/trainer"), language=None, wrap_lines=True)
         return
-    path, query = "trainer", link.split("?", 1)[1] if "?" in link else ""
-    base = link.split("?", 1)[0].rstrip("/")
-    short_link(path, query, base[: -len(path)] if base.endswith(path) else base + "/", key="trainer_short_link",
+    path, base = "trainer", address.page_link([], "/trainer").rstrip("/")
+    short_link(path, urlencode(params), base[: -len(path)] if base.endswith(path) else base + "/",
+               key="trainer_short_link",
                label="Short link", help="This network, its settings and its weights under six "
                     "letters, e.g. /?s=K7M2QX, for the room to type. Kept on this server for a year. The "
                     "whole link is on the page without large text.")
