@@ -38,8 +38,6 @@ CLASS_NAMES = ("orange", "green", "pink", "yellow", "sky blue")
 # the same shape hollow (SYMBOL + "-open"). ui/boundary.py draws the same shapes as paths (class_path).
 CLASS_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "cross")
 CLASS_SHAPES = ("circle", "square", "diamond", "triangle", "cross")       # in words, for legends
-CLASS_GLYPHS = (("&#9679;", "&#9675;"), ("&#9632;", "&#9633;"), ("&#9670;", "&#9671;"),
-                ("&#9650;", "&#9651;"), ("&#10010;", "&#10011;"))     # (filled, hollow) for HTML legends
 
 
 def class_symbol(c: int, test: bool = False) -> str:

@@ -82,16 +82,6 @@ def signed(v: float, digits: int = 2) -> str:
     return s if s.startswith(MINUS) else "+" + s
 
 
-def weighted_sum(weights, names, bias: float) -> str:
-    """w1·x₁ − w2·x₂ + b, each sign written once: 1.51·x₁ − 0.628·x₂ − 0.507 (any number of inputs)."""
-    text = ""
-    for v, name in [*zip(weights, names, strict=True), (bias, "")]:
-        minus = num(v).startswith(MINUS)
-        sign = (MINUS if minus else "") if not text else (f" {MINUS} " if minus else " + ")
-        text += f"{sign}{num(abs(v))}{'·' + name if name else ''}"
-    return text
-
-
 def power(v: float, sig: int = 2) -> str:
     """Powers of ten instead of e-notation: 3.6 × 10⁻¹⁵; 1 × 10⁻⁵."""
     v = float(v)

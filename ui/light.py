@@ -9,7 +9,7 @@ numbers (pages/trainer/charts.py's live_* keep them), and this module makes that
   objects unless something reads a plotly attribute of it; `set_trace` gives it new numbers;
 - `sent_quickly`: a figure plotly did build (make_subplots) whose to_dict skips plotly's deep copy;
 - both send exactly go.Figure.to_dict's dict (tests/app/test_trainer.py compares them), arrays as
-  plotly.js typed arrays; `sendable`: a finished figure, ready to be sent again and again unchanged;
+  plotly.js typed arrays (a finished one is sent again and again unchanged: pages/trainer/views.py);
 - the numbers' forms on the wire: `f32` (float32), `u8` (a shading as bytes 0..LIVE_TOP, EDGE for a
   boundary cell) and LIVE_TEMPLATE (no template of its own: 3.7 KB less a redraw).
 
@@ -28,7 +28,6 @@ import plotly.graph_objects as go
 import plotly.io as pio
 from plotly.basedatatypes import BasePlotlyType
 
-from ui.frozen import frozen
 from ui.plotly_private import (
     NO_VALIDATION,
     has_frames,
@@ -224,15 +223,6 @@ class Light(go.Figure):
             self.__dict__["_sent_dict"] = sent
         # Shallow copies, as ui.frozen does: nothing downstream changes the dicts inside.
         return {"data": list(sent["data"]), "layout": dict(sent["layout"])}
-
-
-def sendable(fig: go.Figure) -> go.Figure:
-    """A finished figure ready to be sent again and again: a Light one as it is (its sent dict is made
-    once), any other frozen (ui.frozen)."""
-    if isinstance(fig, Light):
-        fig.to_dict()  # the sent dict, now: a figure shared by sessions is then only read
-        return fig
-    return frozen(fig)
 
 
 def light_figure(d: dict) -> go.Figure:
