@@ -39,7 +39,6 @@ from ui.colors import (  # noqa: F401  (re-exported: pages name colours through 
     class_scale,
 )
 
-GREY = OFF
 SERIES = list(CATEGORY)          # lines of different things (categories): never a sign or class colour
 DIVERGING = SIGNED               # signed values (weights, ramps): vermillion below zero, blue above
 
