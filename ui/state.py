@@ -438,7 +438,7 @@ class Links:
         if link.kind in ("text", "matrix"):
             return self.good(key)
         if link.kind == "tabs":  # the open tab, also before its tabs are drawn on this run
-            open_tab = self._open_tab(link)
+            open_tab = self.open_tab(link)
             return self.good(key) if open_tab is None else open_tab
         if link.by_hand:
             mine = st.session_state.get(_OWNER, {}).get(key) == page_id()
@@ -513,7 +513,7 @@ class Links:
         hides (`hide=`) is not drawn: its value (from the link, or the default) still applies.
         """
         if key in self.hidden():
-            return self.value(key) if default is _UNSET else self.value(key, default=default)
+            return self.value(key, default=default)
         link = self._link(key, default)
         label = link.label if label is None else label
         options = {**link.options, **kw, "help": help or link.help}
@@ -587,39 +587,28 @@ class Links:
     def _by_hand(self, link: Link, label: str, options: dict) -> Any:
         """A choice bound by hand, so that the URL keeps the short value while the widget shows a name."""
         key = link.key
-        owners = st.session_state.setdefault(_OWNER, {})
-        here = owners.get(key) == page_id()
+        here = st.session_state.get(_OWNER, {}).get(key) == page_id()
         if key not in st.session_state or not here or not link.fits(st.session_state[key]):
             # First draw here, or the value belongs to another page that uses the same short key:
             # start from this page's last good value (its link, else its default).
             good = self.good(key)
             st.session_state[key] = list(good) if link.kind == "multi" else good
-        owners[key] = page_id()
+        self.own(key)
         value = self._draw(link, label, options)
         self.accept(key, value)
         self.show_note(key, value)
         return value
 
-    def tabs(self, key: str) -> tuple[dict[str, Any], str]:
-        """Draw `key`'s tabs and return ({choice: its tab's container}, the open choice).
-
-        Streamlit's lazy tabs (`on_change="rerun"`): only the open tab's code needs to run, so a page
-        computes and sends one tab's charts, not every tab's; opening another tab reruns the page.
-        The tabs' own widget key is `key + "_tab"` (it holds the tab's label)."""
-        link = self[key]
-        names = link.names or {}
-        if self._open_tab(link) is None:  # first draw here, or the key's state is another page's
-            st.session_state[f"{key}_tab"] = names[self.good(key)]  # this page's link, else its default
+    @staticmethod
+    def own(key: str) -> None:
+        """This page now holds the session's widget state of hand-bound `key` (a short key another page
+        may use too): value() and the next draw read it as this page's."""
         st.session_state.setdefault(_OWNER, {})[key] = page_id()
-        boxes = st.tabs([names[c] for c in link.choices], key=f"{key}_tab", on_change="rerun")
-        value = self._open_tab(link)
-        self.accept(key, value)
-        self.show_note(key, value)
-        return dict(zip(link.choices, boxes, strict=True)), value
 
     @staticmethod
-    def _open_tab(link: Link) -> Any:
-        """The choice whose tab this page's tabs have open, or None if they hold none of this page's."""
+    def open_tab(link: Link) -> Any:
+        """The choice whose tab this page's tabs (`link.key + "_tab"`, a tabs kind's widget: the trainer's
+        view, pages/trainer/links.py) have open, or None if they hold none of this page's."""
         if st.session_state.get(_OWNER, {}).get(link.key) != page_id():
             return None
         label = st.session_state.get(f"{link.key}_tab")

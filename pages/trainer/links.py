@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlencode
 
 import streamlit as st
@@ -141,6 +142,25 @@ def slider(key: str):
     """A select_slider of LINKS that also takes a usable link value off its list."""
     _choices_with_link(key)
     return LINKS.widget(key, format_func=LINKS[key].fmt)
+
+
+def view_tabs(key: str = "view") -> tuple[dict[str, Any], str]:
+    """Draw `key`'s tabs (a `tabs` row of lib/settings.py) and return ({choice: its tab's container}, the
+    open choice).
+
+    Streamlit's lazy tabs (`on_change="rerun"`): only the open tab's code needs to run, so a page
+    computes and sends one tab's charts, not every tab's; opening another tab reruns the page.
+    The tabs' own widget key is `key + "_tab"` (it holds the tab's label)."""
+    link = LINKS[key]
+    names = link.names or {}
+    if LINKS.open_tab(link) is None:  # first draw here, or the key's state is another page's
+        st.session_state[f"{key}_tab"] = names[LINKS.good(key)]  # this page's link, else its default
+    LINKS.own(key)
+    boxes = st.tabs([names[c] for c in link.choices], key=f"{key}_tab", on_change="rerun")
+    value = LINKS.open_tab(link)
+    LINKS.accept(key, value)
+    LINKS.show_note(key, value)
+    return dict(zip(link.choices, boxes, strict=True)), value
 
 
 def twin_number_with_link(key: str) -> None:
