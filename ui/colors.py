@@ -48,13 +48,6 @@ def class_symbol(c: int, test: bool = False) -> str:
 
 
 
-def class_scale(k: int = 2) -> list:
-    """Two classes: P(class 1) from orange (0) through near white (½) to green (1)."""
-    if k != 2:
-        raise ValueError("a probability scale runs between two classes; colour k classes by CLASSES")
-    return [[0.0, CLASSES[0]], [0.5, ZERO], [1.0, CLASSES[1]]]
-
-
 RIGHT, WRONG = GREEN, VERMILLION  # a lesson's answers: always with ✓ or ✗, never the colour alone
 ON, OFF = "#222222", "#999999"  # a bend on / off, a unit active / silent; OFF lines are dashed
 
