@@ -1,5 +1,5 @@
 """pages.trainer.announce: the live region changes its words at most once every few seconds, whatever
-the ticks."""
+the ticks; and the trainer's words for a unit's sum (pages.trainer.views.weighted_sum)."""
 
 from __future__ import annotations
 
