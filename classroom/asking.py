@@ -14,6 +14,7 @@ import dataclasses
 import functools
 import re
 import threading
+from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
@@ -37,11 +38,36 @@ SLOT = re.compile(r"\{([a-z][a-z0-9_]*)\}")   # {x1} in a lesson file's words: t
 ASKS_TOO = 1             # how many quantities a page must declare for the "ask about" kind to be offered
 
 
+def page_asks(path: str) -> dict | None:
+    """The ASKS a page file declares beside its LINKS (lib.asks: what the page can be asked), read as
+    ui.state's `page_links` reads LINKS; None for a page that declares none."""
+    return getattr(state.page_top(path, "asks"), "ASKS", None)
+
+
+def read_values(links: state.Links, query: Mapping[str, str | list[str]]) -> declared_asks.LinkValues:
+    """A step's link values as the page's LINKS parse them: every key of the table, the link's value where
+    it is usable (`Link.from_text`, as the page reads a link on a first visit), else the declared default;
+    `given`: the keys whose link value was used. `query` as lib.lessons.parse_query gives it."""
+    values, given = {}, []
+    for link in links:
+        raw = query.get(link.key)
+        raws = [] if raw is None else list(raw) if isinstance(raw, list) else [raw]
+        values[link.key] = link.default
+        if not raws:
+            continue
+        try:
+            values[link.key] = link.from_texts(raws)
+        except ValueError:
+            continue
+        given.append(link.key)
+    return declared_asks.LinkValues(values, given)
+
+
 @functools.lru_cache(maxsize=32)
 def declared(path: str) -> tuple[state.Links | None, dict[str, declared_asks.Ask]]:
     """A page's LINKS and ASKS, read once per process (state.page_links and page_asks run the page's top)."""
     f = page_file(path)
-    return state.page_links(f), state.page_asks(f) or {}
+    return state.page_links(f), page_asks(f) or {}
 
 
 def asks_of(path: str) -> dict[str, declared_asks.Ask]:
@@ -60,7 +86,7 @@ def question(step: lessons.Step, name: str, at: dict, words: str | None = None) 
     from the step's link as the page's LINKS read it. ValueError, one line."""
     ask = _ask(step, name)
     links, _ = declared(step.path)
-    values = state.read_values(links, lessons.parse_query(step.query))
+    values = read_values(links, lessons.parse_query(step.query))
     try:
         return ask.question(values, at, text=(words or "").strip() or None)
     except (ValueError, ArithmeticError) as err:
@@ -97,7 +123,7 @@ def filled(step: lessons.Step) -> lessons.Step:
     links, _ = declared(step.path)
     if links is None:
         return step
-    values = state.read_values(links, lessons.parse_query(step.query))
+    values = read_values(links, lessons.parse_query(step.query))
     at = dict(step.question.at) if step.question is not None else {}
 
     def one(m: re.Match) -> str:

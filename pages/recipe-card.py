@@ -14,11 +14,11 @@ from lib import answers, asks
 from lib.layers import linear, param_count
 from lib.recipe import MAX_SIZE, default_layer, init_layer, scaled_parts
 from pages.recipe_card import card
-from pages.recipe_card.card import Layer
+from pages.recipe_card.card import Layer, dot_text
 from pages.recipe_card.card import bars as _bars  # noqa: F401  (tests build it validated through the page)
 from pages.recipe_card.grid import apply_grid, cell_editor, fresh_grids
 from ui import charts, fmt, room, state, tables
-from ui.expr import dot_text, val
+from ui.expr import val
 from ui.slider_grid import cell_key, cells, grid_columns, slider_grid, slider_row, sub
 from ui.source import show_source
 

@@ -31,7 +31,7 @@ from lib.recipe import (
 )
 from lib.storage import linear_torch, to_torch
 from pages.stacking import figures
-from pages.stacking.code import py_matrix, py_vec, vec
+from pages.stacking.code import agrees, change, py_matrix, py_vec, vec
 from ui import charts, fmt, room, state, tables
 from ui.expr import par, plus, sig, tex, val
 from ui.slider_grid import cell_key, cells, slider_grid, slider_row, sub
@@ -266,11 +266,11 @@ def one_step(x, p: dict, y: float, bend: str, losses: list[float]) -> None:
     st.latex(r"\begin{aligned}" + r" \\ ".join(rows) + r"\end{aligned}")
     worst = max(abs(g - c) for *_, g, c in lines)
     st.caption(f"Each gradient beside its central-difference estimate (L(p + ε) − L(p − ε)) / 2ε with "
-               f"ε = 10⁻⁶, nudging one parameter at a time: every one of the 11 {fmt.agrees(worst, 0.0)} or better.")
+               f"ε = 10⁻⁶, nudging one parameter at a time: every one of the 11 {agrees(worst, 0.0)} or better.")
     table = pd.DataFrame({"parameter": [re_name(name) for name, *_ in lines],
                           "chain rule": [val(g) for *_, g, _ in lines],
                           "central difference": [fmt.num(c, 6, keep=1) for *_, c in lines],
-                          "how close": [fmt.agrees(g, c) for *_, g, c in lines]})
+                          "how close": [agrees(g, c) for *_, g, c in lines]})
     tables.grid(table, "Each parameter's gradient: the chain rule against the central difference",
                 width="stretch", height="content")   # all 11 rows, no inner scroll
     for j in e.dead:
@@ -297,7 +297,7 @@ def step_controls(losses: list[float]) -> None:
     with left:
         LINKS.widget("steps")
         st.metric("loss now", fmt.num(losses[-1], 4, keep=1),
-                  delta=None if len(losses) < 2 else fmt.change(losses[-1] - losses[0], 4, keep=1),
+                  delta=None if len(losses) < 2 else change(losses[-1] - losses[0], 4, keep=1),
                   delta_color="inverse", help="The loss after the steps taken, and its change since the start.")
     with right:
         charts.show(figures.loss_figure(tuple(losses)), key="st_loss_steps")

@@ -34,7 +34,7 @@ from pages.trainer import listen, picking
 from pages.trainer import live as lv
 from pages.trainer import run as tr
 from pages.trainer import views as tv
-from pages.trainer.links import ACTS, LINKS, PROBLEM_UI, WORST, parse_speed, problem_now, slider
+from pages.trainer.links import ACTS, LINKS, PROBLEM_UI, WORST, parse_speed, problem_now, slider, view_tabs
 from ui import charts, fmt, room, state, tables
 from ui.source import show_source
 
@@ -374,7 +374,7 @@ def going_further() -> None:
 def below(spec: tr.Spec | None) -> None:
     """One view under the trainer, chosen by tab. Only the open tab runs: a data move computes and
     sends its pictures, not all of them. While playing it ticks at the slow rate."""
-    boxes, view = LINKS.tabs("view")
+    boxes, view = view_tabs("view")
     with boxes[view]:
         if view == "code":
             going_further()

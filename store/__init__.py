@@ -51,9 +51,9 @@ from store.base import (
     LINK_SEEDS,
     Client,
     StoreError,
+    add_with_code,
     aware_utc,
     hash_secret,
-    new_code,
     normal_code,
     utc_now,
 )
@@ -428,21 +428,12 @@ class Store(LessonStore, HomeworkStore):
             raise StoreError(f"This link is longer than the {LINK_QUERY_MAX:,} characters a short link "
                              "keeps.")
         digest = hashlib.sha256(f"{path}?{query}".encode()).hexdigest()
-        for _ in range(20):
-            with self.reading() as s:
-                found = s.scalar(select(ShortLink.code).where(ShortLink.digest == digest))
-            if found:
-                return found
-            code = new_code()
-            try:
-                with self.writing() as s:
-                    self.spend(s, "link", client, len(query))
-                    s.add(ShortLink(code=code, digest=digest, path=path, query=query, created_at=utc_now(),
-                                    client=client.address if client else None))
-                return code
-            except IntegrityError:
-                continue        # that code was taken, or another replica just stored this link: look again
-        raise StoreError("Could not store a short link; try again.")
+        return add_with_code(
+            self,
+            lambda code: ShortLink(code=code, digest=digest, path=path, query=query, created_at=utc_now(),
+                                   client=client.address if client else None),
+            spend=("link", client, len(query)), fail="Could not store a short link; try again.",
+            same=select(ShortLink.code).where(ShortLink.digest == digest))
 
     def expand(self, code: str) -> tuple[str, str] | None:
         """(page path, query) of a short code, or None for a code that is not (or no longer) stored."""
@@ -542,23 +533,18 @@ class Store(LessonStore, HomeworkStore):
         """A new challenge: returns (join code, teacher's key). The key is shown once and kept only hashed.
         Counted against the client's budget of starts (spend)."""
         key = secrets.token_urlsafe(24)
-        for _ in range(20):
-            code = new_code()
-            try:
-                with self.writing() as s:
-                    self.spend(s, "start", client)
-                    s.add(Class(code=code, key_hash=hash_secret(key),
-                                problem=json.dumps(problem, sort_keys=True),
-                                test_seed=LINK_SEEDS + secrets.randbelow(2**31 - 1 - LINK_SEEDS),
-                                max_params=max_params,
-                                max_submissions=max_submissions, closes_at=closes_at, paused=False,
-                                revealed=False, hide_names=False, created_at=utc_now(),
-                                client=client.address if client else None))
-                self.purge()    # a server that runs for weeks deletes old classes too, not only at a start
-                return code, key
-            except IntegrityError:
-                continue        # that code was taken: draw another
-        raise StoreError("Could not find a free join code; try again.")
+        code = add_with_code(
+            self,
+            lambda code: Class(code=code, key_hash=hash_secret(key),
+                               problem=json.dumps(problem, sort_keys=True),
+                               test_seed=LINK_SEEDS + secrets.randbelow(2**31 - 1 - LINK_SEEDS),
+                               max_params=max_params,
+                               max_submissions=max_submissions, closes_at=closes_at, paused=False,
+                               revealed=False, hide_names=False, created_at=utc_now(),
+                               client=client.address if client else None),
+            spend=("start", client, 0), fail="Could not find a free join code; try again.")
+        self.purge()    # a server that runs for weeks deletes old classes too, not only at a start
+        return code, key
 
     def is_teacher(self, code: str, key: str | None) -> bool:
         if not key:

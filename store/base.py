@@ -5,8 +5,12 @@ and answers) both build on it; store re-exports each name, so callers import the
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
 
 # No 0/O, 1/I/L: a code read off a projector is typed right.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -50,10 +54,41 @@ def aware_utc(t: datetime | None) -> datetime | None:
 
 def new_code() -> str:
     """A fresh code for a class, a saved lesson, a draft or a short link: CODE_LENGTH letters and digits
-    without look-alikes (its caller retries when the database says it is taken)."""
+    without look-alikes (add_with_code draws another when the database says it is taken)."""
     import secrets
 
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def add_with_code(store: Any, row: Callable[[str], Any], *, spend: tuple[str, Client | None, int], fail: str,
+                  same: Any = None, then: Callable[[Any, Any], None] | None = None) -> str:
+    """Add the row `row(code)` makes under a fresh code, in one write that first spends the client's budget
+    (`spend`: the kind, the client and the size, as Store.spend takes them); returns the code, committed.
+    A code already taken (IntegrityError) draws another, 20 times at most, then StoreError(`fail`): the one
+    loop behind every class, saved lesson, draft and short link. `same`: a select of the code this row is
+    already stored under (a link or a lesson kept before, or just now by another replica), looked up before
+    each draw: the same row, the same code. `then(s, row)`: more of the same write once the row has its id
+    (a lesson class's lesson)."""
+    kind, client, size = spend
+    for _ in range(20):
+        if same is not None:
+            with store.reading() as s:
+                found = s.scalar(same)
+            if found:
+                return found
+        code = new_code()
+        try:
+            with store.writing() as s:
+                store.spend(s, kind, client, size)
+                made = row(code)
+                s.add(made)
+                if then is not None:
+                    s.flush()
+                    then(s, made)
+            return code
+        except IntegrityError:
+            continue        # that code was taken (or another replica stored this row just now): look again
+    raise StoreError(fail)
 
 
 def normal_code(code: str) -> str:

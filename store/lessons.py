@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from sqlalchemy import delete, func, or_, select, update
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from lib import lessons
@@ -205,29 +204,24 @@ class LessonStore:
         if mode not in MODES:
             raise _store.StoreError("A lesson is paced or free.")
         key = secrets.token_urlsafe(24)
-        for _ in range(20):
-            code = _store.new_code()
-            now = _store.utc_now()
-            try:
-                with self.writing() as s:
-                    self.spend(s, "start", client)
-                    c = Class(code=code, key_hash=_store.hash_secret(key),
-                              client=client.address if client else None,
-                              problem=json.dumps(problem or DEFAULT_PROBLEM, sort_keys=True),
-                              test_seed=_store.LINK_SEEDS + secrets.randbelow(2**31 - 1 - _store.LINK_SEEDS),
-                              max_params=None, max_submissions=None, closes_at=None, paused=False,
-                              revealed=False, hide_names=False, created_at=now)
-                    s.add(c)
-                    s.flush()
-                    s.add(ClassLesson(class_id=c.id, title=parsed.title, steps=_text(parsed), step=0,
-                                      opened=0, mode=mode, revealed="[]", show_names=False, version=1,
-                                      updated_at=now))
-                    self._used(s, _text(parsed))
-                self.purge()    # as a challenge's start does: a server that runs for weeks drops old classes
-                return code, key
-            except IntegrityError:
-                continue        # that code was taken: draw another
-        raise _store.StoreError("Could not find a free join code; try again.")
+
+        def its_lesson(s: Session, c: Class) -> None:   # in the class's own write, once it has its id
+            s.add(ClassLesson(class_id=c.id, title=parsed.title, steps=_text(parsed), step=0,
+                              opened=0, mode=mode, revealed="[]", show_names=False, version=1,
+                              updated_at=c.created_at))
+            self._used(s, _text(parsed))
+
+        code = _store.add_with_code(
+            self,
+            lambda code: Class(code=code, key_hash=_store.hash_secret(key),
+                               client=client.address if client else None,
+                               problem=json.dumps(problem or DEFAULT_PROBLEM, sort_keys=True),
+                               test_seed=_store.LINK_SEEDS + secrets.randbelow(2**31 - 1 - _store.LINK_SEEDS),
+                               max_params=None, max_submissions=None, closes_at=None, paused=False,
+                               revealed=False, hide_names=False, created_at=_store.utc_now()),
+            spend=("start", client, 0), fail="Could not find a free join code; try again.", then=its_lesson)
+        self.purge()    # as a challenge's start does: a server that runs for weeks drops old classes
+        return code, key
 
     def _teach(self, s: Session, code: str, key: str | None) -> tuple[Class, ClassLesson]:
         """The teacher's class and its lesson row, locked for the move (SQLite: the write lock)."""
@@ -446,21 +440,12 @@ class LessonStore:
         parsed = _lesson_of(lesson, paths)
         text = _text(parsed)
         digest = hashlib.sha256(text.encode()).hexdigest()
-        for _ in range(20):
-            with self.reading() as s:
-                found = s.scalar(select(SavedLesson.code).where(SavedLesson.digest == digest))
-            if found:
-                return found
-            code = _store.new_code()
-            try:
-                with self.writing() as s:
-                    self.spend(s, "save", client, len(text))
-                    s.add(SavedLesson(code=code, digest=digest, title=parsed.title, steps=text,
-                                      created_at=_store.utc_now(), client=client.address if client else None))
-                return code
-            except IntegrityError:
-                continue        # the code was taken, or another replica saved this lesson just now
-        raise _store.StoreError("Could not save the lesson; try again.")
+        return _store.add_with_code(
+            self,
+            lambda code: SavedLesson(code=code, digest=digest, title=parsed.title, steps=text,
+                                     created_at=_store.utc_now(), client=client.address if client else None),
+            spend=("save", client, len(text)), fail="Could not save the lesson; try again.",
+            same=select(SavedLesson.code).where(SavedLesson.digest == digest))
 
     def _purge_saved_lessons(self, s: Session) -> None:
         """Saved lessons go KEEP_LINKS after they were last opened or started, and KEEP_UNUSED after they
@@ -494,18 +479,12 @@ class LessonStore:
                     title=parsed.title, steps=text, created_at=_store.utc_now())).rowcount
             if written:
                 return code
-        for _ in range(20):
-            code = _store.new_code()
-            try:
-                with self.writing() as s:
-                    self.spend(s, "save", client, len(text))
-                    s.add(SavedLesson(code=code, digest=DRAFT + secrets.token_hex(29), title=parsed.title,
-                                      steps=text, created_at=_store.utc_now(),
-                                      client=client.address if client else None))
-                return code
-            except IntegrityError:
-                continue        # the code was taken: draw another
-        raise _store.StoreError("Could not keep the lesson; try again.")
+        return _store.add_with_code(
+            self,
+            lambda code: SavedLesson(code=code, digest=DRAFT + secrets.token_hex(29), title=parsed.title,
+                                     steps=text, created_at=_store.utc_now(),
+                                     client=client.address if client else None),
+            spend=("save", client, len(text)), fail="Could not keep the lesson; try again.")
 
     def load_draft(self, code: str, *, paths=None) -> lessons.Lesson | None:
         """The draft under this code (None: no such draft, a saved lesson's code, or purged). Read only: a

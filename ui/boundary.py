@@ -89,8 +89,8 @@ def _edge_cells(xs, ys, edge) -> dict:
                 showlegend=False, hoverinfo="skip", name="the boundary")
 
 
-def dots_path(pts: np.ndarray, r: float, sides: int = 6) -> str:
-    """Every point as a small polygon (a square if sides=4), all in ONE SVG path (2 decimals).
+def dots_path(pts: np.ndarray, r: float) -> str:
+    """Every point as a small square, all in ONE SVG path.
 
     Plotly draws each marker of a scatter trace as its own SVG node: 400 of them redrawn ten
     times a second kept the browser busy most of the time (about 100 ms a redraw; measured again
@@ -103,27 +103,20 @@ def dots_path(pts: np.ndarray, r: float, sides: int = 6) -> str:
 
     pts : ndarray of shape (m, 2)
     """
-    if sides == 4:
-        lo = np.rint((pts - r) * 100).astype(np.int64)                              # (m, 2) hundredths
-        hi = np.rint((pts + r) * 100).astype(np.int64)
-        text = _HUNDREDTHS
-        if len(pts) and max(int(np.abs(lo).max()), int(np.abs(hi).max())) >= _HUNDREDTHS_MAX:
-            text = None  # far outside the house square: written one by one
-        out = []
-        for (a, b), (c, d) in zip(lo.tolist(), hi.tolist(), strict=True):
-            if text is None:
-                x0, y0, x1, y1 = _hundredths(a), _hundredths(b), _hundredths(c), _hundredths(d)
-            else:
-                o = _HUNDREDTHS_MAX
-                x0, y0, x1, y1 = text[a + o], text[b + o], text[c + o], text[d + o]
-            out.append(f"M{x0},{y0}H{x1}V{y1}H{x0}Z")
-        return "".join(out)
-    angle = np.linspace(0, 2 * np.pi, sides, endpoint=False) + np.pi / 2      # (sides,)
-    ring = np.column_stack([np.cos(angle), np.sin(angle)]) * r                  # (sides, 2)
-    corners = np.round(pts[:, None, :] + ring[None], 2)                        # (m, sides, 2)
-    return "".join(
-        "M" + "L".join(f"{x:.2f},{y:.2f}" for x, y in poly) + "Z" for poly in corners
-    )
+    lo = np.rint((pts - r) * 100).astype(np.int64)                              # (m, 2) hundredths
+    hi = np.rint((pts + r) * 100).astype(np.int64)
+    text = _HUNDREDTHS
+    if len(pts) and max(int(np.abs(lo).max()), int(np.abs(hi).max())) >= _HUNDREDTHS_MAX:
+        text = None  # far outside the house square: written one by one
+    out = []
+    for (a, b), (c, d) in zip(lo.tolist(), hi.tolist(), strict=True):
+        if text is None:
+            x0, y0, x1, y1 = _hundredths(a), _hundredths(b), _hundredths(c), _hundredths(d)
+        else:
+            o = _HUNDREDTHS_MAX
+            x0, y0, x1, y1 = text[a + o], text[b + o], text[c + o], text[d + o]
+        out.append(f"M{x0},{y0}H{x1}V{y1}H{x0}Z")
+    return "".join(out)
 
 
 # Each class's shape (ui.colors.CLASS_SYMBOLS) as corners around (0, 0), for a point of radius 1; each
@@ -150,7 +143,7 @@ def class_path(pts: np.ndarray, r: float, c: int) -> str:
     """
     symbol = colors.CLASS_SYMBOLS[c % len(colors.CLASS_SYMBOLS)]
     if symbol == "square" or not len(pts):
-        return dots_path(pts, r, sides=4)
+        return dots_path(pts, r)
     corners = np.rint((pts[:, None, :] + SHAPE_CORNERS[symbol][None] * r) * 100).astype(np.int64)  # (m, s, 2)
     if int(np.abs(corners).max()) >= _HUNDREDTHS_MAX:
         words = [[_hundredths(a) + "," + _hundredths(b) for a, b in poly] for poly in corners.tolist()]
@@ -204,7 +197,7 @@ def _points_shapes(Xtr, ytr, Xte, yte, *, limit: float, xref: str = "x", yref: s
                 color = VALUE_MARKS[c] if span is not None else None
                 size = 0.8 * r if split == "train" else 0.9 * r
                 # values: squares in five colours; classes: each its own shape (class_path)
-                path = dots_path(pts, size, sides=4) if span is not None else class_path(pts, size, c)
+                path = dots_path(pts, size) if span is not None else class_path(pts, size, c)
                 shapes.append(dict(type="path", path=path,
                                    xref=xref, yref=yref, layer="above", **_styles(c, split, color)))
     return shapes

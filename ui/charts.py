@@ -36,10 +36,8 @@ from ui.colors import (  # noqa: F401  (re-exported: pages name colours through 
     SKY,
     VERMILLION,
     YELLOW,
-    class_scale,
 )
 
-GREY = OFF
 SERIES = list(CATEGORY)          # lines of different things (categories): never a sign or class colour
 DIVERGING = SIGNED               # signed values (weights, ramps): vermillion below zero, blue above
 
@@ -131,14 +129,10 @@ def show(fig: go.Figure, *, key: str | None = None, live: bool = False, on_click
     config = {"displaylogo": False}
     if live:
         config["displayModeBar"] = False
-    if on_click is not None:
+    if on_click is not None or not inplace.available():   # Streamlit's own chart: it takes the clicks
         hidden_name(name)
-        st.plotly_chart(room.scaled(fig), width="stretch", config=config, key=key, on_select=on_click,
-                        selection_mode="points")
-        return
-    if not inplace.available():
-        hidden_name(name)
-        st.plotly_chart(room.scaled(fig), width="stretch", config=config, key=key)
+        clicks = {} if on_click is None else dict(on_select=on_click, selection_mode="points")
+        st.plotly_chart(room.scaled(fig), width="stretch", config=config, key=key, **clicks)
         return
     inplace.draw(text, key=key or _call_site_key(), height=height, config=config, name=name)
 

@@ -38,8 +38,6 @@ CLASS_NAMES = ("orange", "green", "pink", "yellow", "sky blue")
 # the same shape hollow (SYMBOL + "-open"). ui/boundary.py draws the same shapes as paths (class_path).
 CLASS_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "cross")
 CLASS_SHAPES = ("circle", "square", "diamond", "triangle", "cross")       # in words, for legends
-CLASS_GLYPHS = (("&#9679;", "&#9675;"), ("&#9632;", "&#9633;"), ("&#9670;", "&#9671;"),
-                ("&#9650;", "&#9651;"), ("&#10010;", "&#10011;"))     # (filled, hollow) for HTML legends
 
 
 def class_symbol(c: int, test: bool = False) -> str:
@@ -48,13 +46,6 @@ def class_symbol(c: int, test: bool = False) -> str:
 
 
 
-
-
-def class_scale(k: int = 2) -> list:
-    """Two classes: P(class 1) from orange (0) through near white (½) to green (1)."""
-    if k != 2:
-        raise ValueError("a probability scale runs between two classes; colour k classes by CLASSES")
-    return [[0.0, CLASSES[0]], [0.5, ZERO], [1.0, CLASSES[1]]]
 
 
 RIGHT, WRONG = GREEN, VERMILLION  # a lesson's answers: always with ✓ or ✗, never the colour alone

@@ -2,9 +2,10 @@
 
 Every number goes through ui.fmt (true minus, no −0, no e-notation). What is lesson-specific here:
 `val`, the one precision of the lessons' inputs, weights and outputs (at least one decimal, at most
-three: 1.0, 0.8, 1.65, −0.65); negatives in parentheses when multiplied; a dot product written term
-by term (y₁ = 1.0 × 0.8 + 0.5 × 0.3 + (−1.0) × (−0.6) + 0.1); and the same numbers as Python
-literals for the code a student may copy (ASCII minus there, since Python needs it).
+three: 1.0, 0.8, 1.65, −0.65); negatives in parentheses when multiplied, and terms joined with ' + '
+(the recipe card writes a dot product term by term with them: pages/recipe_card/card.py's dot_text);
+and the same numbers as Python literals for the code a student may copy (ASCII minus there, since
+Python needs it).
 """
 
 from __future__ import annotations
@@ -26,22 +27,9 @@ def par(v: float) -> str:
     return f"({s})" if s.startswith(fmt.MINUS) else s
 
 
-def terms_text(x: Sequence[float], w: Sequence[float], times: str = " × ") -> list[str]:
-    """['1.0 × 0.8', '0.5 × 0.3', '(−1.0) × (−0.6)'] for inputs x and one column w."""
-    return [f"{par(a)}{times}{par(b)}" for a, b in zip(x, w, strict=True)]
-
-
 def plus(parts: Sequence[str]) -> str:
     """Join already formatted terms with ' + '."""
     return " + ".join(parts)
-
-
-def dot_text(x: Sequence[float], w: Sequence[float], b: float | None) -> str:
-    """Plain text for x·w (+ b), every product written out: '1.0 × 0.8 + 0.5 × 0.3 + 0.1'."""
-    parts = terms_text(x, w)
-    if b is not None:
-        parts.append(par(b))
-    return plus(parts)
 
 
 def tex(s: str) -> str:

@@ -22,7 +22,7 @@ from numbers import Real
 
 MINUS = "\u2212"
 TIMES = "×"
-_SUP = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 ROUNDING = 1e-12  # a gap below this is rounding error in float64 for numbers of order 1
 
 
@@ -66,30 +66,10 @@ def num(v: float | None, digits: int = 3, *, keep: int = 0) -> str:
     return _minus(s)
 
 
-def change(v: float, digits: int = 3, *, keep: int = 0) -> str:
-    """A change for st.metric's delta: num(v), but a fall starts with the ASCII '-'.
-
-    Streamlit reads a delta's direction (its arrow and colour) from a leading '-' only: with the
-    typographic '−' every fall showed as a red rise (/stacking's loss, issue 34).
-    """
-    s = num(v, digits, keep=keep)
-    return "-" + s[1:] if s.startswith(MINUS) else s
-
-
 def signed(v: float, digits: int = 2) -> str:
     """With its sign always written: +0.50, −1.20 (weights on a diagram)."""
     s = fixed(v, digits)
     return s if s.startswith(MINUS) else "+" + s
-
-
-def weighted_sum(weights, names, bias: float) -> str:
-    """w1·x₁ − w2·x₂ + b, each sign written once: 1.51·x₁ − 0.628·x₂ − 0.507 (any number of inputs)."""
-    text = ""
-    for v, name in [*zip(weights, names, strict=True), (bias, "")]:
-        minus = num(v).startswith(MINUS)
-        sign = (MINUS if minus else "") if not text else (f" {MINUS} " if minus else " + ")
-        text += f"{sign}{num(abs(v))}{'·' + name if name else ''}"
-    return text
 
 
 def power(v: float, sig: int = 2) -> str:
@@ -102,7 +82,7 @@ def power(v: float, sig: int = 2) -> str:
     if round(abs(mant), sig - 1) >= 10:
         mant, exp = mant / 10, exp + 1
     m = f"{mant:.{sig - 1}f}".rstrip("0").rstrip(".")
-    return _minus(f"{m} {TIMES} 10") + str(exp).translate(_SUP)
+    return _minus(f"{m} {TIMES} 10") + str(exp).translate(SUPERSCRIPT)
 
 
 def gap(v: float) -> str:
@@ -113,14 +93,6 @@ def gap(v: float) -> str:
     if v < ROUNDING:
         return f"{power(v)}, below rounding error"
     return num(v, 6) if v < 1e-3 else num(v, 3)
-
-
-def agrees(a: float, b: float) -> str:
-    """How closely two numbers that should be equal agree: 'agrees to 10⁻⁹', or 'exactly'."""
-    d = abs(float(a) - float(b))
-    if d == 0:
-        return "exactly"
-    return "agrees to 10" + str(math.ceil(math.log10(d))).translate(_SUP)
 
 
 def count(n: float) -> str:

@@ -7,9 +7,9 @@ numbers (pages/trainer/charts.py's live_* keep them), and this module makes that
 
 - `Light`: a figure kept as the dict it was written as (`light_figure`), never built into plotly
   objects unless something reads a plotly attribute of it; `set_trace` gives it new numbers;
-- `sent_quickly`: a figure plotly did build (make_subplots) whose to_dict skips plotly's deep copy;
+- `built_dict`: the sent dict of a figure plotly did build (make_subplots), without plotly's deep copy;
 - both send exactly go.Figure.to_dict's dict (tests/app/test_trainer.py compares them), arrays as
-  plotly.js typed arrays; `sendable`: a finished figure, ready to be sent again and again unchanged;
+  plotly.js typed arrays (a finished one is sent again and again unchanged: pages/trainer/views.py);
 - the numbers' forms on the wire: `f32` (float32), `u8` (a shading as bytes 0..LIVE_TOP, EDGE for a
   boundary cell) and LIVE_TEMPLATE (no template of its own: 3.7 KB less a redraw).
 
@@ -28,10 +28,8 @@ import plotly.graph_objects as go
 import plotly.io as pio
 from plotly.basedatatypes import BasePlotlyType
 
-from ui.frozen import frozen
 from ui.plotly_private import (
     NO_VALIDATION,
-    has_frames,
     is_homogeneous_array,
     own_dicts,
     to_typed_array_spec,
@@ -110,22 +108,11 @@ def _ready(obj):
     return deepcopy(obj)
 
 
-class _Sent(go.Figure):
-    """A go.Figure whose to_dict() (what st.plotly_chart sends) is made without a deep copy of its arrays:
-    the same dict as go.Figure.to_dict, a third to a tenth of the time for the trainer's figures. The
-    figure stays a go.Figure in every other way."""
-
-    def to_dict(self) -> dict:
-        if has_frames(self):
-            return super().to_dict()
-        data, layout = own_dicts(self)
-        return {"data": _ready(data), "layout": _ready(layout)}
-
-
-def sent_quickly(fig: go.Figure) -> go.Figure:
-    """The same figure, sent through _Sent.to_dict."""
-    fig.__class__ = _Sent
-    return fig
+def built_dict(fig: go.Figure) -> dict:
+    """go.Figure.to_dict's dict of a figure plotly built, made without its deep copy of every array: a third
+    to a tenth of the time for the trainer's figures."""
+    data, layout = own_dicts(fig)
+    return {"data": _ready(data), "layout": _ready(layout)}
 
 
 def _template_json(template) -> dict:
@@ -213,8 +200,7 @@ class Light(go.Figure):
         if sent is None:
             written = self.__dict__.get("_written")
             if written is None:
-                data, layout = own_dicts(self)
-                return {"data": _ready(data), "layout": _ready(layout)}
+                return built_dict(self)
             layout = dict(written["layout"])
             template = layout.pop("template", None)
             sent = {"data": _ready(written["data"]), "layout": _ready(layout)}
@@ -224,15 +210,6 @@ class Light(go.Figure):
             self.__dict__["_sent_dict"] = sent
         # Shallow copies, as ui.frozen does: nothing downstream changes the dicts inside.
         return {"data": list(sent["data"]), "layout": dict(sent["layout"])}
-
-
-def sendable(fig: go.Figure) -> go.Figure:
-    """A finished figure ready to be sent again and again: a Light one as it is (its sent dict is made
-    once), any other frozen (ui.frozen)."""
-    if isinstance(fig, Light):
-        fig.to_dict()  # the sent dict, now: a figure shared by sessions is then only read
-        return fig
-    return frozen(fig)
 
 
 def light_figure(d: dict) -> go.Figure:

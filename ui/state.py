@@ -18,10 +18,10 @@ ignored, and hands the page a plain value. `LINKS.value(key)` gives a value befo
 its widget being drawn, e.g. a size that a section higher up the page depends on.
 
 How each kind travels in the URL:
-- slider, number, toggle, multi, text, and select / radio / pills without display names:
+- slider, number, toggle, multi, text, and select / radio without display names:
   Streamlit's own binding. Streamlit drops a bound value it cannot use (`?n=abc`); we compare the
   URL before and after the widget call and say what was ignored.
-- select / radio / pills *with* display names (`names=`): Streamlit would write the displayed
+- select / radio *with* display names (`names=`): Streamlit would write the displayed
   name into the URL (a bound widget serialises its formatted option), so the widget is bound by
   hand: the URL keeps the short value (`act=gelu_tanh`) while the student reads "GELU (tanh
   approximation)". The same for a multi with display names: the URL keeps repeated short values
@@ -39,6 +39,7 @@ Every whole-page rerun is asked for here, `rerun_page(reason)`: one search finds
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -48,7 +49,6 @@ from typing import Any, NoReturn
 import numpy as np
 import streamlit as st
 
-from lib.asks import LinkValues
 from ui import fmt
 
 _STORE = "_links"  # session_state: {page id: {"good": {key: value}, "notes": {key: (msg, value)}}}
@@ -63,14 +63,14 @@ class Link:
     """One URL key of a page: what it is, its default, what it may hold, and the words around it."""
 
     key: str                 # the URL parameter (short, lowercase) and the widget's key
-    kind: str                # slider number toggle select radio pills select_slider multi text matrix
+    kind: str                # slider number toggle select radio select_slider multi text matrix tabs
     default: Any
     label: str
     help: str
     lo: float | None = None  # slider / number bounds
     hi: float | None = None
     step: float | None = None
-    choices: tuple = ()      # select, radio, pills, select_slider, multi
+    choices: tuple = ()      # select, radio, select_slider, multi, tabs
     names: Mapping[Any, str] | None = None  # display name per choice; the URL keeps the choice
     parse: Callable[[str], Any] | None = None  # text / matrix: URL or typed text -> value, ValueError(reason)
     fmt: Callable[[Any], str] | None = None    # value -> URL text (the inverse of parse)
@@ -93,7 +93,7 @@ class Link:
                     number = float(value)
                 except OverflowError:   # a whole number past a float's range
                     raise ValueError("too large a number") from None
-                self._check_number(number)
+                check_number(number, self.lo, self.hi)
             return value
         if self.kind in ("slider", "number"):
             v = parse_number(raw, self.lo, self.hi)
@@ -110,8 +110,9 @@ class Link:
             raise ValueError("not one of " + ", ".join(map(str, self.choices)))
         return raw
 
-    def _check_number(self, v: float) -> None:
-        check_number(v, self.lo, self.hi)
+    def from_texts(self, raws: list[str]) -> Any:
+        """A link's texts for this key (a multi repeats its key) as its value; ValueError as from_text."""
+        return tuple(self.from_text(r) for r in raws) if self.kind == "multi" else self.from_text(raws[-1])
 
     def to_text(self, value: Any) -> str:
         if self.fmt is not None:
@@ -142,7 +143,7 @@ class Link:
     @property
     def by_hand(self) -> bool:
         """Bound by this module rather than by Streamlit (see the module's docstring)."""
-        named = self.kind in ("select", "radio", "pills", "multi") and bool(self.names)
+        named = self.kind in ("select", "radio", "multi") and bool(self.names)
         return self.kind in ("matrix", "tabs") or named or self.hand
 
 
@@ -188,14 +189,8 @@ def toggle(key, default, label, help, **kw) -> Link:
 
 
 def select(key, choices, default, label, help, *, kind="select", **kw) -> Link:
-    """A choice among `choices` (a dict's keys are fine); kind select, radio or pills."""
+    """A choice among `choices` (a dict's keys are fine); kind select or radio."""
     return _link(key, kind, default, label, help, choices=tuple(choices), **kw)
-
-
-def tabs(key, names: Mapping[str, str], default, label, help, **kw) -> Link:
-    """Tabs that run only the open one (`LINKS.tabs(key)`): `names` maps each choice, in order, to
-    its tab's label; the URL keeps the choice (`view=inside`), left out for the default."""
-    return _link(key, "tabs", default, label, help, choices=tuple(names), names=dict(names), **kw)
 
 
 def select_slider(key, choices, default, label, help, **kw) -> Link:
@@ -333,9 +328,6 @@ class Links:
     def __iter__(self):
         return iter(self.links.values())
 
-    def defaults(self) -> dict[str, Any]:
-        return {k: link.default for k, link in self.links.items()}
-
     # -- notes --------------------------------------------------------------------------------
     def note(self, key: str, message: str, value: Any = None) -> None:
         """Remember a one-line note for `key`; it shows under the control until its value changes."""
@@ -408,14 +400,11 @@ class Links:
             if _equal(value, link.default):
                 if key in st.query_params:
                     st.query_params.pop(key, None)
-            elif link.kind == "multi":
-                want = [link.to_text(c) for c in value]  # repeated parameters
-                if st.query_params.get_all(key) != want:
-                    st.query_params[key] = want
-            else:
-                want = text if text is not None else link.to_text(value)
-                if st.query_params.get_all(key) != [want]:
-                    st.query_params[key] = want
+                return value, None
+            want = ([link.to_text(c) for c in value] if link.kind == "multi"   # repeated parameters
+                    else [text if text is not None else link.to_text(value)])
+            if st.query_params.get_all(key) != want:
+                st.query_params[key] = want if link.kind == "multi" else want[0]
         return value, None
 
     def forget(self, key: str) -> None:
@@ -428,12 +417,14 @@ class Links:
             st.query_params.pop(key, None)
 
     @staticmethod
-    def _editor_base(key: str) -> str:
+    def editor_base(key: str) -> str:
+        """The session key of the frame `key`'s editor (`key + "_editor"`) was first given: a matrix's,
+        or a page's own table editor's (the tax schedule); forget() drops both."""
         return f"_{key}_editor_base_{page_id()}"
 
     def _fresh_editor(self, key: str) -> None:
         st.session_state.pop(f"{key}_editor", None)
-        st.session_state.pop(self._editor_base(key), None)
+        st.session_state.pop(self.editor_base(key), None)
 
     # -- values before their widget is drawn -------------------------------------------------------
     def value(self, key: str, *, default: Any = _UNSET) -> Any:
@@ -447,7 +438,7 @@ class Links:
         if link.kind in ("text", "matrix"):
             return self.good(key)
         if link.kind == "tabs":  # the open tab, also before its tabs are drawn on this run
-            open_tab = self._open_tab(link)
+            open_tab = self.open_tab(link)
             return self.good(key) if open_tab is None else open_tab
         if link.by_hand:
             mine = st.session_state.get(_OWNER, {}).get(key) == page_id()
@@ -458,13 +449,8 @@ class Links:
         if key in st.session_state and link.fits(st.session_state[key]):
             return st.session_state[key]
         raws = st.query_params.get_all(key)
-        if raws:
-            try:
-                if link.kind == "multi":
-                    return tuple(link.from_text(r) for r in raws)
-                return link.from_text(raws[-1])
-            except ValueError:
-                pass
+        with contextlib.suppress(ValueError):
+            return link.from_texts(raws) if raws else link.default
         return link.default
 
     def set(self, key: str, value: Any) -> None:
@@ -489,15 +475,6 @@ class Links:
         if link.by_hand or link.kind in ("text", "matrix"):
             raise ValueError(f"{key}: a per-draw default is for Streamlit-bound kinds only")
         return replace(link, default=default)
-
-    def kept(self, name: str, value: Any = _UNSET, *, default: Any = None) -> Any:
-        """The last good value of something made of several keys (a whole configuration that must
-        check out before it is used): `kept(name, v)` stores v and returns it, `kept(name)` returns
-        the last one stored (or `default`). Kept per page, beside the keys' own last good values."""
-        store = _store().setdefault("kept", {})
-        if value is not _UNSET:
-            store[name] = value
-        return store.get(name, default)
 
     def hideable(self) -> list[str]:
         """The keys a teacher may hide: every control but hand-bound ones and view tabs."""
@@ -536,7 +513,7 @@ class Links:
         hides (`hide=`) is not drawn: its value (from the link, or the default) still applies.
         """
         if key in self.hidden():
-            return self.value(key) if default is _UNSET else self.value(key, default=default)
+            return self.value(key, default=default)
         link = self._link(key, default)
         label = link.label if label is None else label
         options = {**link.options, **kw, "help": help or link.help}
@@ -574,12 +551,10 @@ class Links:
 
     def _draw(self, link: Link, label: str, options: dict, **bind) -> Any:
         k, d = link.key, link.default
-        if link.kind == "slider":
-            return st.slider(label, link.lo, link.hi, d, link.step, key=k, format=link.number_format,
-                             **bind, **options)
-        if link.kind == "number":
-            return st.number_input(label, link.lo, link.hi, d, link.step, key=k, format=link.number_format,
-                                   **bind, **options)
+        if link.kind in ("slider", "number"):
+            draw = st.slider if link.kind == "slider" else st.number_input
+            return draw(label, link.lo, link.hi, d, link.step, key=k, format=link.number_format,
+                        **bind, **options)
         if link.kind == "toggle":
             return st.toggle(label, d, key=k, **bind, **options)
         if link.kind == "multi":
@@ -598,9 +573,6 @@ class Links:
         index = choices.index(d)
         if link.kind == "radio":
             return st.radio(label, choices, index=index, key=k, **bind, **options)
-        if link.kind == "pills":
-            got = st.segmented_control(label, choices, default=d, key=k, **bind, **options)
-            return d if got is None else got
         return st.selectbox(label, choices, index=index, key=k, **bind, **options)
 
     def _parsed(self, link: Link, typed: str) -> Any:
@@ -615,39 +587,28 @@ class Links:
     def _by_hand(self, link: Link, label: str, options: dict) -> Any:
         """A choice bound by hand, so that the URL keeps the short value while the widget shows a name."""
         key = link.key
-        owners = st.session_state.setdefault(_OWNER, {})
-        here = owners.get(key) == page_id()
+        here = st.session_state.get(_OWNER, {}).get(key) == page_id()
         if key not in st.session_state or not here or not link.fits(st.session_state[key]):
             # First draw here, or the value belongs to another page that uses the same short key:
             # start from this page's last good value (its link, else its default).
             good = self.good(key)
             st.session_state[key] = list(good) if link.kind == "multi" else good
-        owners[key] = page_id()
+        self.own(key)
         value = self._draw(link, label, options)
         self.accept(key, value)
         self.show_note(key, value)
         return value
 
-    def tabs(self, key: str) -> tuple[dict[str, Any], str]:
-        """Draw `key`'s tabs and return ({choice: its tab's container}, the open choice).
-
-        Streamlit's lazy tabs (`on_change="rerun"`): only the open tab's code needs to run, so a page
-        computes and sends one tab's charts, not every tab's; opening another tab reruns the page.
-        The tabs' own widget key is `key + "_tab"` (it holds the tab's label)."""
-        link = self[key]
-        names = link.names or {}
-        if self._open_tab(link) is None:  # first draw here, or the key's state is another page's
-            st.session_state[f"{key}_tab"] = names[self.good(key)]  # this page's link, else its default
+    @staticmethod
+    def own(key: str) -> None:
+        """This page now holds the session's widget state of hand-bound `key` (a short key another page
+        may use too): value() and the next draw read it as this page's."""
         st.session_state.setdefault(_OWNER, {})[key] = page_id()
-        boxes = st.tabs([names[c] for c in link.choices], key=f"{key}_tab", on_change="rerun")
-        value = self._open_tab(link)
-        self.accept(key, value)
-        self.show_note(key, value)
-        return dict(zip(link.choices, boxes, strict=True)), value
 
     @staticmethod
-    def _open_tab(link: Link) -> Any:
-        """The choice whose tab this page's tabs have open, or None if they hold none of this page's."""
+    def open_tab(link: Link) -> Any:
+        """The choice whose tab this page's tabs (`link.key + "_tab"`, a tabs kind's widget: the trainer's
+        view, pages/trainer/links.py) have open, or None if they hold none of this page's."""
         if st.session_state.get(_OWNER, {}).get(link.key) != page_id():
             return None
         label = st.session_state.get(f"{link.key}_tab")
@@ -666,13 +627,13 @@ class Links:
         link = self[key]
         label = link.label if label is None else label
         good = np.asarray(self.good(key), dtype=float)
-        base = st.session_state.get(self._editor_base(key))
+        base = st.session_state.get(self.editor_base(key))
         if f"{key}_editor" not in st.session_state or base is None or np.shape(base) != good.shape:
             # A fresh editor (first draw, or not drawn on the last run so Streamlit dropped its
             # edits): start it from the last good values. While it lives its base stays put, since
             # the editor's edits are kept relative to the frame it was first given.
             base = good
-            st.session_state[self._editor_base(key)] = base
+            st.session_state[self.editor_base(key)] = base
         shown_m = np.atleast_2d(base)
         rows = list(row_labels) if row_labels is not None else [str(i + 1) for i in range(shown_m.shape[0])]
         cols = list(col_labels) if col_labels is not None else [str(j + 1) for j in range(shown_m.shape[1])]
@@ -698,7 +659,6 @@ class Links:
         self.show_note(key, value)
         return value
 
-    # -- the README's table ---------------------------------------------------------------------
 
 
 def _same(raws: list[str], value: Any) -> bool:
@@ -747,42 +707,15 @@ def declared(path) -> Links | None:
 def page_links(path: str) -> Links | None:
     """The LINKS table declared by a page file, read without running the page (pages guard their
     body with `if __name__ == "__main__":`, which is how Streamlit runs them)."""
+    return getattr(page_top(path, "page"), "LINKS", None)
+
+
+def page_top(path: str, what: str):
+    """A page file's top run as a module of its own (its body waits for `__main__`)."""
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location(f"_layerlab_page_{abs(hash(path))}", path)
+    spec = importlib.util.spec_from_file_location(f"_layerlab_{what}_{abs(hash(path))}", path)
     module = importlib.util.module_from_spec(spec)
     assert spec.loader is not None
     spec.loader.exec_module(module)
-    return getattr(module, "LINKS", None)
-
-
-def page_asks(path: str) -> dict | None:
-    """The ASKS a page file declares beside its LINKS (lib.asks: what the page can be asked), read as
-    `page_links` reads LINKS; None for a page that declares none."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location(f"_layerlab_asks_{abs(hash(path))}", path)
-    module = importlib.util.module_from_spec(spec)
-    assert spec.loader is not None
-    spec.loader.exec_module(module)
-    return getattr(module, "ASKS", None)
-
-
-def read_values(links: Links, query: Mapping[str, str | list[str]]) -> LinkValues:
-    """A step's link values as the page's LINKS parse them: every key of the table, the link's value where
-    it is usable (`Link.from_text`, as the page reads a link on a first visit), else the declared default;
-    `given`: the keys whose link value was used. `query` as lib.lessons.parse_query gives it."""
-    values, given = {}, []
-    for link in links:
-        raw = query.get(link.key)
-        raws = [] if raw is None else list(raw) if isinstance(raw, list) else [raw]
-        values[link.key] = link.default
-        if not raws:
-            continue
-        try:
-            values[link.key] = (tuple(link.from_text(r) for r in raws) if link.kind == "multi"
-                                else link.from_text(raws[-1]))
-        except ValueError:
-            continue
-        given.append(link.key)
-    return LinkValues(values, given)
+    return module

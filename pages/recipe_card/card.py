@@ -19,6 +19,7 @@ import streamlit as st
 from lib.layers import linear
 from ui import colors
 from ui.diagram import cells_figure, network_figure
+from ui.expr import par, plus
 from ui.frozen import freezes
 from ui.plotly_private import NO_VALIDATION
 
@@ -90,3 +91,12 @@ def bars(order: tuple, part: tuple, bias: tuple, fruit: str, bias_name: str) -> 
         barmode="relative", title={}, template=pio.templates[pio.templates.default],
     )
     return go.Figure(dict(data=data, layout=layout), **NO_VALIDATION)
+
+
+def dot_text(x, w, b: float | None) -> str:
+    """Plain text for x·w (+ b), every product written out: '1.0 × 0.8 + 0.5 × 0.3 + (−1.0) × (−0.6) + 0.1'
+    (x: the inputs, w: one column of weights)."""
+    parts = [f"{par(a)} × {par(c)}" for a, c in zip(x, w, strict=True)]
+    if b is not None:
+        parts.append(par(b))
+    return plus(parts)

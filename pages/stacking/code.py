@@ -1,7 +1,10 @@
 """/stacking's numbers written for a student to copy or read along: Python literals (an ASCII minus, as
-Python needs) and rows of numbers for the page's text, each at ui.expr's one precision (`val`)."""
+Python needs) and rows of numbers for the page's text, each at ui.expr's one precision (`val`); how
+closely a gradient check agrees, and the loss's fall as st.metric reads a delta."""
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -28,3 +31,21 @@ def py_matrix(M, indent: int = 13) -> str:
 def vec(v) -> str:
     """A row of numbers for the page's text: [0.1, 0.0]."""
     return "[" + ", ".join(val(a) for a in np.ravel(v)) + "]"
+
+
+def change(v: float, digits: int = 3, *, keep: int = 0) -> str:
+    """A change for st.metric's delta: num(v), but a fall starts with the ASCII '-'.
+
+    Streamlit reads a delta's direction (its arrow and colour) from a leading '-' only: with the
+    typographic '−' every fall showed as a red rise (/stacking's loss, issue 34).
+    """
+    s = fmt.num(v, digits, keep=keep)
+    return "-" + s[1:] if s.startswith(fmt.MINUS) else s
+
+
+def agrees(a: float, b: float) -> str:
+    """How closely two numbers that should be equal agree: 'agrees to 10⁻⁹', or 'exactly'."""
+    d = abs(float(a) - float(b))
+    if d == 0:
+        return "exactly"
+    return "agrees to 10" + str(math.ceil(math.log10(d))).translate(fmt.SUPERSCRIPT)

@@ -50,11 +50,11 @@ def editor(links: state.Links, preset: Schedule, key: str = "bands") -> tuple[np
     preset_bands = (np.asarray(preset.thresholds, dtype=float), preset.rates)
     good = links.value(key)
     widget = f"{key}_editor"
-    base = links.kept(f"{key}_base")
+    base = st.session_state.get(links.editor_base(key))
     if widget not in st.session_state or base is None:
         # A fresh editor starts from the schedule in force; while it lives its frame stays put,
         # because the editor's edits are kept relative to the frame it was first given.
-        base = links.kept(f"{key}_base", preset_bands if good is None else good)
+        base = st.session_state[links.editor_base(key)] = preset_bands if good is None else good
     t, r = base
     edited = st.data_editor(
         pd.DataFrame({"threshold": t, "rate": np.round(100.0 * np.asarray(r), 6)}), key=widget,
@@ -81,6 +81,6 @@ def editor(links: state.Links, preset: Schedule, key: str = "bands") -> tuple[np
 
 
 def forget_edits(links: state.Links, key: str = "bands") -> None:
-    """Back to the preset's bands (an on_click / on_change callback): the editor starts afresh."""
+    """Back to the preset's bands (an on_click / on_change callback): the editor starts afresh (forget
+    drops the editor and the frame it was given)."""
     links.forget(key)
-    links.kept(f"{key}_base", None)

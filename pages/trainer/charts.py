@@ -35,10 +35,28 @@ from ui.boundary import (  # noqa: F401  (the trainer's sections and tests name 
     tint,
     value_band,
 )
-from ui.light import LIVE_TEMPLATE, Light, f32, sent_quickly, u8
+from ui.light import LIVE_TEMPLATE, Light, built_dict, f32, u8
+from ui.plotly_private import has_frames
 
 TRAIN_DASH, TEST_DASH = "solid", "dot"
 MAIN_COLOR, TWIN_COLOR = colors.INDIGO, colors.TEAL
+# Each class's shape (ui.colors.CLASS_SYMBOLS) as characters, (filled, hollow), for the legends in HTML.
+CLASS_GLYPHS = (("&#9679;", "&#9675;"), ("&#9632;", "&#9633;"), ("&#9670;", "&#9671;"),
+                ("&#9650;", "&#9651;"), ("&#10010;", "&#10011;"))
+
+
+class _Sent(go.Figure):
+    """A go.Figure whose to_dict() (what st.plotly_chart sends) is ui.light's built_dict: the same dict as
+    go.Figure.to_dict without its deep copy. The figure stays a go.Figure in every other way."""
+
+    def to_dict(self) -> dict:
+        return super().to_dict() if has_frames(self) else built_dict(self)
+
+
+def sent_quickly(fig: go.Figure) -> go.Figure:
+    """The same figure, sent through _Sent.to_dict."""
+    fig.__class__ = _Sent
+    return fig
 
 
 def class_label(c: int) -> str:
@@ -78,7 +96,7 @@ def legend_html(problem: str = "classify", k: int = 2, span: float = 1.0, discre
     if problem == "classes":
         items = []
         for c in range(k):
-            filled, hollow = colors.CLASS_GLYPHS[c]
+            filled, hollow = CLASS_GLYPHS[c]
             items.append(sq.format(colors.CLASSES[c], filled) + sq.format(colors.CLASSES[c], hollow)
                          + f" {class_label(c)}")
         items.append("filled train, hollow test")
@@ -89,7 +107,7 @@ def legend_html(problem: str = "classify", k: int = 2, span: float = 1.0, discre
         return '<div style="font-size:0.875rem;line-height:1.8">' + " &nbsp; ".join(items) + "</div>"
     items = []
     for c in (0, 1):
-        color, (filled, hollow) = colors.CLASSES[c], colors.CLASS_GLYPHS[c]
+        color, (filled, hollow) = colors.CLASSES[c], CLASS_GLYPHS[c]
         items.append(f'<span style="color:{color};font-size:1.2em">{filled}</span> {class_label(c)}, train')
         items.append(f'<span style="color:{color};font-size:1.2em">{hollow}</span> class {c}, test')
     items.append(f"shading P(class 1): 0 ({colors.CLASS_NAMES[0]}, class 0) {_bar([c for _, c in SHADING])} "

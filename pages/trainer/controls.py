@@ -339,7 +339,7 @@ def share(run: tr.Run, values: dict, problem: str = "classify", spec: tr.Spec | 
         st.markdown("**Share and export**")
         size = tr.n_params(run)
         link = share_link(run, values)
-        if link:
+        if link is not None:
             st.caption("This page's link with every setting and the trained weights: a class opens exactly "
                        "this network.")
             show_link(link)   # in the room view its short form: no one reads 1,500 characters off a screen

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
 
 import streamlit as st
 
@@ -142,6 +144,25 @@ def slider(key: str):
     return LINKS.widget(key, format_func=LINKS[key].fmt)
 
 
+def view_tabs(key: str = "view") -> tuple[dict[str, Any], str]:
+    """Draw `key`'s tabs (a `tabs` row of lib/settings.py) and return ({choice: its tab's container}, the
+    open choice).
+
+    Streamlit's lazy tabs (`on_change="rerun"`): only the open tab's code needs to run, so a page
+    computes and sends one tab's charts, not every tab's; opening another tab reruns the page.
+    The tabs' own widget key is `key + "_tab"` (it holds the tab's label)."""
+    link = LINKS[key]
+    names = link.names or {}
+    if LINKS.open_tab(link) is None:  # first draw here, or the key's state is another page's
+        st.session_state[f"{key}_tab"] = names[LINKS.good(key)]  # this page's link, else its default
+    LINKS.own(key)
+    boxes = st.tabs([names[c] for c in link.choices], key=f"{key}_tab", on_change="rerun")
+    value = LINKS.open_tab(link)
+    LINKS.accept(key, value)
+    LINKS.show_note(key, value)
+    return dict(zip(link.choices, boxes, strict=True)), value
+
+
 def twin_number_with_link(key: str) -> None:
     """A usable number typed into a link (`tlr=0.05`) joins this run's list, as _choices_with_link does."""
     link = LINKS[key]
@@ -152,9 +173,9 @@ def twin_number_with_link(key: str) -> None:
     LINKS.vary(key, choices=(SAME, *numbers), names={**link.names, value: plain(value)})
 
 
-def share_link(run: tr.Run, values: dict) -> str | None:
-    """This page's link with every setting that differs from its default and, for a small network,
-    its weights (`w=`)."""
+def share_link(run: tr.Run, values: dict) -> list[tuple[str, str]] | None:
+    """The parts of this page's share link, its query: every setting that differs from its default and
+    the network's weights (`w=`); None for a network too large for a link. show_link draws the link."""
     code = run.trainer.encode_weights()
     if code is None:
         return None
@@ -170,19 +191,20 @@ def share_link(run: tr.Run, values: dict) -> str | None:
         else:
             params.append((key, link.to_text(value)))
     params.append(("w", code))
-    return address.page_link(params, "/trainer")
+    return params
 
 
-def show_link(link: str) -> None:
-    """The share link as the page offers it. In the room view (issue 43 item 9) its 1,500 characters (a
-    3-class network's weights) were printed for nobody to read off a screen: there a button keeps it under
-    a short link a room can type (/?s=CODE, classroom/links.py), in a box with its copy button."""
+def show_link(params: list[tuple[str, str]]) -> None:
+    """The share link (share_link's parts) as the page offers it. In the room view (issue 43 item 9) its
+    1,500 characters (a 3-class network's weights) were printed for nobody to read off a screen: there a
+    button keeps it under a short link a room can type (/?s=CODE, classroom/links.py), in a box with its
+    copy button."""
     if not room.on():
-        st.code(link, language=None, wrap_lines=True)
+        st.code(address.page_link(params, "/trainer"), language=None, wrap_lines=True)
         return
-    path, query = "trainer", link.split("?", 1)[1] if "?" in link else ""
-    base = link.split("?", 1)[0].rstrip("/")
-    short_link(path, query, base[: -len(path)] if base.endswith(path) else base + "/", key="trainer_short_link",
+    path, base = "trainer", address.page_link([], "/trainer").rstrip("/")
+    short_link(path, urlencode(params), base[: -len(path)] if base.endswith(path) else base + "/",
+               key="trainer_short_link",
                label="Short link", help="This network, its settings and its weights under six "
                     "letters, e.g. /?s=K7M2QX, for the room to type. Kept on this server for a year. The "
                     "whole link is on the page without large text.")

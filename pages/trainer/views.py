@@ -6,6 +6,7 @@ from the weights as they stand.
 
 from __future__ import annotations
 
+import plotly.graph_objects as go
 import streamlit as st
 
 from lib.activations import ACTIVATIONS
@@ -20,9 +21,29 @@ from pages.trainer import run as tr
 from pages.trainer.links import ACTS, LINKS, OPT_NAMES, parse_units
 from pages.trainer.live import curve_chart, edge_cells, is_curve, look, plane
 from ui import charts, fmt, state, tables, tex
-from ui.light import sendable
+from ui.frozen import frozen
+from ui.light import Light
 
 WARP_LINES, WARP_SAMPLES = 13, 60   # the grid over the square: lines each way, points along each
+
+
+def sendable(fig: go.Figure) -> go.Figure:
+    """A finished figure ready to be sent again and again: a Light one as it is (its sent dict is made
+    once), any other frozen (ui.frozen)."""
+    if isinstance(fig, Light):
+        fig.to_dict()  # the sent dict, now: a figure shared by sessions is then only read
+        return fig
+    return frozen(fig)
+
+
+def weighted_sum(weights, names, bias: float) -> str:
+    """w1·x₁ − w2·x₂ + b, each sign written once: 1.51·x₁ − 0.628·x₂ − 0.507 (any number of inputs)."""
+    text = ""
+    for v, name in [*zip(weights, names, strict=True), (bias, "")]:
+        minus = fmt.num(v).startswith(fmt.MINUS)
+        sign = (fmt.MINUS if minus else "") if not text else (f" {fmt.MINUS} " if minus else " + ")
+        text += f"{sign}{fmt.num(abs(v))}{'·' + name if name else ''}"
+    return text
 
 
 def bend_pictures_other(spec: tr.Spec, run: tr.Run, bend: str, figs: dict, xs, ys) -> None:
@@ -137,8 +158,8 @@ def warp_words(spec: tr.Spec, params, layer: int, units: tuple[int, int], H, cur
         stays = ("stays a straight line" if curve else
                  "stays a sheared grid: straight lines stay straight and parallel ones parallel")
         return (f"The bend is off (identity), so {layers} one affine map: unit {u} = "
-                f"**{fmt.weighted_sum(W[:, u - 1], names, b[u - 1])}** and unit {v} = "
-                f"**{fmt.weighted_sum(W[:, v - 1], names, b[v - 1])}**. A linear layer only shears, stretches and "
+                f"**{weighted_sum(W[:, u - 1], names, b[u - 1])}** and unit {v} = "
+                f"**{weighted_sum(W[:, v - 1], names, b[v - 1])}**. A linear layer only shears, stretches and "
                 f"shifts, so the {what} {stays}.")
     if spec.act == "relu":
         x0, y0, both = on_axes(H)
@@ -163,7 +184,7 @@ def collapsed_layer(spec: tr.Spec, W, b, gap: float) -> None:
     st.caption("x = (" + ", ".join(names) + "). The network without its bends and this single layer "
                f"differ by at most {fmt.gap(gap)} over the square.")
     if list(spec.feat) == ["x1", "x2"]:
-        st.markdown(f"The boundary is the line **{fmt.weighted_sum(W[:, 0], ('x₁', 'x₂'), b[0])} = 0** "
+        st.markdown(f"The boundary is the line **{weighted_sum(W[:, 0], ('x₁', 'x₂'), b[0])} = 0** "
                     "(dashed), where P = ½.")
 
 

@@ -11,6 +11,7 @@ import re
 import numpy as np
 import pytest
 
+from classroom import asking
 from lib import asks, tax
 from lib.activations import ACTIVATIONS
 from lib.relufit import KNOT_MODES, TARGETS
@@ -30,7 +31,7 @@ def declared(page: str) -> tuple[state.Links, dict[str, asks.Ask]]:
     """A page's LINKS and ASKS, read once."""
     if page not in _CACHE:
         f = str(ROOT / "pages" / f"{page}.py")
-        _CACHE[page] = (state.page_links(f), state.page_asks(f))
+        _CACHE[page] = (state.page_links(f), asking.page_asks(f))
     return _CACHE[page]
 
 
@@ -302,7 +303,7 @@ def test_libs_answer_is_what_the_page_shows(page, name):
     rng = np.random.default_rng(7)
     checked = 0
     for link in links(page):
-        values = state.read_values(links_table, link)
+        values = asking.read_values(links_table, link)
         for p in params_for(ask, link, rng):
             settled = ask.settle(p)
             at = opened(page, link, settled.get("epochs") if name in EPOCHS else None)
@@ -326,7 +327,7 @@ def test_a_straight_line_splits_the_data_exactly_when_a_network_without_a_hidden
     seen = set()
     for link in links("trainer"):
         link = {**link, "hidden": "0", "twin": "false"}
-        answer = table["line"].answer(state.read_values(links_table, link))
+        answer = table["line"].answer(asking.read_values(links_table, link))
         at = opened("trainer", link, 300)
         both = metric(at, "Train accuracy") == metric(at, "Test accuracy") == fmt.pct(1.0)
         assert yes_if(both) == answer, f"line for {link}"
@@ -340,5 +341,5 @@ def test_the_chosen_links_reach_both_answers_of_each_yes_or_no_question():
         ask = table[name]
         if ask.kind != "choice":
             continue
-        got = {ask.answer(state.read_values(links_table, link)) for link in links(page)}
+        got = {ask.answer(asking.read_values(links_table, link)) for link in links(page)}
         assert got == {0, 1}, f"{page} {name}: the links tried reach only {got}"

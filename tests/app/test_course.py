@@ -158,10 +158,9 @@ def test_the_checkerboard_lessons_answers_agree_with_a_reference_that_knows_no_l
     the reference reaches within the question's tolerance; eight ReLU units do far better."""
     from lib import answers
     from lib.datasets import make_problem, split
-    from ui import state
 
     steps = asking.course()["checkerboard"].steps
-    spec = answers.trainer_view(state.read_values(asking.declared("trainer")[0], steps[3].values))
+    spec = answers.trainer_view(asking.read_values(asking.declared("trainer")[0], steps[3].values))
     X, y = make_problem(spec.problem, spec.dataset, spec.n, noise=spec.noise, seed=spec.seed,
                         cells=spec.cells)
     reference = 100 * _logistic_regression_accuracy(*split(X, y, train_share=spec.train, seed=spec.seed))

@@ -18,14 +18,13 @@ from lib import answers
 from lib import lessons as L
 from tests.app.test_lesson import _student, switches  # noqa: F401 (switches: a fixture, used by name)
 from tests.app.test_lesson_build import _add, _builder, _errors, _picker, _shown, _steps, db  # noqa: F401 (a fixture)
-from ui import state
 
 CARD = "/recipe-card?mode=plain&nin=2&nout=2&x1=1&x2=2&w11=0.5&w12=-1&w21=1&w22=0.5&b1=0&b2=0.5"
 
 
 def _values(path: str, query: str):
     links, _ = asking.declared(path)
-    return state.read_values(links, L.parse_query(query))
+    return asking.read_values(links, L.parse_query(query))
 
 
 def _ask(at, name: str, **params):

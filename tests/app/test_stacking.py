@@ -251,3 +251,14 @@ def test_the_chain_rule_is_well_formed_latex_one_line_per_parameter():
     assert rule.count(r"\tfrac{\partial L}") == 11                     # one line per parameter,
     assert rule.count(r" \\ ") == 20                                   # its numbers on a row of their own
     assert rule.count("{") == rule.count("}")
+
+
+def test_change_writes_a_fall_with_the_ascii_minus_streamlit_reads_as_a_fall():
+    from streamlit.elements.metric import _is_negative_delta
+
+    from pages.stacking.code import change
+    from ui import fmt
+
+    assert change(-0.81, 4, keep=1) == "-0.81" and _is_negative_delta(change(-0.81, 4))
+    assert change(0.5) == "0.5" and not _is_negative_delta(change(0.5))
+    assert not _is_negative_delta(fmt.num(-0.81))   # why: Streamlit takes num's '−' for a rise

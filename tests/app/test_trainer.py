@@ -332,19 +332,14 @@ def test_hidden_parser():
             page.parse_speed(bad)
 
 
-def test_dots_path_draws_one_polygon_per_point():
+def test_dots_path_draws_one_square_per_point():
     from pages.trainer.charts import dots_path
 
     pts = np.array([[0.0, 0.0], [1.0, -1.0]])
-    path = dots_path(pts, 0.1, sides=6)
-    assert path.count("M") == 2 and path.count("Z") == 2
-    first = path.split("Z")[0][1:].split("L")
-    corners = np.array([[float(v) for v in c.split(",")] for c in first])  # (6, 2)
-    np.testing.assert_allclose(np.hypot(*corners.T), 0.1, atol=0.01)
-    # squares, the live default: from (x - r, y - r) across to x + r, up to y + r, back; short numbers
-    assert dots_path(pts, 0.1, sides=4) == "M-.1,-.1H.1V.1H-.1ZM.9,-1.1H1.1V-.9H.9Z"
-    assert dots_path(np.array([[0.004, 1.5]]), 0.05, sides=4) == "M-.05,1.45H.05V1.55H-.05Z"
-    assert dots_path(np.zeros((0, 2)), 0.1, sides=4) == ""
+    # from (x - r, y - r) across to x + r, up to y + r, back; short numbers
+    assert dots_path(pts, 0.1) == "M-.1,-.1H.1V.1H-.1ZM.9,-1.1H1.1V-.9H.9Z"
+    assert dots_path(np.array([[0.004, 1.5]]), 0.05) == "M-.05,1.45H.05V1.55H-.05Z"
+    assert dots_path(np.zeros((0, 2)), 0.1) == ""
 
 
 def test_the_live_shading_travels_without_escaped_slashes():
@@ -1072,7 +1067,7 @@ def test_each_class_is_drawn_in_its_own_shape_on_the_map_and_the_inside_views():
     pts = np.array([[0.0, 0.0], [1.0, 1.0]])
     corners = [boundary.class_path(pts, 0.1, c).split("Z")[0].count("L") + 1 for c in (0, 2, 3, 4)]
     assert corners == [6, 4, 3, 12]
-    assert boundary.class_path(pts, 0.1, 1) == boundary.dots_path(pts, 0.1, sides=4)
+    assert boundary.class_path(pts, 0.1, 1) == boundary.dots_path(pts, 0.1)
     assert all(boundary.class_path(pts, 0.1, c).count("Z") == 2 for c in range(5))
     y = np.arange(5)
     train = ic._marks(np.zeros((5, 2)), y, "train", 5, None)["marker"]["symbol"]

@@ -1,5 +1,5 @@
 """pages.trainer.announce: the live region changes its words at most once every few seconds, whatever
-the ticks."""
+the ticks; and the trainer's words for a unit's sum (pages.trainer.views.weighted_sum)."""
 
 from __future__ import annotations
 
@@ -32,3 +32,12 @@ def test_no_wait_says_every_change_and_the_same_words_never_restart_the_clock():
     assert held(memory, "q", "a", every=5, now=4.0) == "a"       # unchanged words keep their time...
     assert held(memory, "q", "b", every=5, now=5.0) == "b"       # ...so the change at 5 s is said
     assert memory["_announce_p"][0] == "Stopped: epoch 2"        # two regions, two clocks
+
+
+def test_weighted_sum_writes_each_sign_once():
+    from pages.trainer.views import weighted_sum
+    from ui.fmt import MINUS as M
+
+    assert weighted_sum([1.51, -0.628], ["x₁", "x₂"], -0.507) == f"1.51·x₁ {M} 0.628·x₂ {M} 0.507"
+    assert weighted_sum([-2.0], ["x₁"], 0.25) == f"{M}2·x₁ + 0.25"
+    assert weighted_sum([0.5, 1.0, -3.0], ["a", "b", "c"], 0.0) == f"0.5·a + 1·b {M} 3·c + 0"

@@ -76,10 +76,10 @@ COMPUTED = {
     "engine/preload.py": "every module of the app's packages, found in their folders",
     "engine/__init__.py": "the engine's own patches, engine.<name>",
 }
-# ui.state.page_links(path) and page_asks(path) run a page file's top: an import. A constant path is an
-# arrow like any other; a computed one is allowed only where the class room follows the lesson a teacher's
-# step names (as app.py's navigation runs every lesson): the student's page, and the answers computed from
-# a step's link (classroom/asking.py).
+# ui.state.page_links(path) and classroom.asking.page_asks(path) run a page file's top: an import. A
+# constant path is an arrow like any other; a computed one is allowed only where the class room follows the
+# lesson a teacher's step names (as app.py's navigation runs every lesson): the student's page, and the
+# answers computed from a step's link (classroom/asking.py).
 PAGE_LINKS_COMPUTED = {"classroom/lesson.py", "classroom/asking.py"}
 PAGE_READERS = ("page_links", "page_asks")
 

@@ -85,20 +85,6 @@ def test_colours_keep_one_meaning():
     assert colors.rgba("#0072B2", 0.5) == "rgba(0,114,178,0.5)"
 
 
-def test_weighted_sum_writes_each_sign_once():
-    assert fmt.weighted_sum([1.51, -0.628], ["x₁", "x₂"], -0.507) == f"1.51·x₁ {M} 0.628·x₂ {M} 0.507"
-    assert fmt.weighted_sum([-2.0], ["x₁"], 0.25) == f"{M}2·x₁ + 0.25"
-    assert fmt.weighted_sum([0.5, 1.0, -3.0], ["a", "b", "c"], 0.0) == f"0.5·a + 1·b {M} 3·c + 0"
-
-
-def test_change_writes_a_fall_with_the_ascii_minus_streamlit_reads_as_a_fall():
-    from streamlit.elements.metric import _is_negative_delta
-
-    assert fmt.change(-0.81, 4, keep=1) == "-0.81" and _is_negative_delta(fmt.change(-0.81, 4))
-    assert fmt.change(0.5) == "0.5" and not _is_negative_delta(fmt.change(0.5))
-    assert not _is_negative_delta(fmt.num(-0.81))   # why: Streamlit takes num's '−' for a rise
-
-
 @pytest.mark.parametrize("hidden, want", [
     ((), "no hidden layer"), (None, "no hidden layer"), ((8,), "1 hidden layer of 8"),
     ((8, 4), "2 hidden layers of 8 and 4"), ([16, 8, 4], "3 hidden layers of 16, 8 and 4"),

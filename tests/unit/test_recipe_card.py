@@ -27,8 +27,9 @@ from lib.recipe import (
     squared_error,
     squared_error_grad,
 )
+from pages.recipe_card.card import dot_text
 from pages.stacking.code import py_vec, vec
-from ui.expr import dot_text, sig, val
+from ui.expr import sig, val
 from ui.fmt import MINUS as M
 
 RNG = np.random.default_rng(3)
@@ -191,7 +192,7 @@ def test_network_diagram_lines_are_the_matrix_cells():
         i, j, w = np.asarray(t.customdata)[0]
         layer = MINI_W1 if t.name.startswith("w") and "′" not in t.name else MINI_W2
         assert w == layer[int(i) - 1, int(j) - 1]
-        want = charts.POSITIVE if w > 0 else charts.NEGATIVE if w < 0 else charts.GREY
+        want = charts.POSITIVE if w > 0 else charts.NEGATIVE if w < 0 else charts.OFF
         assert t.line.color == want
         seen[t.name] = (abs(w), t.line.width)
     assert "w₃₁" in seen and "w′₂₁" in seen  # names as the seed writes them

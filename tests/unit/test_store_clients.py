@@ -118,3 +118,67 @@ def test_a_saved_lesson_nobody_opened_goes_in_a_week_an_opened_or_started_one_in
     with store.reading() as s:
         assert s.get(SavedLesson, unused) is None
         assert s.get(SavedLesson, opened) is not None and s.get(SavedLesson, started) is not None
+
+
+# --- a new row under a new code (store.base.add_with_code, behind all five) ---------------------------------
+def _codes(monkeypatch, *codes: str) -> None:
+    """store.base.new_code draws these codes, in this order, then fresh ones again."""
+    import store.base as store_base
+
+    drawn, fresh = iter(codes), store_base.new_code
+    monkeypatch.setattr(store_base, "new_code", lambda: next(drawn, None) or fresh())
+
+
+def _the_five(store):
+    """Each kind of coded row, made anew: (its name, a call that makes one and returns its code, its
+    table)."""
+    from store.models import Class, ShortLink
+
+    n = iter(range(10**6))
+    return (("class", lambda: store.create_class(PROBLEM)[0], Class),
+            ("lesson class", lambda: store.start_lesson(LESSON, paths=PAGES)[0], Class),
+            ("short link", lambda: store.shorten("trainer", f"seed={next(n)}"), ShortLink),
+            ("saved lesson", lambda: store.save_lesson(L.Lesson(f"lesson {next(n)}", LESSON.steps)),
+             SavedLesson),
+            ("draft", lambda: store.keep_draft(L.Lesson(f"draft {next(n)}", LESSON.steps)), SavedLesson))
+
+
+def test_every_coded_row_draws_again_past_a_taken_code_and_gives_up_in_one_line_after_twenty(store,
+                                                                                             monkeypatch):
+    from sqlalchemy import func, select
+
+    for i, (name, make, table) in enumerate(_the_five(store)):
+        taken, free = make(), f"QQQQQ{i + 2}"
+        with store.reading() as s:
+            rows = s.scalar(select(func.count()).select_from(table))
+        _codes(monkeypatch, taken, taken, free)
+        assert make() == free, name                             # two taken codes, then a free one
+        with store.reading() as s:
+            assert s.scalar(select(func.count()).select_from(table)) == rows + 1, name   # one row, not three
+        _codes(monkeypatch, *[taken] * 20)
+        with pytest.raises(StoreError, match="try again"):
+            make()
+        with store.reading() as s:
+            assert s.scalar(select(func.count()).select_from(table)) == rows + 1, name   # nothing half made
+
+
+def test_a_lesson_class_drawn_past_a_taken_code_has_its_lesson_on_step_zero_and_counts_one_start(store,
+                                                                                                 monkeypatch):
+    me = Client.of("10.0.0.7", "one")
+    taken, _ = store.create_class(PROBLEM, client=me)
+    _codes(monkeypatch, taken)
+    code, key = store.start_lesson(LESSON, paths=PAGES, client=me)
+    assert code != taken
+    assert store.lesson_state(code).step == 0 and store.is_teacher(code, key)
+    from store.models import Class
+
+    with store.reading() as s:    # the taken draw spent nothing: the class before, and this one
+        assert s.query(Class).filter(Class.client == me.address).count() == 2
+
+
+def test_the_same_link_or_lesson_finds_its_code_before_drawing_one(store, monkeypatch):
+    link = store.shorten("trainer", "act=gelu")
+    lesson = store.save_lesson(LESSON, paths=PAGES)
+    _codes(monkeypatch, *["QQQQQ2"] * 40)      # a draw would give this code
+    assert store.shorten("trainer", "act=gelu") == link
+    assert store.save_lesson(LESSON, paths=PAGES) == lesson
