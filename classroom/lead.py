@@ -237,8 +237,8 @@ def projected(code: str, ls, student: str, challenge: Callable[[], None] | None,
                 f'{html.escape(q.text)}</p>')   # the question, large (escaped: a built lesson's words)
         if q.kind == "choice":
             st.markdown("  \n".join(f"**{chr(65 + i)}.** {text.plain(c)}" for i, c in enumerate(q.choices)))
+        st.fragment(hands_part, run_every=COUNT_EVERY)(code, ls.step)   # above the answers: in sight
         st.fragment(answers_part, run_every=COUNT_EVERY)(code, ls.step, names)
-        st.fragment(hands_part, run_every=COUNT_EVERY)(code, ls.step)
     with left:
         if ls.step in ls.revealed:
             view(step, ls.step)
@@ -318,10 +318,11 @@ def answers_part(code: str, step: int, names: bool) -> None:
     vote = ls.vote(step)
     if shown is None:
         n, joined = connection.store().answer_tally(code, step, vote)   # one query, however many seats
-        again = "Second vote: " if vote == 2 else ""
-        reveal.big_line(f"{again}{n} of {joined} answered", size="2.4rem" if again else "3rem", live=True)
-        st.caption(("After discussing, the class votes again: " if again else "")
-                   + f"{n} of {joined} students answered. The answers show when you press Reveal.")
+        if vote == 2:
+            reveal.big_line("Second vote, after discussing:", size="1.4rem")
+        reveal.big_line(f"{n} of {joined} answered", size="3rem", live=True)
+        st.caption(f"{n} of {joined} students answered{' again' if vote == 2 else ''}. The answers show when "
+                   "you press Reveal.")
         return
     q = ls.steps[step].question
     if len(shown.votes) == 2:

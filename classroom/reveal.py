@@ -115,7 +115,8 @@ FIRST, SECOND = "First vote", "After discussing"   # the two votes' names on the
 
 def figure_votes(q: lib.Question, one: lib.Distribution, two: lib.Distribution, height: int = 300):
     """A question asked twice: both votes' bars side by side on the same bins (lib.lessons.distributions),
-    the first vote hatched and paler, the second solid, a legend above naming them; colours as figure's."""
+    the first vote hatched and paler, the second solid (KEY names them above the chart: plotly's legend
+    drew a bar's first colour as each vote's swatch, grey for both); colours as figure's."""
     from ui.frozen import frozen_spec
 
     labels, right, hover = _bars(q, two)
@@ -123,10 +124,11 @@ def figure_votes(q: lib.Question, one: lib.Distribution, two: lib.Distribution, 
                    pattern={"shape": "/", "fgcolor": "#ffffff", "solidity": 0.3}),
             _trace(two, labels, right, hover, SECOND)]
     layout = _layout(height, max((*one.counts, *two.counts, 0)))
-    layout.update(showlegend=True, barmode="group", bargroupgap=0.08,
-                  legend={"orientation": "h", "x": 0, "y": 1.0, "yanchor": "bottom", "font": {"size": 15}},
-                  margin={"l": 10, "r": 10, "t": 34, "b": 10})
+    layout.update(barmode="group", bargroupgap=0.08)
     return frozen_spec({"data": data, "layout": layout})
+
+
+KEY = f"Each answer's two bars: hatched, the {FIRST.lower()}; solid, {SECOND.lower()}."
 
 
 def moved_words(moved: lib.Moved) -> str:
@@ -162,6 +164,7 @@ def show_votes(q: lib.Question, shown, key: str, height: int = 300) -> None:
     one, two = shown.votes
     big_line(moved_words(shown.moved), size="1.7rem")
     if one.n or two.n:
+        big_line(KEY, size="1rem")
         charts.show(figure_votes(q, one, two, height), key=key,
                     name=f"The room's answers, {FIRST.lower()} ({tally(one)}) beside "
                          f"{SECOND.lower()} ({tally(two)}), the right answer in green")

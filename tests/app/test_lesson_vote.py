@@ -39,7 +39,7 @@ def test_discuss_asks_again_and_reveal_shows_both_votes_side_by_side(switches): 
     teacher.button(key="lesson_discuss").click().run()                   # the second vote
     assert store().lesson_state(code).second == {1} and not teacher.exception
     assert "Discuss with your neighbour" not in _labels(teacher)          # asked again: once
-    assert "Second vote: 0 of 2 answered" in _text(teacher)
+    assert "Second vote, after discussing: 0 of 2 answered" in _text(teacher)
     ada.run()
     said = _text(ada)
     assert "Discuss with your neighbour, then vote again" in said and "Your first answer: 9" in said
@@ -48,7 +48,7 @@ def test_discuss_asks_again_and_reveal_shows_both_votes_side_by_side(switches): 
     _send(ada, right, "lesson_number_1_2")
     assert "Your answer: 3\\.5" in _text(ada)                             # (Markdown: 3\.5)
     teacher.run()
-    assert "Second vote: 1 of 2 answered" in _text(teacher)
+    assert "Second vote, after discussing: 1 of 2 answered" in _text(teacher)
     teacher.button(key="lesson_reveal").click().run()
     assert not teacher.exception
     moved = f"1 of 1 moved to the right answer; right: {fmt.pct(0.5, 0)} → {fmt.pct(1.0, 0)}"
