@@ -548,13 +548,22 @@ class LessonStore:
         return out
 
     def delete_answers(self, code: str, key: str, step: int | None = None) -> int:
-        """Delete the class's answers to one step (None: every step); returns how many."""
+        """Delete the class's answers to one step (None: every step), both votes; returns how many. A step
+        asked a second time is asked once again (the class answers it afresh, every page following)."""
         with self.writing() as s:
-            c, _ = self._teach(s, code, key)
+            c, row = self._teach(s, code, key)
             q = delete(Answer).where(Answer.class_id == c.id)
             if step is not None:
                 q = q.where(Answer.step == int(step))
-            return int(s.execute(q).rowcount or 0)
+            n = int(s.execute(q).rowcount or 0)
+            was = _second(row)
+            again = was - {int(step)} if step is not None else frozenset()
+            if again != was:
+                row.second = json.dumps(sorted(again))
+                self._moved(c, row)
+        if again != was:
+            self.lesson_changed_here()
+        return n
 
     # --- saved lessons: a teacher's lesson under a code, as a short link ------------------------------------
     def save_lesson(self, lesson: lessons.Lesson | dict, *, paths=None,

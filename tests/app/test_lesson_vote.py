@@ -101,3 +101,14 @@ def test_im_lost_is_counted_never_named_cleared_by_the_teacher_and_pressed_only_
     ada.toggle(key="lesson_lost_0").set_value(False).run()                 # one press past the budget
     assert "presses of I'm lost from this page in a minute" in _text(ada)
     assert ada.toggle(key="lesson_lost_0").value is True and store().lost_count(code, 0) == 1
+
+
+def test_how_the_room_moved_reads_as_one_line():
+    from lib import lessons as L
+
+    q = L.Question("choice", "Bends?", ("Yes", "No"), answer=1)
+    m = L.moved(q, {1: 0, 2: 0, 3: 1, 4: 0}, {1: 1, 2: 1, 3: 0, 4: 0})
+    assert lead.reveal.moved_words(m) == (f"2 of 4 moved to the right answer, 1 away from it; right: "
+                                          f"{fmt.pct(0.25, 0)} → {fmt.pct(0.5, 0)}")
+    poll = L.moved(L.Question("number", "Guess?"), {1: 2.0, 2: 3.0}, {1: 2.0, 2: 4.0})
+    assert lead.reveal.moved_words(poll) == "1 of 2 changed their answer after discussing"

@@ -46,12 +46,20 @@ def test_the_teacher_asks_again_and_each_vote_keeps_its_own_answers(store):
         store.discuss(code, key, 2)
     with pytest.raises(StoreError, match="steps 1 to 5"):
         store.discuss(code, key, 9)
+    with pytest.raises(StoreError, match="Write a number"):   # a bad answer: refused as in the first
+        store.answer(code, b, 0, "abc")
     store.reveal(code, key, 0)
     with pytest.raises(StoreError, match="revealed"):
         store.discuss(code, key, 0)
     with pytest.raises(StoreError, match="revealed"):             # late: refused, nothing kept
         store.answer(code, b, 0, 2.0)
     assert _count(store, Answer) == 3
+    store.reveal(code, key, 0, revealed=False)                    # reopened: still the second vote
+    assert store.lesson_state(code).vote(0) == 2
+    v = store.lesson_state(code).version
+    assert store.delete_answers(code, key, 0) == 3                # afresh: both votes, and asked once again
+    state = store.lesson_state(code)
+    assert _count(store, Answer) == 0 and state.second == frozenset() and state.version == v + 1
 
 
 def test_reveal_draws_both_votes_on_the_same_bars_and_counts_who_moved(store):
