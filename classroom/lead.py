@@ -159,16 +159,15 @@ def controls(code: str, key: str, ls) -> bool:
                 on_click=_act, args=("next", "Not moved", "goto", code, key, ls.step + 1), width="stretch")
     if step.question is not None:
         revealed = ls.step in ls.revealed
-        c = st.columns(2) if not revealed and ls.vote(ls.step) == 1 else [st.container()]
-        c[-1].button("Hide the answers again" if revealed else "Reveal", key="lesson_reveal",
-                     type="secondary" if revealed else "primary", icon=":material/visibility:",
-                     help=REOPEN if revealed else REVEAL, on_click=_act, width="stretch",
-                     args=("reveal", f"Not {'hidden' if revealed else 'revealed'}", "reveal", code, key,
-                           ls.step, not revealed))
-        if len(c) == 2:   # the first vote, not revealed: ask again after a discussion
-            c[0].button("Discuss with your neighbour", key="lesson_discuss", icon=":material/forum:",
-                        help=DISCUSS, on_click=_act, width="stretch",
-                        args=("discuss", "Not asked again", "discuss", code, key, ls.step))
+        st.button("Hide the answers again" if revealed else "Reveal", key="lesson_reveal",
+                  type="secondary" if revealed else "primary", icon=":material/visibility:",
+                  help=REOPEN if revealed else REVEAL, on_click=_act, width="stretch",
+                  args=("reveal", f"Not {'hidden' if revealed else 'revealed'}", "reveal", code, key, ls.step,
+                        not revealed))
+        if not revealed and ls.vote(ls.step) == 1:   # under Reveal, whole (in half the sidebar it was cut)
+            st.button("Discuss with your neighbour", key="lesson_discuss", icon=":material/forum:",
+                      help=DISCUSS, on_click=_act, width="stretch",
+                      args=("discuss", "Not asked again", "discuss", code, key, ls.step))
     pause = st.toggle("Pause the class", value=ls.paused, key="lesson_pause",
                       help="Eyes up: every student's screen says so and answers wait until you resume.")
     if pause != ls.paused:

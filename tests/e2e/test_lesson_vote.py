@@ -81,7 +81,12 @@ def test_a_second_vote_after_discussing_and_an_im_lost_count(open_page):
     _main(teacher).get_by_text("3 of 3 answered", exact=True).wait_for(timeout=10_000)
     assert not _leaked(frames, right), "the right answer reached a phone in the first vote"
 
-    side.get_by_role("button", name="Discuss with your neighbour").wait_for(timeout=10_000)
+    discuss = side.get_by_role("button", name="Discuss with your neighbour")
+    discuss.wait_for(timeout=10_000)
+    cut = discuss.evaluate("b => [b, ...b.querySelectorAll('*')]"
+                           ".some(e => e.scrollWidth > e.clientWidth + 1)")
+    assert not cut, "the Discuss button's words are cut"          # in half the sidebar they were
+    _clean(teacher, "lesson-vote-first")                          # the sidebar with Discuss, whole
     tab_to(teacher, "Discuss with your neighbour")                # the keyboard alone asks again
     teacher.keyboard.press("Enter")
     _main(teacher).get_by_text("Second vote, after discussing:", exact=True).wait_for(timeout=15_000)
