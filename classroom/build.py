@@ -19,7 +19,7 @@ import zlib
 
 import streamlit as st
 
-from classroom import asking, connection, door, text
+from classroom import asking, connection, door, links, text
 from lib import lesson_build as reader
 from lib import lessons
 from store import CODE_LENGTH, normal_code
@@ -424,6 +424,7 @@ def share_part() -> None:
         saved = st.session_state.get(SAVED)
         if saved is not None and built is not None and saved[1] == built:
             st.code(saved[0], language=None)
+            links.homework_box(saved[0])
         _said("save")
         with st.container(horizontal=True, vertical_alignment="bottom", gap="small"):
             st.text_input("Open a saved lesson", key=CODE, max_chars=12, placeholder="its code, e.g. K7M2QX",

@@ -89,9 +89,10 @@ def looked_up(look: Callable[[], T | None]) -> T | None:
 
 
 # --- what anyone may store: per page here, per address in the store (store.BUDGETS) -------------------------
-PER_PAGE = {"start": 5, "save": 10, "link": 20, "draft": 30, "lost": 20}   # a minute, per page (session)
+PER_PAGE = {"start": 5, "save": 10, "link": 20, "draft": 30, "homework": 30,   # a minute, per page (session)
+            "lost": 20}
 WORDS = {"start": "starts", "save": "saves", "link": "short links", "draft": "changes kept for a reload",
-         "lost": "presses of I'm lost"}
+         "homework": "homework answers", "lost": "presses of I'm lost"}
 
 
 def spend(kind: str) -> Client:
@@ -106,6 +107,34 @@ def spend(kind: str) -> Client:
                          f"{_wait_line(times, now)}")
     st.session_state[SPENT][kind] = [*times, now]
     return connection.client()
+
+
+# Homework answers checked a minute from one address (this process): per page, spend("homework") counts
+# them; a new tab is a new page, so an address has a budget too. A class of 30 behind one address checking an
+# answer every 3 s each is 600 a minute.
+ADDRESS_ANSWERS = 600
+_answers: dict[str, collections.deque[float]] = {}
+
+
+def answer_checked() -> None:
+    """One more homework answer checked from this address: StoreError past ADDRESS_ANSWERS a minute (an
+    address not known, a page opened on the server's machine, is counted per page only, as in the store)."""
+    now, who = time.monotonic(), connection.client().address
+    if not who:
+        return
+    with _wrong_lock:
+        times = _answers.pop(who, None) or collections.deque()
+        while times and now - times[0] >= 60.0:
+            times.popleft()
+        over = len(times) >= ADDRESS_ANSWERS
+        if not over:
+            times.append(now)
+        _answers[who] = times           # the newest last: the dict's order is its age
+        while len(_answers) > ADDRESSES:
+            del _answers[next(iter(_answers))]
+    if over:
+        raise StoreError(f"{ADDRESS_ANSWERS} homework answers from your network in a minute: "
+                         f"{_wait_line(list(times), now)}")
 
 
 def find(code: str) -> ClassInfo | None:

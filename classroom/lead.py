@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from classroom import asking, board, build, connection, door, draft, reveal, seats, session, text
+from classroom import asking, board, build, connection, door, draft, links, reveal, seats, session, text
 from lib import lessons
 from store import StoreError
 from ui import fmt, state
@@ -68,6 +68,11 @@ def start_box() -> None:
         with st.expander(f"The course: {len(course)} ready lessons in teaching order",
                          icon=":material/list:"):
             st.markdown(course_list(course))
+            if course:   # each ready lesson as homework: one link, no class to start
+                hw = st.selectbox("Homework link for", list(course), key="lesson_homework_pick",
+                                  format_func=lambda n: f"{number[n]}. {course[n].title}",
+                                  help="A ready lesson students go through alone, at their own pace.")
+                links.homework_box(hw)
             st.caption("Each lesson's questions are predicted before the view opens; their right answers are "
                        "computed from each step's view. Add a lesson: put its lesson file in course/.")
         if go:
@@ -345,12 +350,14 @@ def hands_part(code: str, step: int) -> None:
 @connection.away()
 @connection.guarded("The record")
 def record(code: str, key: str) -> None:
-    """Every question step: how many answered, the share right, the numbers' middle and spread."""
+    """Every question step: how many answered, the share right, the numbers' middle and spread; then the
+    class's homework, a row per lesson and step (classroom/homework.py)."""
     with st.expander("The record of this lesson", icon=":material/table:"):
         rows = []
-        for r in connection.store().record(code, key):
+        for r in connection.store().record(code, key) + connection.store().homework_record(code, key):
             sp = r.spread or {}
-            rows.append({"step": str(r.step + 1), "title": r.title, "vote": str(r.vote),
+            rows.append({"lesson": f"homework: {r.homework}" if r.homework else "in class",
+                         "step": str(r.step + 1), "title": r.title, "vote": str(r.vote),
                          "answered": str(r.answered),
                          "right": "–" if r.share_right is None else fmt.pct(r.share_right),
                          "median": fmt.num(sp["median"], 4) if sp else "–",
@@ -361,14 +368,15 @@ def record(code: str, key: str) -> None:
 def export_csv(code: str, key: str) -> str:
     import pandas as pd
 
-    cols = ("nickname", "step", "title", "vote", "answer", "right", "time")
-    rows = connection.store().export_answers(code, key)
+    cols = ("nickname", "step", "title", "vote", "answer", "right", "time", "homework")   # its lesson's title
+    rows = connection.store().export_answers(code, key) + connection.store().export_homework(code, key)
     table = pd.DataFrame([{k: text.cell(r.get(k)) for k in cols} for r in rows], columns=list(cols))
     return table.to_csv(index=False)
 
 
 def export_json(code: str, key: str) -> str:
-    return json.dumps({"code": code, "answers": connection.store().export_answers(code, key)}, sort_keys=True)
+    return json.dumps({"code": code, "answers": connection.store().export_answers(code, key),
+                       "homework": connection.store().export_homework(code, key)}, sort_keys=True)
 
 
 @connection.guarded("The list of students")

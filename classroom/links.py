@@ -79,3 +79,19 @@ def short_link(path: str, query: str, root: str, *, key: str, label: str, help: 
         st.code(f"{root}?{SHORT}={code}", language=None, wrap_lines=True)
         return f"{root}?{SHORT}={code}"
     return None
+
+
+HOMEWORK = "homework"   # /class's link key: a ready lesson's name or a saved one's code (homework.py)
+
+
+def homework_link(name_or_code: str) -> str:
+    """The link that opens a ready lesson (its name) or a saved lesson (its code) as homework."""
+    return f"{address.base()[0]}/class?{HOMEWORK}={name_or_code}"
+
+
+def homework_box(name_or_code: str) -> None:
+    """'Homework link': the lesson alone at a student's own pace, in a code box with its copy button."""
+    st.caption(":material/home_work: **Homework link**: students open it to go through this lesson alone, "
+               "each answer checked at once; with your class's code and a nickname you see their answers "
+               "in the class's record.")
+    st.code(homework_link(name_or_code), language=None, wrap_lines=True)

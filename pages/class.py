@@ -1,7 +1,8 @@
 """/class: a class challenge on one link. A teacher starts one and projects its board; a student joins
 with the join code and a nickname and trains on /trainer in the class.
 
-Links: `code` (the class), `key` (the teacher's, read once and removed from the address bar).
+Links: `code` (the class), `key` (the teacher's, read once and removed from the address bar), `homework` (a
+ready lesson's name or a saved lesson's code: that lesson alone, at a student's own pace).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import streamlit as st
 
 import engine.preload  # noqa: F401  (first: every module imported once before any page runs)
 from classroom import board as class_board  # not `board`: this page's own board() draws it
-from classroom import build, connection, door, draft, lead, lesson, pictures, seats, session, text
+from classroom import build, connection, door, draft, homework, lead, lesson, pictures, seats, session, text
 from lib.challenge import DEFAULT_PROBLEM, evaluate, score_of
 from lib.datasets import PROBLEMS
 from store import StoreDown, StoreError, normal_code
@@ -193,6 +194,9 @@ def downloads(code: str, key: str) -> None:
     st.download_button("Download the scores (CSV)", lambda: class_board.export_csv(s, code, key),
                        file_name=f"class-{code}.csv", mime="text/csv", icon=":material/table:",
                        on_click="ignore", help="One row per submission.")
+    st.download_button("Download the homework answers (CSV)", lambda: homework.export_csv(code, key),
+                       file_name=f"homework-{code}.csv", mime="text/csv", icon=":material/home_work:",
+                       on_click="ignore", help="Answers handed in with this class's code (/class?homework=).")
 
 
 @connection.guarded("The list of students")
@@ -391,7 +395,16 @@ def is_lesson(code: str) -> bool:
         return False
 
 
-if __name__ == "__main__":
+def homework_page() -> None:
+    """/class?homework=...: a ready or saved lesson alone, at a student's own pace (classroom/homework.py)."""
+    st.title("Homework")
+    with connection.away(look_again=True):
+        homework.page(str(st.query_params.get(homework.KEY) or ""))
+
+
+if __name__ == "__main__" and homework.KEY in st.query_params:
+    homework_page()
+elif __name__ == "__main__":
     code = normal_code(st.query_params.get("code") or "")
     head = st.empty()   # the title, once the room knows its class's kind
     head.title("Class challenge")

@@ -57,6 +57,7 @@ from store.base import (
     normal_code,
     utc_now,
 )
+from store.homework import HomeworkStore
 from store.lessons import LessonStore
 from store.models import Class, Seat, ShortLink, Submission
 
@@ -75,7 +76,9 @@ BUDGETS = {  # kind: (most rows per hour, most characters per day)
     "start": (20, None),            # classes started (challenges and lessons)
     "link": (60, 1_000_000),        # short links
     "save": (20, 2_000_000),        # saved lessons
-}
+    "homework": (3_000, None),      # homework answers kept (store/homework.py): a school's evening behind one
+}                                   # address, 100 students through two lessons of 15 steps
+SPENT_WORDS = {"start": "starts", "homework": "homework answers"}   # a budget's rows in its refusal
 MIN_GAP = timedelta(seconds=3)     # between two submissions of one student
 KEEP = timedelta(days=14)          # a class older than this is deleted with everything in it
 ACTIVE = timedelta(seconds=60)      # a student seen within this is "active"
@@ -302,7 +305,7 @@ class Counts:
     submissions: int
 
 
-class Store(LessonStore):
+class Store(LessonStore, HomeworkStore):
     def __init__(self, url: str | None = None):
         self.url = url or default_url()
         kw: dict = {"pool_pre_ping": True}
@@ -395,17 +398,18 @@ class Store(LessonStore):
         quick clicks (or two replicas) cannot both take the last place."""
         if client is None or not client.address:
             return
-        from store.models import SavedLesson
+        from store.models import HomeworkAnswer, SavedLesson
 
         model, size_of = {"start": (Class, None), "link": (ShortLink, func.length(ShortLink.query)),
-                          "save": (SavedLesson, func.length(SavedLesson.steps))}[kind]
+                          "save": (SavedLesson, func.length(SavedLesson.steps)),
+                          "homework": (HomeworkAnswer, None)}[kind]
         if self.engine.dialect.name == "postgresql":
             s.execute(sql("SELECT pg_advisory_xact_lock(:k)"), {"k": int(client.address[:15], 16)})
         rows, chars = BUDGETS[kind]
         now = utc_now()
         mine = select(func.count()).select_from(model).where(model.client == client.address)
         if s.scalar(mine.where(model.created_at > now - timedelta(hours=1))) >= rows:
-            raise StoreError(f"{rows} {'starts' if kind == 'start' else kind + 's'} from this network in the "
+            raise StoreError(f"{rows:,} {SPENT_WORDS.get(kind, kind + 's')} from this network in the "
                              "last hour, as many as an hour takes: try again later.")
         if chars is not None:
             used = s.scalar(select(func.coalesce(func.sum(size_of), 0)).where(
@@ -455,6 +459,12 @@ class Store(LessonStore):
         except StoreDown:
             return False
         return True
+
+    @staticmethod
+    def nickname(name: str) -> tuple[str, str]:
+        """A nickname as kept and its key (check_nickname, nickname_key): StoreError if it is not one."""
+        name = check_nickname(name)
+        return name, nickname_key(name)
 
     def teacher_row(self, s: Session, code: str, key: str | None) -> Class:
         c = s.scalar(select(Class).where(Class.code == normal_code(code)))

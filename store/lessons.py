@@ -91,6 +91,7 @@ class StepRecord:
     spread: dict | None            # numbers: lib.lessons.spread; None for choices
     counts: tuple[int, ...] = ()   # choices: answers per choice
     vote: int = 1                  # 1, or 2: the vote after the discussion
+    homework: str = ""             # a homework's lesson title (store/homework.py); "" for the class's lesson
 
 
 @dataclass(frozen=True)

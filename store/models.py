@@ -139,3 +139,27 @@ class SavedLesson(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     client: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)   # who saved it
     used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)  # last opened
+
+
+class HomeworkAnswer(Base):
+    """One answer to a lesson done as homework (issue 45 item 6): a class's student, by nickname, through a
+    ready or saved lesson alone. No seat: the nickname is the student (keyed as a seat's is), one row per
+    class, lesson, nickname and step, the first answer kept (its right answer was shown at once)."""
+
+    __tablename__ = "homework_answers"
+    __table_args__ = (UniqueConstraint("class_id", "lesson", "nickname_key", "step",
+                                       name="uq_homework_answer"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    class_id: Mapped[int] = mapped_column(ForeignKey("classes.id", ondelete="CASCADE"), index=True)
+    lesson: Mapped[str] = mapped_column(String(40))            # "course:recipe-card" or "saved:K7M2QX"
+    title: Mapped[str] = mapped_column(String(120))            # the lesson's title when it was answered
+    step_title: Mapped[str] = mapped_column(String(120))
+    nickname: Mapped[str] = mapped_column(String(24))
+    nickname_key: Mapped[str] = mapped_column(String(24))      # store.nickname_key
+    step: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(8))               # the question's: number | choice
+    value: Mapped[str] = mapped_column(Text)                   # JSON: a number, or a choice's index
+    right: Mapped[bool | None] = mapped_column(Boolean, nullable=True)   # None: a poll
+    answer: Mapped[str] = mapped_column(Text)                  # the answer as words (a choice's phrase)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    client: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)   # store.Client.address

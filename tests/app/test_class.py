@@ -129,7 +129,7 @@ def test_the_teacher_closes_removes_downloads_and_ends_the_class():
                    private=0.8)
     at = open_page("class", {"code": code, "key": key})
     assert not at.exception
-    assert _count(at, "download_button") == 2                        # the JSON of every network, the CSV
+    assert _count(at, "download_button") == 3          # the JSON of every network, the CSV, the homework
     at.button(key="class_close").click().run()
     assert store().get_class(code).closed() and at.button(key="class_close").label == "Reopen submissions"
     at.button(key="class_close").click().run()
@@ -589,7 +589,8 @@ def test_manage_draws_when_the_live_parts_fail(monkeypatch):
 
 def test_a_teachers_click_builds_no_download_and_a_download_holds_every_submission(monkeypatch):
     """Issue 32: each teacher click rebuilt the full export (every weight of every submission). The two
-    downloads are built when pressed (a callable), so a rerun reads no weights; they hold what they did."""
+    downloads are built when pressed (a callable), so a rerun reads no weights; they hold what they did (the
+    third, the class's homework, is built when pressed too)."""
     import io
     import json
 
@@ -604,7 +605,7 @@ def test_a_teachers_click_builds_no_download_and_a_download_holds_every_submissi
                         lambda self, *a, **k: calls.append(1) or real(self, *a, **k))
     teacher = open_page("class", {"code": code, "key": key})
     teacher.toggle(key="class_hide").set_value(True).run()            # a click
-    assert not teacher.exception and _count(teacher, "download_button") == 2 and calls == []
+    assert not teacher.exception and _count(teacher, "download_button") == 3 and calls == []
     whole = json.loads(board.export_json(store(), code, key))
     assert whole["code"] == code and whole["submissions"][0]["weights"]["layers"]
     table = pd.read_csv(io.StringIO(board.export_csv(store(), code, key)))

@@ -25,7 +25,8 @@ def test_a_readme_link_opens_its_lesson(link):
     assert lesson is not None, f"{link}: no lesson has this URL path"
     query = query_of(link)
     links = state.page_links(lesson.file)
-    known = {link.key for link in (links or ())} | {"hide", "big", "code", "key", "class", "seat", "s"}
+    known = {link.key for link in (links or ())} | {"hide", "big", "code", "key", "class", "seat", "s",
+                                                    "homework"}
     assert {k for k, _ in query} <= known, f"{link}: keys {lesson.file} does not declare"
     values: dict[str, list[str]] = {}
     for k, v in query:   # a key given twice (`show=relu&show=tanh`) travels as a list

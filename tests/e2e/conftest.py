@@ -38,21 +38,71 @@ def chromium_path() -> str:
     return path
 
 
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run", "--disable-quic"]
+
+
 @pytest.fixture(scope="session")
-def browser(chromium_path):
+def _playwright():
     from playwright.sync_api import sync_playwright
 
-    SHOTS.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as pw:
-        b = pw.chromium.launch(
-            executable_path=chromium_path,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run",
-                  "--disable-quic"],
-        )
-        _count_loads(b)
-        yield b
-        b.close()
+        yield pw
+
+
+@pytest.fixture(scope="session")
+def browser(_playwright, chromium_path):
+    """Chromium with throwaway contexts: each `new_context` shares nothing (cookies, storage, caches)."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    b = _playwright.chromium.launch(executable_path=chromium_path, args=ARGS)
+    _count_loads(b)
+    yield b
+    b.close()
+
+
+@pytest.fixture(scope="session")
+def warm(_playwright, chromium_path, tmp_path_factory):
+    """A second Chromium whose one context keeps a profile on disk, so V8 keeps the code it compiled: a
+    throwaway context (as `browser` makes) compiles Streamlit's and plotly's JavaScript again on every
+    load. Measured on /tax-bands: the renderer's main thread 4.2 s per cold load in a throwaway context,
+    2.3 s here from the third load on (/recipe-card 2.9 -> 1.3 s, /trainer 3.5 -> 2.0 s).
+
+    `view` pages and the first page of each `open_page` test live here; `open_page` empties the cookies
+    and storage first (a student's first visit), so only the compiled code is shared. A test's second and
+    later pages are other people (cookies are who a student is): they get throwaway contexts. Close a page
+    with `close_page`; this context is closed only at the end of the session."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    ctx = _playwright.chromium.launch_persistent_context(
+        str(tmp_path_factory.mktemp("chromium-profile")), executable_path=chromium_path, args=ARGS,
+        viewport={"width": WIDTHS["laptop"], "height": 900})
+    ctx.on("page", _counted)
+    ctx._layerlab_warm = True
+    close = ctx.close
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a test closed the warm context every page shares: use close_page(page)")
+
+    ctx.close = refuse
+    yield ctx
+    close()
+
+
+def close_page(page) -> None:
+    """Close a test's page: its throwaway context, or the page alone when it lives in the warm context."""
+    if getattr(page.context, "_layerlab_warm", False):
+        page.close()
+    else:
+        page.context.close()
+
+
+def _fresh(warm, origin: str):
+    """A page of the warm context as a first visit sees the site: no cookies, no storage of `origin`."""
+    page = warm.new_page()
+    warm.clear_cookies()
+    cdp = warm.new_cdp_session(page)
+    cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "local_storage,indexeddb"})
+    cdp.detach()
+    return page
 
 
 # Page loads, the browser level's cost (7-10 CPU-s each): every page a context of the session's browser
@@ -61,17 +111,19 @@ def browser(chromium_path):
 LOADS = [0]
 
 
+def _counted(page) -> None:
+    page.on("domcontentloaded", lambda _page: LOADS.__setitem__(0, LOADS[0] + 1))
+    _watch(page)
+
+
 def _count_loads(b) -> None:
     def counted(make):
         def _make(*args, **kwargs):
             made = make(*args, **kwargs)
-            pages = [made] if hasattr(made, "goto") else []
-            for page in pages:
-                page.on("domcontentloaded", lambda _page: LOADS.__setitem__(0, LOADS[0] + 1))
-                _watch(page)
-            if not pages:
-                made.on("page", lambda page: (page.on(
-                    "domcontentloaded", lambda _page: LOADS.__setitem__(0, LOADS[0] + 1)), _watch(page)))
+            if hasattr(made, "goto"):
+                _counted(made)
+            else:
+                made.on("page", _counted)
             return made
         return _make
 
@@ -272,11 +324,15 @@ def tab_to(page, name: str, limit: int = 120) -> None:
     raise AssertionError(f"{limit} presses of Tab never reached {name!r}")
 
 
-def _load(browser, url: str, width: str | int, height: int, frames: list | None = None):
-    """A new context (nothing shared with another test's page) at `url`, ready (wait_ready)."""
+def _load(browser, url: str, width: str | int, height: int, frames: list | None = None, warm=None):
+    """A page at `url`, ready (wait_ready): in the warm context when `warm` is given (a first visit:
+    no cookies or storage, see `warm`), else in a new throwaway context."""
     w = WIDTHS.get(width, width) if isinstance(width, str) else width
-    ctx = browser.new_context(viewport={"width": w, "height": height})
-    page = ctx.new_page()
+    if warm is None:
+        page = browser.new_context(viewport={"width": w, "height": height}).new_page()
+    else:
+        page = _fresh(warm, "{0.scheme}://{0.netloc}".format(urlsplit(url)))
+        page.set_viewport_size({"width": w, "height": height})
     if frames is not None:
         page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(f)))
     page.goto(url)
@@ -285,29 +341,33 @@ def _load(browser, url: str, width: str | int, height: int, frames: list | None 
 
 
 @pytest.fixture
-def open_page(browser, server):
+def open_page(browser, warm, server):
     """open_page(path, width="laptop", height=900) -> a FRESH ready page at server.url + path, for a test
-    that changes what the page shows (clicks, types, plays, uploads). A read-only check uses `view`."""
+    that changes what the page shows (clicks, types, plays, uploads). A read-only check uses `view`.
+    The test's first page is a first visit in the warm context; each later one is another person, in a
+    throwaway context of its own (cookies are who a student is)."""
     pages = []
 
     def _open(path: str, width: str | int = "laptop", base: str | None = None, height: int = 900,
               frames: list | None = None):
         """`frames`: a list to collect every websocket message the page receives in (tests/minus.py
         reads the tables in them)."""
-        pages.append(_load(browser, (base or server.url) + path, width, height, frames))
+        pages.append(_load(browser, (base or server.url) + path, width, height, frames,
+                           warm=None if pages else warm))
         return pages[-1]
 
     yield _open
     for page in pages:
-        page.context.close()
+        if not page.is_closed():
+            close_page(page)
 
 
 @pytest.fixture(scope="module")
-def view(browser, server):
+def view(browser, warm, server):
     """view(path, width="laptop", height=900) -> the page at server.url + path, loaded ONCE per test file
     and shared by every test of the file that asks for the same path, width and height.
 
-    A cold load costs Chromium 7-10 CPU-seconds, so a check that only reads a page shares its load:
+    A cold load costs Chromium 3-10 CPU-seconds, so a check that only reads a page shares its load:
 
         def test_the_total_comes_first(view):
             page = view("/gpt2-params")          # the first test to ask loads it; the rest reuse it
@@ -322,7 +382,7 @@ def view(browser, server):
     def _view(path: str, width: str | int = "laptop", height: int = 900):
         key = (path, width, height)
         if key not in pages:
-            pages[key] = _load(browser, server.url + path, width, height)
+            pages[key] = _load(browser, server.url + path, width, height, warm=warm)
         page = pages[key]
         moved = urlsplit(page.url).path.rstrip("/") != urlsplit(path).path.rstrip("/")
         assert not moved, f"a test left the shared page of {path} at {page.url}: it should use open_page"
@@ -330,7 +390,7 @@ def view(browser, server):
 
     yield _view
     for page in pages.values():
-        page.context.close()
+        page.close()
 
 
 _CONTENT_HEIGHT = """() => Math.max(...Array.from(document.querySelectorAll(

@@ -12,7 +12,15 @@ import re
 from classroom import lead
 from lib.lessons import parse_query, tax_at
 from lib.tax import PRESETS
-from tests.e2e.conftest import assert_clean, axe_findings, choose_lesson, main_text, screenshot, wait_ready
+from tests.e2e.conftest import (
+    assert_clean,
+    axe_findings,
+    choose_lesson,
+    close_page,
+    main_text,
+    screenshot,
+    wait_ready,
+)
 from ui import fmt
 
 # Every error box that ever appears on the page, kept in the page (a same-page switch keeps the document).
@@ -93,8 +101,8 @@ def test_three_phones_follow_every_step_of_every_ready_lesson_with_no_error_box(
         text = main_text(teacher)
         assert f"Step {n} of {n}" in text
         for phone in phones:
-            phone.context.close()
-        teacher.context.close()
+            close_page(phone)
+        close_page(teacher)
 
 
 def test_a_joined_phone_opening_the_join_link_again_lands_on_the_step(open_page, server):

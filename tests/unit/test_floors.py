@@ -48,7 +48,7 @@ WHY = {
 # board.py draws with pictures.py; never the other way), so the room reads from the bottom up.
 CLASS_ORDER = tuple(f"classroom/{name}.py" for name in (
     "__init__", "history", "session", "text", "connection", "door", "seats", "pictures", "board", "submit",
-    "links", "reveal", "lesson", "asking", "build", "draft", "lead"))
+    "links", "reveal", "lesson", "asking", "build", "draft", "lead", "homework"))
 CLASS_WHY = "in the class room a lower module never imports a higher one (CLASS_ORDER)"
 
 

@@ -2,7 +2,7 @@
 PostgreSQL: the teacher (the key checked here) asks a question again; an answer belongs to a vote, one row
 per seat, step and vote; Reveal draws both votes on the same bars and says who moved to the right answer;
 a student's "I'm lost" is one row per seat and step, counted (never named), taken back, cleared by the
-teacher; the export carries the vote; the schema steps down from 0006 and up again."""
+teacher; the export carries the vote; the schema steps down from 0007 and up again."""
 
 from __future__ import annotations
 
@@ -131,7 +131,7 @@ def test_a_students_lost_hand_is_counted_never_named_and_the_teacher_clears_it(s
     assert _count(store, LostHand) == 0                                    # gone with the class
 
 
-def test_the_schema_steps_down_from_0006_and_up_again_keeping_first_votes(store):
+def test_the_schema_steps_down_from_0007_and_up_again_keeping_first_votes(store):
     from alembic import command
 
     from store import _alembic
@@ -144,11 +144,11 @@ def test_the_schema_steps_down_from_0006_and_up_again_keeping_first_votes(store)
     cfg = _alembic()
     with store.engine.execution_options(write=True).begin() as conn:
         cfg.attributes["connection"] = conn
-        command.downgrade(cfg, "0005")
+        command.downgrade(cfg, "0006")
         assert "lost_hands" not in set(conn.dialect.get_table_names(conn))
         assert conn.execute(text("SELECT value FROM answers")).scalars().all() == ["2.0"]
         command.upgrade(cfg, "head")
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0006"
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0007"
     mine = store.seat_answers(code, a)
     assert mine.first == {0: 2.0} and store.lesson_state(code).second == frozenset()
 

@@ -1,7 +1,7 @@
 """votes: peer instruction's second vote and the quiet hand (issue 45 items 5 and 8)
 
-Revision ID: 0006
-Revises: 0005
+Revision ID: 0007
+Revises: 0006
 
 An answer belongs to a vote: 1 (every answer before this revision), or 2 once the teacher asked the class
 again after "Discuss with your neighbour"; one row per seat, step and vote. A lesson keeps the steps asked
@@ -15,8 +15,8 @@ refers to `answers`, so its copy and DROP cascade to nothing. `lessons` and the 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0006"
-down_revision = "0005"
+revision = "0007"
+down_revision = "0006"
 branch_labels = None
 depends_on = None
 
