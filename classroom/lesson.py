@@ -302,8 +302,9 @@ def banner(ls, i: int, mine: dict, seat: str | None = None) -> None:
         seats.paused_sign("**Eyes up: your teacher paused the class.** Answers wait until they resume.")
     reveal.big_line(f"Step {i + 1} of {len(ls.steps)}: {step.title}", size="1.25rem", live=True)
     st.caption(f"{text.plain(ls.title)} · {lead}")
-    if seat is not None:
-        lost(ls.code, seat, i, mine)
+    if seat is not None:   # a fragment: a press reruns the toggle alone, never the page's form or view
+        st.session_state[f"{LOST_KEPT}{i}"] = i in getattr(mine, "lost", ())   # as the store keeps it
+        st.fragment(lost)(ls.code, seat, i)
     q = step.question
     if q is not None and i in ls.revealed:
         revealed(q, ls.code, i, mine.get(i), getattr(mine, "first", {}).get(i) if i in ls.second else None)
@@ -314,12 +315,16 @@ def banner(ls, i: int, mine: dict, seat: str | None = None) -> None:
 
 
 LOST_FAILED = "lesson_lost_failed"   # session: why the last press of I'm lost was not kept (shown once)
+LOST_KEPT = "lesson_lost_kept_"      # session, + a step: is this hand up there, as the store keeps it
 
 
-def lost(code: str, seat: str, i: int, mine) -> None:
-    """I'm lost: a toggle on every step (pressed again, taken back); the room sees only how many."""
-    key = f"lesson_lost_{i}"
-    st.session_state[key] = i in getattr(mine, "lost", ())   # as the store keeps it (a teacher's clear too)
+def lost(code: str, seat: str, i: int) -> None:
+    """I'm lost: a toggle on every step (pressed again, taken back); the room sees only how many. It shows
+    the hand as the store keeps it (LOST_KEPT: written by each run of the page, a teacher's clear too, and
+    by a press that was kept)."""
+    key, kept = f"lesson_lost_{i}", st.session_state.get(f"{LOST_KEPT}{i}", False)
+    if st.session_state.get(key) != kept:
+        st.session_state[key] = kept
     st.toggle("I'm lost", key=key, on_change=_lost, args=(code, seat, i, key),
               help="Tells your teacher quietly: the room sees only how many are lost, never who.")
     if failed := st.session_state.pop(LOST_FAILED, None):
@@ -327,10 +332,12 @@ def lost(code: str, seat: str, i: int, mine) -> None:
 
 
 def _lost(code: str, seat: str, i: int, key: str) -> None:
+    want = bool(st.session_state.get(key))
     try:
         door.spend("lost")   # a page's presses a minute, as its other actions
-        connection.store().set_lost(code, seat, i, bool(st.session_state.get(key)))
-    except StoreError as err:   # StoreDown too
+        connection.store().set_lost(code, seat, i, want)
+        st.session_state[f"{LOST_KEPT}{i}"] = want
+    except StoreError as err:   # StoreDown too: the toggle shows what the store keeps
         st.session_state[LOST_FAILED] = str(err)
 
 

@@ -41,6 +41,13 @@ def _join(open_page, code: str, nickname: str, width: str, frames=None):
 
 def _send(student, value: str) -> None:
     box = student.get_by_role("spinbutton", name="Your answer")
+    try:
+        box.wait_for(timeout=30_000)
+    except Exception:   # what the page showed instead, for the developer
+        from tests.e2e.conftest import SHOTS
+
+        student.screenshot(path=str(SHOTS / "lesson-vote-no-answer-box.png"))
+        raise AssertionError(main_text(student)[:600]) from None
     box.fill(value)
     box.press("Tab")
     student.get_by_role("button", name="Send my answer").click()
