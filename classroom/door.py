@@ -89,13 +89,15 @@ def looked_up(look: Callable[[], T | None]) -> T | None:
 
 
 # --- what anyone may store: per page here, per address in the store (store.BUDGETS) -------------------------
-PER_PAGE = {"start": 5, "save": 10, "link": 20, "draft": 30, "homework": 30}   # a minute, per page (session)
+PER_PAGE = {"start": 5, "save": 10, "link": 20, "draft": 30, "homework": 30,   # a minute, per page (session)
+            "lost": 20}
 WORDS = {"start": "starts", "save": "saves", "link": "short links", "draft": "changes kept for a reload",
-         "homework": "homework answers"}
+         "homework": "homework answers", "lost": "presses of I'm lost"}
 
 
 def spend(kind: str) -> Client:
-    """One more start, save, short link or draft's change (classroom/draft.py) from this page: StoreError
+    """One more start, save, short link, draft's change (classroom/draft.py) or press of I'm lost
+    (classroom/lesson.py) from this page: StoreError
     (one line) past PER_PAGE[kind] a minute; else the client the store counts it for (its address's budget,
     store.Store.spend)."""
     now = time.monotonic()

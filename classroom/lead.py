@@ -109,6 +109,7 @@ def note_cost() -> None:
 
 REVEAL = "The room's answers, the right one, and the view open on every screen; answers close."
 REOPEN = "Reopen the question: answers can change again."
+DISCUSS = "The class talks it over with a neighbour, then votes again; Reveal shows both votes side by side."
 CONTROLS = "lesson_controls"   # the sidebar's container of the teacher's controls (drawn first there)
 VIEW = "lesson_view"   # the step's view's container
 VIEW_SIZE = (1000, 940)   # px: the step's view as a 1000 px wide screen shows it, scaled into its column
@@ -153,26 +154,34 @@ def controls(code: str, key: str, ls) -> bool:
     if failed := st.session_state.pop(FAILED, None):   # a move's callback met the store away, or a refusal
         st.error(text.plain(failed), icon=":material/error:")
     c = st.columns(2)
-    # Back, Next and Reveal act in their callbacks, before this run draws the page: one run per press, and
-    # each sets its step (or reveal) to a value, so a press run twice (FIELD-NOTES) moves once.
+    # Back, Next, Reveal and Discuss act in their callbacks, before this run draws the page: one run per
+    # press, and each sets its step (or reveal, or vote) to a value, so a press run twice moves once.
     c[0].button("Back", key="lesson_back", icon=":material/arrow_back:", disabled=ls.step == 0,
-                help="The class goes back one step with you.", on_click=_move,
-                args=(code, key, ls.step - 1, "back"), width="stretch")
+                help="The class goes back one step with you.", on_click=_act,
+                args=("back", "Not moved", "goto", code, key, ls.step - 1), width="stretch")
     c[1].button("Next", key="lesson_next", type="primary", icon=":material/arrow_forward:",
                 disabled=ls.step >= len(ls.steps) - 1, help="Every student's screen goes to the next step.",
-                on_click=_move, args=(code, key, ls.step + 1, "next"), width="stretch")
+                on_click=_act, args=("next", "Not moved", "goto", code, key, ls.step + 1), width="stretch")
     if step.question is not None:
         revealed = ls.step in ls.revealed
         st.button("Hide the answers again" if revealed else "Reveal", key="lesson_reveal",
                   type="secondary" if revealed else "primary", icon=":material/visibility:",
-                  help=REOPEN if revealed else REVEAL, on_click=_reveal,
-                  args=(code, key, ls.step, not revealed), width="stretch")
+                  help=REOPEN if revealed else REVEAL, on_click=_act, width="stretch",
+                  args=("reveal", f"Not {'hidden' if revealed else 'revealed'}", "reveal", code, key, ls.step,
+                        not revealed))
+        if not revealed and ls.vote(ls.step) == 1:   # under Reveal, whole (in half the sidebar it was cut)
+            st.button("Discuss with your neighbour", key="lesson_discuss", icon=":material/forum:",
+                      help=DISCUSS, on_click=_act, width="stretch",
+                      args=("discuss", "Not asked again", "discuss", code, key, ls.step))
     pause = st.toggle("Pause the class", value=ls.paused, key="lesson_pause",
                       help="Eyes up: every student's screen says so and answers wait until you resume.")
     if pause != ls.paused:
         connection.store().set_flag(code, key, "paused", pause)
         board.changed(code)
         state.rerun_page("the class paused or resumed")
+    st.button("Clear the lost hands", key="lesson_lost_clear", icon=":material/back_hand:", on_click=_act,
+              args=("lost", "Not cleared", "clear_lost", code, key, ls.step), width="stretch",
+              help="Takes down every student's \"I'm lost\" on this step (the room's count goes to 0).")
     if step.note:   # the teacher's eyes only: never on the projected screen (issue 43 item 4)
         st.caption(f":material/sticky_note_2: **Your note:** {text.plain(step.note)}")
     free = st.toggle("Free mode", value=ls.mode == "free", key="lesson_free",
@@ -209,12 +218,14 @@ def projected(code: str, ls, student: str, challenge: Callable[[], None] | None,
         left, right = st.columns([3, 2], gap="medium")
         with right:
             code_block(code, student, beside=True)
+            st.fragment(hands_part, run_every=COUNT_EVERY)(code, ls.step)
         with left:
             st.markdown(f"### {heading(ls)}\n{text.plain(ls.title)}")
             view(step, ls.step)
         return
     corner(code, ls, student)
     if step.challenge and challenge is not None:
+        st.fragment(hands_part, run_every=COUNT_EVERY)(code, ls.step)
         challenge()
         return
     left, right = st.columns([3, 2], gap="medium")   # the view at most 3/5 wide: its height fits the screen
@@ -222,12 +233,15 @@ def projected(code: str, ls, student: str, challenge: Callable[[], None] | None,
         with left:
             view(step, ls.step)
         right.caption("No question on this step: the view is open on every screen.")
+        with right:
+            st.fragment(hands_part, run_every=COUNT_EVERY)(code, ls.step)
         return
     with right:
         st.html(f'<p style="font-size:1.5rem;font-weight:600;line-height:1.3;margin:0">'
                 f'{html.escape(q.text)}</p>')   # the question, large (escaped: a built lesson's words)
         if q.kind == "choice":
             st.markdown("  \n".join(f"**{chr(65 + i)}.** {text.plain(c)}" for i, c in enumerate(q.choices)))
+        st.fragment(hands_part, run_every=COUNT_EVERY)(code, ls.step)   # above the answers: in sight
         st.fragment(answers_part, run_every=COUNT_EVERY)(code, ls.step, names)
     with left:
         if ls.step in ls.revealed:
@@ -286,24 +300,14 @@ COUNT_EVERY = 2.0
 FAILED = "lesson_failed"   # session: what a Back, Next or Reveal callback could not do (shown once)
 
 
-def _move(code: str, key: str, step: int, what: str) -> None:
-    """Back or Next (a callback): the class goes to `step`; this run draws the teacher's view there."""
+def _act(what: str, failed: str, call: str, code: str, key: str, *args) -> None:
+    """Back, Next, Reveal (or hide again), Discuss, Clear the lost hands (a callback): the store's `call`
+    with the teacher's key, checked there; this run draws the teacher's view after it."""
     st.session_state[COST] = what
     try:
-        connection.store().goto(code, key, step)
+        getattr(connection.store(), call)(code, key, *args)
     except StoreError as err:   # StoreDown too: said once on the page this run draws
-        st.session_state[FAILED] = f"Not moved: {err}"
-        return
-    board.changed(code)
-
-
-def _reveal(code: str, key: str, step: int, revealed: bool) -> None:
-    """Reveal, or hide the answers again (a callback)."""
-    st.session_state[COST] = "reveal"
-    try:
-        connection.store().reveal(code, key, step, revealed)
-    except StoreError as err:
-        st.session_state[FAILED] = f"Not {'revealed' if revealed else 'hidden'}: {err}"
+        st.session_state[FAILED] = f"{failed}: {err}"
         return
     board.changed(code)
 
@@ -311,20 +315,36 @@ def _reveal(code: str, key: str, step: int, revealed: bool) -> None:
 @connection.away()
 @connection.guarded("The room's answers")
 def answers_part(code: str, step: int, names: bool) -> None:
-    """While the question is open: how many answered, large (never who); after Reveal, how many were right,
-    the chart and the sentence (classroom/reveal.py)."""
-    dist = connection.store().step_distribution(code, step)
-    if dist is None:
-        n, joined = connection.store().answer_tally(code, step)   # one query, however many seats
+    """While the question is open: how many answered (in the second vote once asked again), large (never
+    who); after Reveal, how many were right, the chart and the sentence (classroom/reveal.py), both votes
+    side by side for a question asked twice."""
+    shown, ls = connection.store().step_reveal(code, step), connection.store().lesson_now(code)
+    vote = ls.vote(step)
+    if shown is None:
+        n, joined = connection.store().answer_tally(code, step, vote)   # one query, however many seats
+        if vote == 2:
+            reveal.big_line("Second vote, after discussing:", size="1.4rem")
         reveal.big_line(f"{n} of {joined} answered", size="3rem", live=True)
-        st.caption(f"{n} of {joined} students answered. The answers show when you press Reveal.")
+        st.caption(f"{n} of {joined} students answered{' again' if vote == 2 else ''}. The answers show when "
+                   "you press Reveal.")
         return
-    q = connection.store().lesson_now(code).steps[step].question
-    reveal.show(q, dist, key=f"lesson_dist_{step}", height=250)
+    q = ls.steps[step].question
+    if len(shown.votes) == 2:
+        reveal.show_votes(q, shown, key=f"lesson_votes_{step}", height=250)
+    else:
+        reveal.show(q, shown.votes[0], key=f"lesson_dist_{step}", height=250)
     if names:
-        rows = connection.store().answers(code, door.key_for(code), step)
+        rows = connection.store().answers(code, door.key_for(code), step, len(shown.votes))
         st.dataframe([{"student": text.name_text(n), "answer": reveal.shown_answer(q, v)} for n, v in rows],
                      hide_index=True, width="stretch")
+
+
+@connection.away(line=None)   # the answers' part beside it says the store is away, once
+@connection.guarded("The lost hands")
+def hands_part(code: str, step: int) -> None:
+    """How many students' "I'm lost" are up on this step, never who (nothing while none is)."""
+    if n := connection.store().lost_count(code, step):
+        reveal.big_line(f"✋ {n} lost", size="1.6rem", live=True)
 
 
 @connection.away()
@@ -337,7 +357,8 @@ def record(code: str, key: str) -> None:
         for r in connection.store().record(code, key) + connection.store().homework_record(code, key):
             sp = r.spread or {}
             rows.append({"lesson": f"homework: {r.homework}" if r.homework else "in class",
-                         "step": str(r.step + 1), "title": r.title, "answered": str(r.answered),
+                         "step": str(r.step + 1), "title": r.title, "vote": str(r.vote),
+                         "answered": str(r.answered),
                          "right": "–" if r.share_right is None else fmt.pct(r.share_right),
                          "median": fmt.num(sp["median"], 4) if sp else "–",
                          "spread (IQR)": fmt.num(sp["iqr"], 4) if sp else "–"})
@@ -347,7 +368,7 @@ def record(code: str, key: str) -> None:
 def export_csv(code: str, key: str) -> str:
     import pandas as pd
 
-    cols = ("nickname", "step", "title", "answer", "right", "time", "homework")   # its lesson's title
+    cols = ("nickname", "step", "title", "vote", "answer", "right", "time", "homework")   # its lesson's title
     rows = connection.store().export_answers(code, key) + connection.store().export_homework(code, key)
     table = pd.DataFrame([{k: text.cell(r.get(k)) for k in cols} for r in rows], columns=list(cols))
     return table.to_csv(index=False)

@@ -24,7 +24,7 @@ import time
 
 import streamlit as st
 
-from classroom import connection, reveal, seats, session, text
+from classroom import connection, door, reveal, seats, session, text
 from classroom.reveal import shown_answer
 from lib import lessons
 from store import StoreDown, StoreError, normal_code
@@ -185,7 +185,7 @@ def follow(path_now: str) -> bool:
         st.session_state.pop(LAST, None)
         return True
     st.session_state[FOLLOWING] = (code, seat)
-    st.session_state[LAST] = (code, ls, dict(mine))
+    st.session_state[LAST] = (code, ls, mine.copy())
     _mark_seen(code, seat)
     want = _want(ls)
     if _path(ls.steps[want]) != path_now:
@@ -202,7 +202,7 @@ def follow(path_now: str) -> bool:
         st.session_state[session.LESSON_VIEW] = code
     else:
         st.session_state.pop(session.LESSON_VIEW, None)
-    banner(ls, want, mine)
+    banner(ls, want, mine, seat)
     st.fragment(watch, run_every=FOLLOW_EVERY)(code, ls.version, ls.paused, seat, path_now)
     return not _question(code, seat, ls, want, mine)
 
@@ -239,7 +239,7 @@ def _away(code: str, seat: str) -> bool:
         return True
     _, ls, mine = last
     want = _want(ls)
-    banner(ls, want, mine)
+    banner(ls, want, mine, seat)
     connection.look_again()   # the page comes back by itself once the store answers
     return not _question(code, seat, ls, want, mine)
 
@@ -292,27 +292,59 @@ def watch(code: str, version: int, paused: bool = False, seat: str | None = None
         state.rerun_page("the teacher moved the lesson: this page follows")
 
 
-def banner(ls, i: int, mine: dict) -> None:
+def banner(ls, i: int, mine: dict, seat: str | None = None) -> None:
     """The lesson, the step (its title said to a screen reader when the teacher moves on: a polite live
-    region), the pause sign, and after Reveal this student's ✓ or ✗, large, and the room's answers."""
+    region), the pause sign, I'm lost, and after Reveal this student's ✓ or ✗, large, and the room's
+    answers."""
     step = ls.steps[i]
     lead = "your teacher leads" if ls.mode == "paced" else "free: move between the steps opened so far"
     if ls.paused:
         seats.paused_sign("**Eyes up: your teacher paused the class.** Answers wait until they resume.")
     reveal.big_line(f"Step {i + 1} of {len(ls.steps)}: {step.title}", size="1.25rem", live=True)
     st.caption(f"{text.plain(ls.title)} · {lead}")
+    if seat is not None:   # a fragment: a press reruns the toggle alone, never the page's form or view
+        st.session_state[f"{LOST_KEPT}{i}"] = i in getattr(mine, "lost", ())   # as the store keeps it
+        st.fragment(lost)(ls.code, seat, i)
     q = step.question
     if q is not None and i in ls.revealed:
-        revealed(q, ls.code, i, mine.get(i))
+        revealed(q, ls.code, i, mine.get(i), getattr(mine, "first", {}).get(i) if i in ls.second else None)
     if ls.mode == "free" and ls.opened > 0:
         st.selectbox("Step", list(range(ls.opened + 1)), index=min(i, ls.opened), key="lesson_step_choice",
                      format_func=lambda k: f"{k + 1}. {ls.steps[k].title}", on_change=_picked,
                      help="Free mode: open any step your teacher has opened so far.")
 
 
-def revealed(q: lessons.Question, code: str, i: int, v) -> None:
-    """After Reveal: this student's answer beside the truth, the ✓ or ✗ large and in its colour, and the
-    room's answers as one sentence (issue 43 item 5, issue 48 item 3)."""
+LOST_FAILED = "lesson_lost_failed"   # session: why the last press of I'm lost was not kept (shown once)
+LOST_KEPT = "lesson_lost_kept_"      # session, + a step: is this hand up there, as the store keeps it
+
+
+def lost(code: str, seat: str, i: int) -> None:
+    """I'm lost: a toggle on every step (pressed again, taken back); the room sees only how many. It shows
+    the hand as the store keeps it (LOST_KEPT: written by each run of the page, a teacher's clear too, and
+    by a press that was kept)."""
+    key, kept = f"lesson_lost_{i}", st.session_state.get(f"{LOST_KEPT}{i}", False)
+    if st.session_state.get(key) != kept:
+        st.session_state[key] = kept
+    st.toggle("I'm lost", key=key, on_change=_lost, args=(code, seat, i, key),
+              help="Tells your teacher quietly: the room sees only how many are lost, never who.")
+    if failed := st.session_state.pop(LOST_FAILED, None):
+        st.error(f"Not sent: {text.plain(failed)}", icon=":material/error:")
+
+
+def _lost(code: str, seat: str, i: int, key: str) -> None:
+    want = bool(st.session_state.get(key))
+    try:
+        door.spend("lost")   # a page's presses a minute, as its other actions
+        connection.store().set_lost(code, seat, i, want)
+        st.session_state[f"{LOST_KEPT}{i}"] = want
+    except StoreError as err:   # StoreDown too: the toggle shows what the store keeps
+        st.session_state[LOST_FAILED] = str(err)
+
+
+def revealed(q: lessons.Question, code: str, i: int, v, first=None) -> None:
+    """After Reveal: this student's answer beside the truth, the ✓ or ✗ large and in its colour (their
+    first vote's beside it for a question asked twice), and the room's answers as one sentence (issue 43
+    item 5, issue 48 item 3)."""
     from ui import colors
 
     if v is None:
@@ -320,6 +352,8 @@ def revealed(q: lessons.Question, code: str, i: int, v) -> None:
     else:
         words = f"Your answer {shown_answer(q, v)}"
         words += "." if q.poll else f" · the answer {shown_answer(q, q.answer)}"
+    if first is not None:
+        words += f" (your first answer {shown_answer(q, first)})"
     right = None if v is None else lessons.is_right(q, v)
     if right is None:
         reveal.big_line(words, size="1.4rem")
@@ -327,11 +361,13 @@ def revealed(q: lessons.Question, code: str, i: int, v) -> None:
         mark = f"{reveal.RIGHT_MARK} Right" if right else f"{reveal.WRONG_MARK} Not this time"
         reveal.big_line(f"{mark} · {words}", size="1.6rem", colour=colors.RIGHT if right else colors.WRONG)
     try:
-        dist = connection.store().step_distribution(code, i)
+        shown = connection.store().step_reveal(code, i)
     except StoreError:
         return
-    if dist is not None:
-        reveal.big_line(f"The room: {reveal.tally(dist)}. {reveal.sentence(q, dist)}", size="1rem",
+    if shown is not None:
+        dist = shown.votes[-1]
+        moved = f"{reveal.moved_words(shown.moved)}. " if shown.moved is not None else ""
+        reveal.big_line(f"The room: {reveal.tally(dist)}. {moved}{reveal.sentence(q, dist)}", size="1rem",
                         live=True)
 
 
@@ -347,19 +383,25 @@ def _question(code: str, seat: str, ls, here: int, mine: dict) -> bool:
         return True
     if not ls.taking_answers(here):
         return False
-    q = ls.steps[here].question
+    q, again = ls.steps[here].question, ls.vote(here) == 2
     with st.container(border=True):
-        st.markdown(f"**Predict first.** {text.plain(q.text)}")
-        with st.form(f"lesson_answer_{here}", border=False):
+        if again:   # the second vote: their first answer beside the question (their own, never the right one)
+            first = getattr(mine, "first", {}).get(here)
+            st.markdown(f"**Discuss with your neighbour, then vote again.** {text.plain(q.text)}")
+            st.info(f"Your first answer: {text.plain(shown_answer(q, first))}", icon=":material/history:")
+        else:
+            st.markdown(f"**Predict first.** {text.plain(q.text)}")
+        v2 = "_2" if again else ""   # the second vote's form starts empty: its own keys
+        with st.form(f"lesson_answer_{here}{v2}", border=False):
             was = mine.get(here)
             if q.kind == "choice":
                 value = st.radio("Your answer", list(range(len(q.choices))),
                                  format_func=lambda k: text.plain(q.choices[k]),
-                                 index=None if was is None else int(was), key=f"lesson_choice_{here}",
+                                 index=None if was is None else int(was), key=f"lesson_choice_{here}{v2}",
                                  help="Choose one; you can change it until your teacher reveals.")
             else:
                 value = st.number_input(f"Your answer{f' ({q.unit})' if q.unit else ''}", value=was,
-                                        format="%.2f", key=f"lesson_number_{here}",
+                                        format="%.2f", key=f"lesson_number_{here}{v2}",
                                         help="A number; you can change it until your teacher reveals.")
             go = st.form_submit_button("Send my answer", type="primary", icon=":material/send:")
         if go:

@@ -486,6 +486,56 @@ def distribution(question: Question, values: Iterable) -> Distribution:
                         right=question.answer, n_right=n_right, tolerance=question.tolerance)
 
 
+def distributions(question: Question, first: Iterable, second: Iterable) -> tuple[Distribution, Distribution]:
+    """Both votes of a question asked twice, drawn on the same bars so they compare side by side: choices
+    are their own bins; numbers get the bins of both votes' answers together, each vote counted in them."""
+    from lib.reveal import recount
+
+    one, two = list(first), list(second)
+    if question.kind == "choice":
+        return distribution(question, one), distribution(question, two)
+    both = distribution(question, one + two)
+    answer = None if question.poll else float(question.answer)
+    out = []
+    for vals in (one, two):
+        drawn = recount(both.bars, vals, answer, question.tolerance)
+        n_right = None if question.poll else sum(bool(is_right(question, v)) for v in vals)
+        out.append(Distribution("number", len(vals), tuple(b.count for b in drawn), bars=drawn,
+                                right=question.answer, n_right=n_right, tolerance=question.tolerance))
+    return out[0], out[1]
+
+
+@dataclass(frozen=True)
+class Moved:
+    """How a room's answers moved between the two votes of a question: `n` students answered both;
+    `to_right` were wrong in the first and right in the second, `away` the other way round (both None for a
+    poll); `changed` answered differently; `first`, `second`: the share right in each vote, over that
+    vote's answers (None: a poll, or nobody answered it)."""
+
+    n: int
+    changed: int
+    to_right: int | None
+    away: int | None
+    first: float | None
+    second: float | None
+
+
+def moved(question: Question, first: Mapping, second: Mapping) -> Moved:
+    """`first`, `second`: each vote's answers by student (any key: a seat). Who moved, and the shares."""
+    both = [(first[k], second[k]) for k in first if k in second]
+    changed = sum(_key(question, a) != _key(question, b) for a, b in both)
+    if question.poll:
+        return Moved(len(both), changed, None, None, None, None)
+    to_right = sum(not is_right(question, a) and bool(is_right(question, b)) for a, b in both)
+    away = sum(bool(is_right(question, a)) and not is_right(question, b) for a, b in both)
+    return Moved(len(both), changed, to_right, away, share_right(question, first.values()),
+                 share_right(question, second.values()))
+
+
+def _key(question: Question, v) -> float | int:
+    return int(v) if question.kind == "choice" else float(v)
+
+
 def reveal_words(dist: Distribution, say: Callable[[float], str] = str, *, most: int = 4) -> str:
     """The room's answers as one sentence, the same for a screen reader and the projector (issue 48):
     "12 of 20 answered 1.65, the right answer; 5 answered 1.15; 3 answered from 2 to 3". Choices by

@@ -8,6 +8,8 @@ Pure: NumPy only. A histogram that a class reads at a glance, whatever one stude
 - never more than MAX_BARS bars, whatever the answers (1e12 beside 3.5 is one end bar, not a billion).
 
 `bars(values, answer, tolerance)` -> tuple of `Bar`, in the order of the number line.
+`recount(drawn, values, answer, tolerance)` -> the same bars counting other answers (a second vote beside
+the first on the same bins: the bars drawn from both votes' answers together).
 """
 
 from __future__ import annotations
@@ -114,4 +116,19 @@ def bars(values, answer: float | None = None, tolerance: float = 0.0) -> tuple[B
         mark = Bar(answer - tolerance, answer + tolerance, int(right.sum()), right=True)
         at = sum(math.isinf(b.lo) or (math.isfinite(b.hi) and b.middle <= answer) for b in out)
         out.insert(at, mark)
+    return tuple(out)
+
+
+def recount(drawn: tuple[Bar, ...], values, answer: float | None = None,
+            tolerance: float = 0.0) -> tuple[Bar, ...]:
+    """The same bars (their edges and order) counting `values` instead: each right answer in the right
+    bar, each wrong one in the bar whose [lo, hi) holds it. `drawn` must come from answers that include
+    these (bars() of both votes' answers), so every value has its bar."""
+    x = np.asarray(list(values), dtype=float)                                  # (n,)
+    right = np.zeros(x.size, dtype=bool) if answer is None else \
+        np.abs(x - answer) <= tolerance + 1e-9 * max(1.0, abs(answer))     # (n,)
+    out = []
+    for b in drawn:
+        mine = x[right] if b.right else x[~right & (x >= b.lo) & (x < b.hi)]   # (k,)
+        out.append(Bar(b.lo, b.hi, int(mine.size), right=b.right, only=None if b.right else _only(mine)))
     return tuple(out)

@@ -31,7 +31,7 @@ from sqlalchemy.orm import Session
 from lib import lessons
 from lib.challenge import DEFAULT_PROBLEM
 from store import base as _store  # the store's shared basics (store/__init__ builds on this room)
-from store.models import Answer, Class, ClassLesson, SavedLesson, Seat
+from store.models import Answer, Class, ClassLesson, LostHand, SavedLesson, Seat
 
 # How old a lesson's state may be when a student's page compares itself with it (Store.lesson_now): one
 # read per class per FRESH s per process, however many students poll; a move made through this process
@@ -54,6 +54,7 @@ class LessonState:
     show_names: bool
     paused: bool               # the class's pause (the same flag as a challenge's)
     version: int               # changes on every teacher move (pages compare it through lesson_now)
+    second: frozenset[int] = frozenset()   # steps asked again after a discussion (their second vote)
 
     @property
     def title(self) -> str:
@@ -66,6 +67,10 @@ class LessonState:
     def open_to_students(self, step: int) -> bool:
         """May a student be on this step (paced: the teacher's only; free: any opened so far)?"""
         return step == self.step if self.mode == "paced" else 0 <= step <= self.opened
+
+    def vote(self, step: int) -> int:
+        """The vote a step's answers go to: 2 once the teacher asked again after a discussion, else 1."""
+        return 2 if step in self.second else 1
 
     def taking_answers(self, step: int) -> bool:
         """Does this step take answers now (open, with a question, not revealed, not paused)?"""
@@ -84,7 +89,31 @@ class StepRecord:
     share_right: float | None      # None for a poll or no answers
     spread: dict | None            # numbers: lib.lessons.spread; None for choices
     counts: tuple[int, ...] = ()   # choices: answers per choice
+    vote: int = 1                  # 1, or 2: the vote after the discussion
     homework: str = ""             # a homework's lesson title (store/homework.py); "" for the class's lesson
+
+
+@dataclass(frozen=True)
+class Revealed:
+    """A revealed step's answers: one Distribution per vote (two: on the same bars, to compare), and for
+    a question asked twice how the room moved between them (lib.lessons.Moved)."""
+
+    votes: tuple[lessons.Distribution, ...]
+    moved: lessons.Moved | None = None
+
+
+class Mine(dict):
+    """A student's answers, {step: value} in each step's vote as the store stands (the second once the
+    teacher asked again), with `first`: {step: value} of the first votes, and `lost`: the steps where this
+    student's "I'm lost" is up."""
+
+    def __init__(self, now=(), first=None, lost=frozenset()):
+        super().__init__(now)
+        self.first: dict[int, float | int] = dict(first or {})
+        self.lost: frozenset[int] = frozenset(lost)
+
+    def copy(self) -> Mine:
+        return Mine(self, self.first, self.lost)
 
 
 @lru_cache(maxsize=256)
@@ -121,9 +150,13 @@ def _revealed(row: ClassLesson) -> frozenset[int]:
     return frozenset(int(i) for i in json.loads(row.revealed or "[]"))
 
 
+def _second(row: ClassLesson) -> frozenset[int]:
+    return frozenset(int(i) for i in json.loads(row.second or "[]"))
+
+
 def _state(c: Class, row: ClassLesson) -> LessonState:
     return LessonState(c.code, _parsed(row.steps), row.step, row.opened, row.mode, _revealed(row),
-                       bool(row.show_names), bool(c.paused), row.version)
+                       bool(row.show_names), bool(c.paused), row.version, _second(row))
 
 
 class _Shared:
@@ -207,7 +240,7 @@ class LessonStore:
 
         def its_lesson(s: Session, c: Class) -> None:   # in the class's own write, once it has its id
             s.add(ClassLesson(class_id=c.id, title=parsed.title, steps=_text(parsed), step=0,
-                              opened=0, mode=mode, revealed="[]", show_names=False, version=1,
+                              opened=0, mode=mode, revealed="[]", second="[]", show_names=False, version=1,
                               updated_at=c.created_at))
             self._used(s, _text(parsed))
 
@@ -274,6 +307,34 @@ class LessonStore:
         self.lesson_changed_here()
         return moved
 
+    def discuss(self, code: str, key: str, step: int) -> LessonState:
+        """"Discuss with your neighbour": the step's question is asked again, and its answers from now on
+        are its second vote (each student's first kept beside). Only a question not revealed yet."""
+        with self.writing() as s:
+            c, row = self._teach(s, code, key)
+            lesson = _parsed(row.steps)
+            step = _index(step, len(lesson.steps))
+            if lesson.steps[step].question is None:
+                raise _store.StoreError("This step has no question to ask again.")
+            if step in _revealed(row):
+                raise _store.StoreError("The answers to this step are revealed: hide them to ask again.")
+            row.second = json.dumps(sorted(_second(row) | {step}))
+            moved = self._moved(c, row)
+        self.lesson_changed_here()
+        return moved
+
+    def clear_lost(self, code: str, key: str, step: int) -> int:
+        """Take down every "I'm lost" on a step (the teacher's key checked here); returns how many. Every
+        student's page follows (their toggles go down)."""
+        with self.writing() as s:
+            c, row = self._teach(s, code, key)
+            step = _index(step, len(_parsed(row.steps).steps))
+            n = int(s.execute(delete(LostHand).where(LostHand.class_id == c.id, LostHand.step == step))
+                    .rowcount or 0)
+            self._moved(c, row)
+        self.lesson_changed_here()
+        return n
+
     def set_show_names(self, code: str, key: str, show: bool) -> LessonState:
         with self.writing() as s:
             c, row = self._teach(s, code, key)
@@ -290,28 +351,51 @@ class LessonStore:
                               .where(Class.code == _store.normal_code(code))).first()
             return None if found is None else _state(found[0], found[1])
 
-    def answer_tally(self, code: str, step: int) -> tuple[int, int]:
-        """(how many answered this step, how many joined the class) in one query: the projector's count."""
+    def answer_tally(self, code: str, step: int, vote: int = 1) -> tuple[int, int]:
+        """(how many answered this step in this vote, how many joined the class) in one query: the
+        projector's count."""
         with self.reading() as s:
             cid = select(Class.id).where(Class.code == _store.normal_code(code)).scalar_subquery()
             found = s.execute(select(
                 select(func.count()).select_from(Answer)
-                .where(Answer.class_id == cid, Answer.step == int(step)).scalar_subquery(),
+                .where(Answer.class_id == cid, Answer.step == int(step), Answer.vote == int(vote))
+                .scalar_subquery(),
                 select(func.count()).select_from(Seat).where(Seat.class_id == cid).scalar_subquery())).first()
         return (int(found[0] or 0), int(found[1] or 0)) if found else (0, 0)
 
     def step_distribution(self, code: str, step: int) -> lessons.Distribution | None:
-        """The class's answers to a step as the projector draws them, once revealed (None before: nobody,
-        not even a page that asks, sees the room's answers while they may still change)."""
+        """The class's answers to a step (its last vote) as the projector draws them, once revealed (None
+        before: nobody, not even a page that asks, sees the room's answers while they may still change)."""
+        found = self.step_reveal(code, step)
+        return None if found is None else found.votes[-1]
+
+    def step_reveal(self, code: str, step: int) -> Revealed | None:
+        """A revealed step's answers: its one vote, or both votes on the same bars and how the room moved
+        between them (None before Reveal, as step_distribution)."""
         with self.reading() as s:
             found = s.execute(select(ClassLesson).join(Class, Class.id == ClassLesson.class_id)
                               .where(Class.code == _store.normal_code(code))).first()
             if found is None or int(step) not in _revealed(found[0]):
                 return None
-            question = _parsed(found[0].steps).steps[int(step)].question
-            values = s.scalars(select(Answer.value).where(Answer.class_id == found[0].class_id,
-                                                          Answer.step == int(step))).all()
-        return lessons.distribution(question, [json.loads(v) for v in values])
+            row = found[0]
+            question = _parsed(row.steps).steps[int(step)].question
+            rows = s.execute(select(Answer.seat_id, Answer.vote, Answer.value).where(
+                Answer.class_id == row.class_id, Answer.step == int(step))).all()
+        by_vote: dict[int, dict[int, float | int]] = {1: {}, 2: {}}
+        for seat, vote, v in rows:
+            by_vote.setdefault(int(vote), {})[int(seat)] = json.loads(v)
+        if int(step) not in _second(row):
+            return Revealed((lessons.distribution(question, by_vote[1].values()),))
+        first, second = by_vote[1], by_vote[2]
+        return Revealed(lessons.distributions(question, first.values(), second.values()),
+                        lessons.moved(question, first, second))
+
+    def lost_count(self, code: str, step: int) -> int:
+        """How many students' "I'm lost" are up on a step (never who): the projector's count."""
+        with self.reading() as s:
+            cid = select(Class.id).where(Class.code == _store.normal_code(code)).scalar_subquery()
+            return int(s.scalar(select(func.count()).select_from(LostHand)
+                                .where(LostHand.class_id == cid, LostHand.step == int(step))) or 0)
 
     # --- a student -------------------------------------------------------------------------------------
     def answer(self, code: str, token: str, step: int, value) -> float | int:
@@ -343,56 +427,90 @@ class LessonStore:
                 kept = lessons.check_answer(question, value)
             except ValueError as err:
                 raise _store.StoreError(f"{str(err)[:1].upper()}{str(err)[1:]}.") from None
-            now = _store.utc_now()
-            mine = s.scalar(select(Answer).where(Answer.seat_id == seat.id, Answer.step == step))
+            now, vote = _store.utc_now(), state.vote(step)
+            mine = s.scalar(select(Answer).where(Answer.seat_id == seat.id, Answer.step == step,
+                                                 Answer.vote == vote))
             if mine is None:
-                s.add(Answer(class_id=c.id, seat_id=seat.id, step=step, value=json.dumps(kept),
+                s.add(Answer(class_id=c.id, seat_id=seat.id, step=step, vote=vote, value=json.dumps(kept),
                              created_at=now, updated_at=now))
             else:
                 mine.value, mine.updated_at = json.dumps(kept), now
             seat.last_seen = now
         return kept
 
-    def seat_answers(self, code: str, token: str) -> dict[int, float | int] | None:
-        """This student's answers, {step: value}, or None when the class has no such seat: one read, and
-        nothing written (Store.seat marks a seat seen)."""
+    def seat_answers(self, code: str, token: str) -> Mine | None:
+        """This student's answers (Mine: {step: value} in each step's vote, the first votes, the steps
+        where their "I'm lost" is up), or None when the class has no such seat: one read, and nothing
+        written (Store.seat marks a seat seen)."""
         with self.reading() as s:
-            found = s.execute(select(Seat.id).join(Class, Class.id == Seat.class_id)
+            found = s.execute(select(Seat.id, ClassLesson.second).join(Class, Class.id == Seat.class_id)
+                              .outerjoin(ClassLesson, ClassLesson.class_id == Class.id)
                               .where(Class.code == _store.normal_code(code),
                                      Seat.token_hash == _store.hash_secret(str(token)))).first()
             if found is None:
                 return None
-            rows = s.execute(select(Answer.step, Answer.value).where(Answer.seat_id == found[0])).all()
-        return {int(st): json.loads(v) for st, v in rows}
+            rows = s.execute(select(Answer.step, Answer.vote, Answer.value)
+                             .where(Answer.seat_id == found[0])).all()
+            lost = s.scalars(select(LostHand.step).where(LostHand.seat_id == found[0])).all()
+        second = frozenset(int(i) for i in json.loads(found[1] or "[]"))
+        votes = {(int(st), int(vote)): json.loads(v) for st, vote, v in rows}
+        now = {st: v for (st, vote), v in votes.items() if vote == (2 if st in second else 1)}
+        return Mine(now, {st: v for (st, vote), v in votes.items() if vote == 1}, (int(i) for i in lost))
+
+    def set_lost(self, code: str, token: str, step: int, lost: bool = True) -> bool:
+        """A student's "I'm lost" on a step they may be on, up or down (pressed again); returns it as kept.
+        Refused (StoreError) for a seat not in the class or a step not open to them."""
+        with self.writing() as s:
+            found = self.seat_row(s, code, token, lock=True)
+            if found is None:
+                raise _store.StoreError("This seat is not in the class: open the class link again to join.")
+            c, seat = found
+            row = s.scalar(select(ClassLesson).where(ClassLesson.class_id == c.id).with_for_update(read=True))
+            if row is None:
+                raise _store.StoreError("This class has no lesson.")
+            state = _state(c, row)
+            step = _index(step, len(state.steps))
+            if not state.open_to_students(step):
+                raise _store.StoreError("The class has moved on from this step.")
+            up = s.scalar(select(LostHand).where(LostHand.seat_id == seat.id, LostHand.step == step))
+            if lost and up is None:
+                s.add(LostHand(class_id=c.id, seat_id=seat.id, step=step, created_at=_store.utc_now()))
+            elif not lost and up is not None:
+                s.delete(up)
+        return bool(lost)
 
     # --- the teacher's view of the answers -----------------------------------------------------------------
-    def answers(self, code: str, key: str, step: int) -> list[tuple[str, float | int]]:
-        """Who answered what on a step, by nickname: for the teacher's own screen only."""
+    def answers(self, code: str, key: str, step: int, vote: int = 1) -> list[tuple[str, float | int]]:
+        """Who answered what on a step in a vote, by nickname: for the teacher's own screen only."""
         with self.reading() as s:
             c = self.teacher_row(s, code, key)
             rows = s.execute(select(Seat.nickname, Answer.value).join(Seat, Seat.id == Answer.seat_id)
-                             .where(Answer.class_id == c.id, Answer.step == int(step))
+                             .where(Answer.class_id == c.id, Answer.step == int(step),
+                                    Answer.vote == int(vote))
                              .order_by(Seat.nickname_key)).all()
         return [(nick, json.loads(v)) for nick, v in rows]
 
     def record(self, code: str, key: str) -> list[StepRecord]:
-        """Every question step: answers, the share right, and the numbers' median and spread."""
+        """Every question step and vote (a second one where the teacher asked again): answers, the share
+        right, and the numbers' median and spread."""
         with self.reading() as s:
             c, row = self._read_lesson(s, code, key)
-            rows = s.execute(select(Answer.step, Answer.value).where(Answer.class_id == c.id)).all()
-        lesson = _parsed(row.steps)
-        by_step: dict[int, list] = {}
-        for st, v in rows:
-            by_step.setdefault(int(st), []).append(json.loads(v))
+            rows = s.execute(select(Answer.step, Answer.vote, Answer.value)
+                             .where(Answer.class_id == c.id)).all()
+        lesson, second = _parsed(row.steps), _second(row)
+        by_step: dict[tuple[int, int], list] = {}
+        for st, vote, v in rows:
+            by_step.setdefault((int(st), int(vote)), []).append(json.loads(v))
         out = []
         for i, step in enumerate(lesson.steps):
             q = step.question
             if q is None:
                 continue
-            vals = by_step.get(i, [])
-            counts = lessons.distribution(q, vals).counts if q.kind == "choice" else ()
-            out.append(StepRecord(i, step.title, q.kind, len(vals), lessons.share_right(q, vals),
-                                  lessons.spread(vals) if q.kind == "number" else None, counts))
+            for vote in (1, 2) if i in second or (i, 2) in by_step else (1,):
+                vals = by_step.get((i, vote), [])
+                counts = lessons.distribution(q, vals).counts if q.kind == "choice" else ()
+                out.append(StepRecord(i, step.title, q.kind, len(vals), lessons.share_right(q, vals),
+                                      lessons.spread(vals) if q.kind == "number" else None, counts, vote))
         return out
 
     def _read_lesson(self, s: Session, code: str, key: str | None) -> tuple[Class, ClassLesson]:
@@ -403,33 +521,43 @@ class LessonStore:
         return c, row
 
     def export_answers(self, code: str, key: str) -> list[dict]:
-        """Every answer for the teacher: nickname, step (from 1), its title, the answer (a choice's words),
-        right (None for a poll), and when it was last changed (UTC, ISO)."""
+        """Every answer for the teacher: nickname, step (from 1), its title, the vote (1, or 2 after a
+        discussion), the answer (a choice's words), right (None for a poll), and when it was last changed
+        (UTC, ISO)."""
         with self.reading() as s:
             c, row = self._read_lesson(s, code, key)
-            rows = s.execute(select(Seat.nickname, Answer.step, Answer.value, Answer.updated_at)
+            rows = s.execute(select(Seat.nickname, Answer.step, Answer.vote, Answer.value, Answer.updated_at)
                              .join(Seat, Seat.id == Answer.seat_id).where(Answer.class_id == c.id)
-                             .order_by(Answer.step, Seat.nickname_key)).all()
+                             .order_by(Answer.step, Seat.nickname_key, Answer.vote)).all()
         lesson = _parsed(row.steps)
         out = []
-        for nick, st, text, at in rows:
+        for nick, st, vote, text, at in rows:
             step = lesson.steps[int(st)]
             v = json.loads(text)
             q = step.question
             shown = q.choices[int(v)] if q is not None and q.kind == "choice" else v
-            out.append(dict(nickname=nick, step=int(st) + 1, title=step.title, answer=shown,
+            out.append(dict(nickname=nick, step=int(st) + 1, title=step.title, vote=int(vote), answer=shown,
                             right=None if q is None else lessons.is_right(q, v),
                             time=_store.aware_utc(at).isoformat()))
         return out
 
     def delete_answers(self, code: str, key: str, step: int | None = None) -> int:
-        """Delete the class's answers to one step (None: every step); returns how many."""
+        """Delete the class's answers to one step (None: every step), both votes; returns how many. A step
+        asked a second time is asked once again (the class answers it afresh, every page following)."""
         with self.writing() as s:
-            c, _ = self._teach(s, code, key)
+            c, row = self._teach(s, code, key)
             q = delete(Answer).where(Answer.class_id == c.id)
             if step is not None:
                 q = q.where(Answer.step == int(step))
-            return int(s.execute(q).rowcount or 0)
+            n = int(s.execute(q).rowcount or 0)
+            was = _second(row)
+            again = was - {int(step)} if step is not None else frozenset()
+            if again != was:
+                row.second = json.dumps(sorted(again))
+                self._moved(c, row)
+        if again != was:
+            self.lesson_changed_here()
+        return n
 
     # --- saved lessons: a teacher's lesson under a code, as a short link ------------------------------------
     def save_lesson(self, lesson: lessons.Lesson | dict, *, paths=None,

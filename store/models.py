@@ -91,23 +91,39 @@ class ClassLesson(Base):
     opened: Mapped[int] = mapped_column(Integer, default=0)    # the highest step opened so far
     mode: Mapped[str] = mapped_column(String(8), default="paced")   # paced | free
     revealed: Mapped[str] = mapped_column(Text, default="[]")  # JSON: the revealed steps' indexes, sorted
+    second: Mapped[str] = mapped_column(Text, default="[]")    # JSON: steps asked again (their second vote)
     show_names: Mapped[bool] = mapped_column(Boolean, default=False)
     version: Mapped[int] = mapped_column(Integer, default=0)   # +1 on every teacher move: cheap polling
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class Answer(Base):
-    """One student's answer to one step's question: one row per seat and step, changed until the reveal."""
+    """One student's answer to one step's question in one vote (1, or 2 once the teacher asked again after
+    a discussion): one row per seat, step and vote, changed until the reveal."""
 
     __tablename__ = "answers"
-    __table_args__ = (UniqueConstraint("seat_id", "step", name="uq_answer_seat_step"),)
+    __table_args__ = (UniqueConstraint("seat_id", "step", "vote", name="uq_answer_seat_step_vote"),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     class_id: Mapped[int] = mapped_column(ForeignKey("classes.id", ondelete="CASCADE"), index=True)
     seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id", ondelete="CASCADE"))
     step: Mapped[int] = mapped_column(Integer)
+    vote: Mapped[int] = mapped_column(Integer, default=1)      # 1, or 2: the vote after the discussion
     value: Mapped[str] = mapped_column(Text)                   # JSON: a number, or a choice's index
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class LostHand(Base):
+    """A student's "I'm lost" on one step (issue 45 item 8): one row per seat and step while it is up. The
+    projector counts them; nobody's is ever shown by name."""
+
+    __tablename__ = "lost_hands"
+    __table_args__ = (UniqueConstraint("seat_id", "step", name="uq_lost_seat_step"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    class_id: Mapped[int] = mapped_column(ForeignKey("classes.id", ondelete="CASCADE"), index=True)
+    seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id", ondelete="CASCADE"))
+    step: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class SavedLesson(Base):

@@ -120,5 +120,5 @@ def test_the_schema_steps_down_from_homework_and_up_again(store):
         command.downgrade(cfg, "0005")
         assert "homework_answers" not in set(conn.dialect.get_table_names(conn))
         command.upgrade(cfg, "head")
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0006"
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0007"
     assert store.lesson_state(code) is not None and _rows(store) == 0

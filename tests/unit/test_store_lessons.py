@@ -323,7 +323,7 @@ def test_the_schema_upgrades_from_0002_with_the_classes_kept(store):
     assert "lessons" not in tables and "classes" in tables
     assert store.get_class("ABCDEF") is not None                          # the first use migrates to head
     with store.engine.connect() as conn:
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0006"
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0007"
     code, _ = store.start_lesson(LESSON)
     assert store.lesson_state(code).step == 0
     with store.engine.execution_options(write=True).begin() as conn:      # and back down, and up again
