@@ -644,6 +644,8 @@ def parse(argv=None, description: str = __doc__.split("\n\n")[0]) -> argparse.Na
                     help="with --lesson: one client presses Join from fresh sessions all lesson long")
     ap.add_argument("--answering", type=int, default=0, metavar="N",
                     help="with --lesson: only N students answer each question (0: all)")
+    ap.add_argument("--second-vote", action="store_true",
+                    help="with --lesson: Discuss with your neighbour, then the class votes again")
     ap.add_argument("--outlier", type=float, default=None, metavar="V",
                     help="with --lesson: the first student answers V to every number question")
     args = ap.parse_args(argv)

@@ -85,9 +85,11 @@ class Follower(Student):
             if k not in self.drawn and log is not None and log.started <= at:
                 self.drawn[k] = time.perf_counter()
 
-    def send_answer(self, step: int, q) -> bool:
-        """Fill in the step's question and press Send my answer (False: the question is not on the page)."""
-        key = f"lesson_choice_{step}" if q.kind == "choice" else f"lesson_number_{step}"
+    def send_answer(self, step: int, q, vote: int = 1) -> bool:
+        """Fill in the step's question and press Send my answer (False: the question is not on the page).
+        The second vote (after Discuss with your neighbour) has a form of its own; its answers are noted
+        under (step, 2), the first vote's under the step."""
+        key = (f"lesson_choice_{step}" if q.kind == "choice" else f"lesson_number_{step}") + second(vote)
         field = self.widgets.get(key)
         button = next((w for w in self.widgets.values()
                        if w.kind == "button" and w.proto.label == "Send my answer"), None)
@@ -102,10 +104,20 @@ class Follower(Student):
                           else self.rng.uniform(-3, 5), 2)
             state.double_value = self.outlier if self.outlier is not None else guess
         self.states[field.id] = state
-        self.asked = step
-        self.sent[step] = time.perf_counter()
+        self.asked = step if vote == 1 else (step, 2)
+        self.sent[self.asked] = time.perf_counter()
         self._send_rerun(trigger=WidgetState(id=button.id, trigger_value=True))
         return True
+
+
+def second(vote: int) -> str:
+    """The suffix of a question's widget keys in a vote (classroom/lesson.py: the second vote's form)."""
+    return "_2" if vote == 2 else ""
+
+
+def voting_again(s: Student, step: int) -> bool:
+    """The student's page shows the second vote's form for the step."""
+    return any(f"{kind}_{step}_2" in s.widgets for kind in ("lesson_choice", "lesson_number"))
 
 
 ANSWERED = re.compile(r">(\d+) of \d+ answered<")   # the projector's count (classroom/lead.py, a big line)
@@ -162,6 +174,37 @@ async def _wait(until: float, done) -> None:
         await asyncio.sleep(0.05)
 
 
+async def _second_vote(k: int, q, order: list, teacher, teacher_click, students: list, rng) -> dict:
+    """Discuss with your neighbour, then the class votes again: the time from the teacher's click to each
+    page showing the second vote's form, the second answers (those who answered the first, in a new
+    order) acknowledged, and each counted on the projector (seconds from its acknowledgement)."""
+    await asyncio.sleep(1.0)
+    t0 = time.perf_counter()
+    await teacher_click("lesson_discuss")
+    live = [s for s in students if not s.closed]
+    seen: dict[int, float] = {}
+    while time.perf_counter() < t0 + FOLLOW_LIMIT and len(seen) < len(live):
+        for i, s in enumerate(live):
+            if i not in seen and voting_again(s, k):
+                seen[i] = time.perf_counter() - t0
+        await asyncio.sleep(0.02)
+    n0 = len(teacher.counted)
+    again = rng.sample(order, len(order))
+    for s in again:
+        await asyncio.sleep(ANSWER_SPREAD / max(1, len(again)))
+        if not s.closed:
+            s.send_answer(k, q, 2)
+    await _wait(time.perf_counter() + FOLLOW_LIMIT, lambda: all((k, 2) in s.acked for s in again
+                                                                if not s.closed))
+    acks = sorted(s.acked[(k, 2)] for s in students if (k, 2) in s.acked)
+    last = acks[-1] if acks else time.perf_counter()
+    await _wait(last + COUNT_LIMIT, lambda: any(n >= len(acks) for _, n in teacher.counted[n0:]))
+    shown = teacher.counted[n0:]
+    counts = [next((t - at for t, n in shown if n >= j and t >= at), float("nan"))
+              for j, at in enumerate(acks, 1)]
+    return {"follows": list(seen.values()), "expected": len(live), "acked": len(acks), "counts": counts}
+
+
 async def _reopen_closed(tabs: list[Student], until: float) -> int:
     closed = [s for s in tabs if s.closed]
     await asyncio.gather(*(reopen(s, until) for s in closed))
@@ -211,6 +254,7 @@ async def follow(url: str, args, killer) -> dict:
     kill: dict = {}
     killed_once = False
     waits: dict[int, list[float]] = {}
+    votes2: dict[int, dict] = {}   # step (1-based) -> the second vote's follows, acknowledgements, counts
     counts: list[float] = []
     reveals: dict[int, dict] = {}
     acked: dict[int, int] = {}   # step (1-based) -> answers acknowledged
@@ -269,6 +313,8 @@ async def follow(url: str, args, killer) -> dict:
                 uncounted += 1
             else:
                 counts.append(seen - at)
+        if args.second_vote:
+            votes2[k + 1] = await _second_vote(k, q, order, teacher, teacher_click, students, rng)
         await asyncio.sleep(1.0 + rng.uniform(0, 1.0))
         t0 = time.perf_counter()
         await teacher_click("lesson_reveal")
@@ -301,7 +347,8 @@ async def follow(url: str, args, killer) -> dict:
             "count_max_s": max(counts) if counts else float("nan"), "counted": len(counts),
             "uncounted": uncounted, "acked_per_step": acked, **cpu, **kept,
             "killed_pid": kill.get("killed"), "reopened": kill.get("reopened", 0),
-            "reveals": reveals, "joins": joins, "flood": flooded, "outlier": args.outlier}
+            "reveals": reveals, "second_votes": votes2, "joins": joins, "flood": flooded,
+            "outlier": args.outlier}
 
 
 def _kept(store_module, args, students: list[Follower]) -> dict:
@@ -312,14 +359,15 @@ def _kept(store_module, args, students: list[Follower]) -> dict:
         for k, step in enumerate(args.plan.steps):
             if step.question is None:
                 continue
-            rows = db.answers(args.code, args.key, k)
-            names = [n for n, _ in rows]
-            stored += len(rows)
-            twice += len(names) - len(set(names))
-            for i, s in enumerate(students):
-                if k in s.acked:
-                    acked += 1
-                    lost += f"student {i + 1}" not in names
+            for vote, mark in ((1, k), (2, (k, 2))):
+                rows = db.answers(args.code, args.key, k, vote)
+                names = [n for n, _ in rows]
+                stored += len(rows)
+                twice += len(names) - len(set(names))
+                for i, s in enumerate(students):
+                    if mark in s.acked:
+                        acked += 1
+                        lost += f"student {i + 1}" not in names
         return {"answers_acked": acked, "answers_stored": stored, "answers_lost": lost,
                 "answers_twice": twice}
     finally:
@@ -367,6 +415,12 @@ def report(r: dict) -> str:
     lines.append(f"  answers: {r['answers_acked']} acknowledged {r['acked_per_step']}, {r['answers_stored']} "
                  f"stored, "
                  f"{r['answers_lost']} lost, {r['answers_twice']} twice")
+    for k, v in r.get("second_votes", {}).items():
+        fs, cs = v["follows"], [c for c in v["counts"] if c == c]
+        lines.append(f"  second vote of step {k}: {len(fs)} of {v['expected']} pages showed its form, p95 "
+                     f"{1000 * _pct(fs, 95):.0f} ms · max {1000 * max(fs, default=float('nan')):.0f} ms from "
+                     f"Discuss; {v['acked']} answers acknowledged, {len(cs)} counted on the projector, p95 "
+                     f"{1000 * _pct(cs, 95):.0f} ms")
     for k, v in r.get("reveals", {}).items():
         ss = v["students_s"]
         lines.append(f"  reveal of step {k}: the projector's chart in {1000 * v['projector_s']:.0f} ms "

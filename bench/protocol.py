@@ -136,6 +136,7 @@ class Student:
         self.current: RunLog | None = None
         self.inflight = False                          # a request of ours not yet finished
         self._auto_sent = False                        # the last request was a timer tick
+        self._auto_fragment = ""                       # ... and the fragment it asked for
         self.pending: list[float] = []                # when each unanswered move was sent
         self.view: dict = {}                           # the last full run's elements by delta path
         self.texts: list[str] = []                     # markdown/caption text of the last full run
@@ -221,6 +222,7 @@ class Student:
         cs.context_info.color_scheme = "light"
         self.inflight = True
         self._auto_sent = auto
+        self._auto_fragment = fragment if auto else ""
         task = asyncio.ensure_future(self.ws.send(msg.SerializeToString()))
         self._sends.add(task)
         task.add_done_callback(self._sends.discard)
@@ -411,8 +413,10 @@ class Student:
     async def _tick(self) -> None:
         """The fragments' timers, one fixed-phase interval each like the browser's setInterval.
 
-        A timer that fires while a run of ours is in flight is skipped (the browser does not ask
-        again before the run finished: seen in recorded frames), so a slow tick lowers the rate.
+        A timer that fires while its own fragment's run is in flight is skipped (the browser does not
+        ask again before the run finished: seen in recorded frames), so a slow tick lowers the rate. A
+        timer that fires while another run is in flight asks once that run finished (the server queues
+        it): two fragments on one interval (the projector's count and its lost hands) both run.
         """
         due: dict[str, float] = {}
         while not self.closed:
@@ -424,6 +428,8 @@ class Student:
                 t = due.setdefault(fragment, now + interval)
                 if t > now:
                     continue
+                if self.inflight and self._auto_fragment != fragment:
+                    continue   # another run is on: this tick asks once it finished
                 due[fragment] = t + interval * (int((now - t) / interval) + 1)   # the next boundary
                 if not self.inflight and not self.closed:
                     self.stats.ticks_sent += 1
