@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from engine.turns import busy_toast
-from tests.e2e.conftest import UNSETTLED, assert_clean, wait_ready
+from tests.e2e.conftest import CHUNK_FAILED, UNSETTLED, _chunks_loaded, assert_clean, wait_ready
 
 APP = """<div data-testid="stApp" data-test-connection-state="CONNECTED" data-test-script-state="notRunning">
   <div data-testid="stMain"><div data-testid="stElementContainer">y = xW + b</div></div>{extra}</div>"""
@@ -46,3 +46,16 @@ def test_wait_ready_fails_on_a_page_that_never_settles(blank):
 def test_wait_ready_returns_on_a_settled_page(blank):
     blank.set_content(APP.format(extra=""))
     wait_ready(blank, timeout=5_000)
+
+
+def test_a_widget_whose_code_failed_to_load_is_seen(blank):
+    """The one reload is not taken twice: a page still showing the failed chunk fails, naming it; a page
+    without one passes untouched."""
+    blank.set_content(APP.format(extra=""))
+    _chunks_loaded(blank, 5_000)   # nothing failed: no reload (a reload of this page would lose its content)
+    assert "y = xW + b" in blank.inner_text("body")
+    failed = f'<div class="stAlert">TypeError: {CHUNK_FAILED}: http://127.0.0.1/static/js/Slider.js</div>'
+    blank.set_content(APP.format(extra=failed))
+    blank._layerlab_reloaded_chunks = True
+    with pytest.raises(AssertionError, match=r"Slider\.js"):
+        _chunks_loaded(blank, 5_000)
