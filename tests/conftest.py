@@ -87,14 +87,21 @@ def _timed_lock(config):
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item, nextitem):
-    """A timed test holds the run's lock alone (flock LOCK_EX) from its setup to its teardown; every other
-    test shares it (LOCK_SH): a timed test starts once the other process's test ended, and no test starts
-    beside it. Only when pytest-xdist runs two processes."""
+    """A timed test or a container test holds the run's lock alone (flock LOCK_EX) from its setup to its
+    teardown; every other test shares it (LOCK_SH): it starts once the other process's test ended, and no
+    test starts beside it. Only when pytest-xdist runs two processes.
+
+    Why the container level runs alone: podman makes and removes network interfaces for its containers,
+    and Chromium drops every request in flight on a network change (net::ERR_NETWORK_CHANGED) and its
+    websockets reconnect. Beside it, in this stop's two CI runs, browser pages lost their JavaScript
+    chunks (a widget's code, or the whole app: a page that never connected, even after a reload) and a
+    page ran once more on its own (the reconnect), 5 failures in 2 runs."""
     lock = _timed_lock(item.config)
     if lock is None:
         yield
         return
-    fcntl.flock(lock, fcntl.LOCK_EX if item.nodeid.startswith(TIMED) else fcntl.LOCK_SH)
+    alone = item.nodeid.startswith(TIMED + CONTAINED)
+    fcntl.flock(lock, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
     try:
         yield
     finally:
