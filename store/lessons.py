@@ -398,21 +398,26 @@ class LessonStore:
                                 .where(LostHand.class_id == cid, LostHand.step == int(step))) or 0)
 
     # --- a student -------------------------------------------------------------------------------------
+    def _student_step(self, s: Session, code: str, token: str, step) -> tuple[Class, Seat, LessonState, int]:
+        """A student's write: their class and seat (locked), the lesson's state and the step as an index.
+        StoreError for a seat not in the class or a class with no lesson."""
+        found = self.seat_row(s, code, token, lock=True)
+        if found is None:
+            raise _store.StoreError("This seat is not in the class: open the class link again to join.")
+        c, seat = found
+        row = s.scalar(select(ClassLesson).where(ClassLesson.class_id == c.id).with_for_update(read=True))
+        if row is None:
+            raise _store.StoreError("This class has no lesson.")
+        state = _state(c, row)
+        return c, seat, state, _index(step, len(state.steps))
+
     def answer(self, code: str, token: str, step: int, value) -> float | int:
         """Keep a student's answer to a step's question (committed before this returns) and return it as
         kept. Changeable until the step is revealed: one row per student and step. Refused with a
         StoreError (nothing kept) when the step is not open to this student, has no question, is revealed,
         the class is paused, or the answer is not one (lib.lessons.check_answer's reason)."""
         with self.writing() as s:
-            found = self.seat_row(s, code, token, lock=True)
-            if found is None:
-                raise _store.StoreError("This seat is not in the class: open the class link again to join.")
-            c, seat = found
-            row = s.scalar(select(ClassLesson).where(ClassLesson.class_id == c.id).with_for_update(read=True))
-            if row is None:
-                raise _store.StoreError("This class has no lesson.")
-            state = _state(c, row)
-            step = _index(step, len(state.steps))
+            c, seat, state, step = self._student_step(s, code, token, step)
             if c.paused:
                 raise _store.StoreError("Your teacher paused the class: answer again when they resume.")
             if not state.open_to_students(step):
@@ -461,15 +466,7 @@ class LessonStore:
         """A student's "I'm lost" on a step they may be on, up or down (pressed again); returns it as kept.
         Refused (StoreError) for a seat not in the class or a step not open to them."""
         with self.writing() as s:
-            found = self.seat_row(s, code, token, lock=True)
-            if found is None:
-                raise _store.StoreError("This seat is not in the class: open the class link again to join.")
-            c, seat = found
-            row = s.scalar(select(ClassLesson).where(ClassLesson.class_id == c.id).with_for_update(read=True))
-            if row is None:
-                raise _store.StoreError("This class has no lesson.")
-            state = _state(c, row)
-            step = _index(step, len(state.steps))
+            c, seat, state, step = self._student_step(s, code, token, step)
             if not state.open_to_students(step):
                 raise _store.StoreError("The class has moved on from this step.")
             up = s.scalar(select(LostHand).where(LostHand.seat_id == seat.id, LostHand.step == step))
