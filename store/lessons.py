@@ -34,9 +34,9 @@ from store import base as _store  # the store's shared basics (store/__init__ bu
 from store.models import Answer, Class, ClassLesson, LostHand, SavedLesson, Seat
 
 # How old a lesson's state may be when a student's page compares itself with it (Store.lesson_now): one
-# read per class per FRESH s per process, however many students poll; a move made through this process
-# is seen at once. A quarter second: another replica's students see a Reveal within a second (with
-# classroom/lesson.py's FOLLOW_EVERY and the page's run), for 4 reads a second per class per process.
+# read per class per FRESH s per process, however many students ask; a move made through this process
+# is seen at once. A quarter second: another replica's students see a Reveal within a second (engine/nudge.py
+# runs their pages' watch once this process sees the new version), for 4 reads a second per class per process.
 FRESH = 0.25
 MODES = ("paced", "free")   # paced: students stay on the teacher's step; free: any step opened so far
 
@@ -173,6 +173,9 @@ class _Shared:
         self.seen: dict[str, tuple[float, int, LessonState | _store.StoreError | None]] = {}
         self.changes = 0   # lesson states changed through this process's store (monotonic)
         self.reads = 0     # reads of the store made for lesson_now (tests and benches count them)
+        # a revealed step's answers per (code, step, the lesson's version): every student's page shows the
+        # same room, and a Reveal's 30 page runs read it once per process, not 30 times (issue 44)
+        self.reveals: dict[tuple[str, int, int], Revealed | None] = {}
 
 
 DRAFT = "draft-"   # a draft's digest starts so (a saved lesson's is sha256 hex): store.lessons.keep_draft
@@ -389,6 +392,26 @@ class LessonStore:
         first, second = by_vote[1], by_vote[2]
         return Revealed(lessons.distributions(question, first.values(), second.values()),
                         lessons.moved(question, first, second))
+
+    def reveal_now(self, code: str, step: int) -> Revealed | None:
+        """step_reveal as every session of this process shares it, for the lesson's version lesson_now
+        reads: the answers of a revealed step change only with a teacher's move (Discuss, Delete, Reveal
+        again), and each move is a new version, so a Reveal's page runs read the room once per process."""
+        ls = self.lesson_now(code)
+        if ls is None:
+            return None
+        key = (ls.code, int(step), ls.version)
+        shared = self._shared
+        with shared.lock:
+            if key in shared.reveals:
+                return shared.reveals[key]
+        got = self.step_reveal(code, step)
+        with shared.lock:
+            if len(shared.reveals) >= 256:   # the oldest first: dicts keep their order
+                for old in list(shared.reveals)[:128]:
+                    del shared.reveals[old]
+            shared.reveals[key] = got
+        return got
 
     def lost_count(self, code: str, step: int) -> int:
         """How many students' "I'm lost" are up on a step (never who): the projector's count."""
