@@ -574,8 +574,9 @@ class LessonStore:
             again = was - {int(step)} if step is not None else frozenset()
             if again != was:
                 row.second = json.dumps(sorted(again))
+            if n or again != was:   # a new version: every page, and Store.reveal_now's room, reads it again
                 self._moved(c, row)
-        if again != was:
+        if n or again != was:
             self.lesson_changed_here()
         return n
 

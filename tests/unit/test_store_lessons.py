@@ -435,3 +435,23 @@ def test_one_class_slow_to_read_keeps_no_other_class_waiting(store, monkeypatch)
         release.set()
         hanging.join(10)
         other.join(10)
+
+
+def test_a_reveals_room_is_read_once_per_version_and_a_teachers_move_reads_it_again(store, monkeypatch):
+    """Store.reveal_now: the 30 page runs of a Reveal read the room's answers once per process; deleting
+    the answers is a new version, so no page keeps showing the room as it was."""
+    code, key = store.start_lesson(LESSON)
+    seats = [store.join(code, n) for n in ("Ada", "bo", "Cy")]
+    for t, v in zip(seats, (3.5, 3.45, 9), strict=True):
+        store.answer(code, t, 0, v)
+    assert store.reveal_now(code, 0) is None                      # before the reveal
+    store.reveal(code, key, 0)
+    reads = []
+    real = type(store).step_reveal
+    monkeypatch.setattr(type(store), "step_reveal", lambda self, *a: reads.append(a) or real(self, *a))
+    rooms = [store.reveal_now(code, 0) for _ in range(30)]
+    assert len(reads) == 1 and rooms[0].votes[0].n == 3 and all(r is rooms[0] for r in rooms)
+    version = store.lesson_now(code).version
+    assert store.delete_answers(code, key, 0) == 3
+    assert store.lesson_now(code).version > version
+    assert store.reveal_now(code, 0).votes[0].n == 0 and len(reads) == 2
