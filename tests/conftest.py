@@ -75,37 +75,55 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.skip(reason=REF_SKIP))
 
 
-def _timed_lock(config):
-    """The run's lock file, shared by its processes (None without pytest-xdist's workers)."""
+def _lock(config, name: str):
+    """One of the run's lock files, shared by its processes (None without pytest-xdist's workers)."""
     run = getattr(config, "workerinput", {}).get("testrunuid")
     if run is None:
         return None
-    if not hasattr(config, "_layerlab_lock"):
-        config._layerlab_lock = open(Path(tempfile.gettempdir()) / f"layerlab-timed-{run}.lock", "a")  # noqa: SIM115
-    return config._layerlab_lock
+    locks = config.__dict__.setdefault("_layerlab_locks", {})
+    if name not in locks:
+        locks[name] = open(Path(tempfile.gettempdir()) / f"layerlab-{name}-{run}.lock", "a")  # noqa: SIM115
+    return locks[name]
+
+
+def _holds(nodeid: str) -> list[tuple[str, int]]:
+    """The locks a test holds, in the order taken (always `timed` first, so no two tests wait on each
+    other crosswise): `timed` alone (LOCK_EX) for a timed check, else shared; `network` alone for the
+    container level, shared for a test that drives a browser or a served app, not taken by the rest."""
+    timed = fcntl.LOCK_EX if nodeid.startswith(TIMED) else fcntl.LOCK_SH
+    if nodeid.startswith(CONTAINED):
+        return [("timed", timed), ("network", fcntl.LOCK_EX)]
+    if nodeid.startswith(SERVED):
+        return [("timed", timed), ("network", fcntl.LOCK_SH)]
+    return [("timed", timed)]
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item, nextitem):
-    """A timed test or a container test holds the run's lock alone (flock LOCK_EX) from its setup to its
-    teardown; every other test shares it (LOCK_SH): it starts once the other process's test ended, and no
-    test starts beside it. Only when pytest-xdist runs two processes.
+    """A timed test holds the run's `timed` lock alone (flock LOCK_EX) from its setup to its teardown;
+    every other test shares it (LOCK_SH): it starts once the other process's test ended, and no test
+    starts beside it. A container test holds the `network` lock alone, which every browser and served
+    test shares: the unit, AppTest and ref tests, which open no browser and watch no network interface,
+    run beside it. Only when pytest-xdist runs two processes.
 
-    Why the container level runs alone: podman makes and removes network interfaces for its containers,
-    and Chromium drops every request in flight on a network change (net::ERR_NETWORK_CHANGED) and its
-    websockets reconnect. Beside it, in this stop's two CI runs, browser pages lost their JavaScript
-    chunks (a widget's code, or the whole app: a page that never connected, even after a reload) and a
-    page ran once more on its own (the reconnect), 5 failures in 2 runs."""
-    lock = _timed_lock(item.config)
-    if lock is None:
-        yield
-        return
-    alone = item.nodeid.startswith(TIMED + CONTAINED)
-    fcntl.flock(lock, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
+    Why the container level never runs beside a browser: podman makes and removes network interfaces for
+    its containers, and Chromium drops every request in flight on a network change
+    (net::ERR_NETWORK_CHANGED) and its websockets reconnect. Beside it, in stop 51's two CI runs, browser
+    pages lost their JavaScript chunks (a widget's code, or the whole app: a page that never connected,
+    even after a reload) and a page ran once more on its own (the reconnect), 5 failures in 2 runs. A
+    Python client (the store's PostgreSQL connections, AppTest) does not notice a new interface."""
+    held = []
+    for name, how in _holds(item.nodeid):
+        lock = _lock(item.config, name)
+        if lock is None:
+            break
+        fcntl.flock(lock, how)
+        held.append(lock)
     try:
         yield
     finally:
-        fcntl.flock(lock, fcntl.LOCK_UN)
+        for lock in reversed(held):
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 # The class store of a test run lives in a scratch folder (servers the tests start inherit it), never in
