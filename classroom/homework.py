@@ -30,6 +30,7 @@ PROGRESS = "homework_progress"   # session: {lesson ref: {"at": step, "mine": {s
 FOUND = "homework_found"    # session: {link value: (ref, lesson) or None}: looked up once per page
 SAID = "homework_said"      # session: {field: the one line beside it} from the last press of Check
 CODE, NICK = "homework_code", "homework_nick"   # the optional class code and nickname
+STEP = links.HOMEWORK_STEP   # /class's link key beside `homework`: the step a student is on (1-based)
 ANSWER = "homework_answer_"  # + the step: its answer box
 
 
@@ -84,15 +85,42 @@ def page(raw: str) -> None:
                      help="Join a class, or find your teacher's lessons.")
         return
     ref, lesson = found
-    me = st.session_state.setdefault(PROGRESS, {}).setdefault(ref, {"at": 0, "mine": {}, "done": False})
+    kept = st.session_state.setdefault(PROGRESS, {})
+    if ref not in kept:   # a first visit, or a reload: the step the address names, the class code it gives
+        kept[ref] = {"at": _linked_step(len(lesson.steps)), "mine": {}, "done": False}
+        _linked_code()
+    me = kept[ref]
     st.markdown(f"**{text.plain(lesson.title)}** · homework at your own pace: predict, check, see the view.")
     who()
     if me["done"]:
         summary(lesson, me)
         return
     i = min(max(int(me["at"]), 0), len(lesson.steps) - 1)
+    if st.query_params.get(STEP) != str(i + 1):
+        st.query_params[STEP] = str(i + 1)   # a reload, or the link sent on, opens this step
     step(ref, lesson, i, me)
     nav(lesson, i, me)
+
+
+def _linked_step(n: int) -> int:
+    """The step the address names (`step`, 1 to n; a reload keeps a student's place), as an index; a value
+    that is not one of them says so in one line and starts at the first."""
+    raw = st.query_params.get(STEP)
+    if raw is None:
+        return 0
+    if raw.isdigit() and 1 <= int(raw) <= n:
+        return int(raw) - 1
+    st.caption(f":material/info: step={text.plain(raw[:12])} is not a step of this lesson (1 to {n}): "
+               "from the first.")
+    return 0
+
+
+def _linked_code() -> None:
+    """The class code the teacher's link gives (`code`), filled in for the student; changed or emptied as
+    any typed value."""
+    raw = normal_code(st.query_params.get("code") or "")
+    if raw and CODE not in st.session_state:
+        st.session_state[CODE] = raw[:8]
 
 
 def who() -> None:

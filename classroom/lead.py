@@ -363,6 +363,11 @@ def record(code: str, key: str) -> None:
                          "median": fmt.num(sp["median"], 4) if sp else "–",
                          "spread (IQR)": fmt.num(sp["iqr"], 4) if sp else "–"})
         st.dataframe(rows, hide_index=True, width="stretch")
+        if course := ready():   # homework for this class: its code filled in, the answers come to this record
+            hw = st.selectbox("Homework link for this class", list(course), key="lesson_class_homework",
+                              format_func=lambda n: course[n].title,
+                              help="A ready lesson students go through alone; their answers come here.")
+            links.homework_box(hw, code)
 
 
 def export_csv(code: str, key: str) -> str:

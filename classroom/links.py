@@ -82,16 +82,20 @@ def short_link(path: str, query: str, root: str, *, key: str, label: str, help: 
 
 
 HOMEWORK = "homework"   # /class's link key: a ready lesson's name or a saved one's code (homework.py)
+HOMEWORK_STEP = "step"  # ... and the step the student is on, 1-based (a reload keeps the place)
 
 
-def homework_link(name_or_code: str) -> str:
-    """The link that opens a ready lesson (its name) or a saved lesson (its code) as homework."""
-    return f"{address.base()[0]}/class?{HOMEWORK}={name_or_code}"
+def homework_link(name_or_code: str, code: str | None = None) -> str:
+    """The link that opens a ready lesson (its name) or a saved lesson (its code) as homework; with a
+    class's `code`, filled in for the student, so the answers reach that class's record."""
+    query = {HOMEWORK: name_or_code, **({"code": code} if code else {})}
+    return f"{address.base()[0]}/class?{urlencode(query)}"
 
 
-def homework_box(name_or_code: str) -> None:
+def homework_box(name_or_code: str, code: str | None = None) -> None:
     """'Homework link': the lesson alone at a student's own pace, in a code box with its copy button."""
     st.caption(":material/home_work: **Homework link**: students open it to go through this lesson alone, "
-               "each answer checked at once; with your class's code and a nickname you see their answers "
-               "in the class's record.")
-    st.code(homework_link(name_or_code), language=None, wrap_lines=True)
+               "each answer checked at once; " + (
+                   "their answers come to this class's record with a nickname." if code else
+                   "with your class's code and a nickname you see their answers in the class's record."))
+    st.code(homework_link(name_or_code, code), language=None, wrap_lines=True)

@@ -189,3 +189,33 @@ def test_answers_a_minute_are_limited_per_address_too(monkeypatch):
     assert [bool(at.error) for at in pages] == [False, False, True]
     assert "2 homework answers from your network in a minute" in pages[2].error[0].value
     assert pages[2].text_input(key=f"{hw.ANSWER}1").value == "2" and _frames(pages[2]) == []
+
+
+def test_the_step_is_in_the_address_so_a_reload_keeps_the_place_and_a_bad_one_is_one_line():
+    at = open_page("class", {"homework": "recipe-card"})
+    assert at.query_params["step"] == "1"
+    _next(at)
+    _next(at)
+    assert _step(at) == 2 and at.query_params["step"] == "3"
+    again = open_page("class", {"homework": "recipe-card", "step": "3"})   # the reload: a new session
+    assert _step(again) == 2 and not again.exception
+    for bad in ("0", "9", "two", "-1"):
+        at = open_page("class", {"homework": "recipe-card", "step": bad})
+        assert _step(at) == 0 and at.query_params["step"] == "1" and not at.exception
+        said = _words(at).replace("\\", "")   # as Markdown escapes it
+        assert f"step={bad} is not a step of this lesson (1 to 5): from the first." in said
+
+
+def test_a_lesson_classs_teacher_gets_a_homework_link_with_the_code_filled_in_for_students():
+    code, key = connection.store().start_lesson(L.Lesson("Class lesson", (L.Step("recipe-card", "x1=1"),)))
+    teacher = open_page("class", {"code": code, "key": key})
+    link = next(c.value for c in teacher.code if "homework=" in c.value)
+    assert link.endswith(f"/class?homework=recipe-card&code={code}")
+    teacher.selectbox(key="lesson_class_homework").set_value("collapse").run()
+    assert any(c.value.endswith(f"/class?homework=collapse&code={code}") for c in teacher.code)
+    at = open_page("class", {"homework": "recipe-card", "code": code.lower()})
+    assert at.text_input(key=hw.CODE).value == code
+    _next(at)
+    at.text_input(key=hw.NICK).input("Cy")
+    _answer(at, "3.5")
+    assert not at.error and f"Handed in to class {code} as Cy." in _words(at)
