@@ -6,6 +6,8 @@ each screen is photographed (artifacts/screenshots/homework-*)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from classroom.asking import course
@@ -66,8 +68,13 @@ def test_homework_alone_by_keyboard_no_answer_in_the_frames_before_it_is_checked
     assert "w11=1.5" in page.locator("iframe").first.get_attribute("src")
     _clean(page, "homework-right")
 
+    assert "step=2" in page.url                                          # the place is in the address
+    page.reload()                                                        # ... so a reload keeps it
+    wait_ready(page)
+    assert "Step 2 of 5" in main_text(page) and "Predict first" in main_text(page)
     _press(page, "Back")                                                 # Back by keyboard: step 1's view
     page.get_by_text("Step 1 of 5").wait_for(timeout=15_000)
+    page.wait_for_url(re.compile(r"step=1"), timeout=10_000)
 
 
 @pytest.mark.parametrize("width", ["laptop", "phone"])
