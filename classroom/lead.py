@@ -350,24 +350,35 @@ def hands_part(code: str, step: int) -> None:
 @connection.away()
 @connection.guarded("The record")
 def record(code: str, key: str) -> None:
+    """The record's button in the sidebar: the record opens over the page, its 8 columns in full."""
+    if st.button("The record of this lesson", icon=":material/table:", key="lesson_record", width="stretch",
+                 help="Every question step and the class's homework: answered, share right, middle, spread."):
+        record_dialog(code, key)
+
+
+@st.dialog("The record of this lesson", width="large")
+@connection.away()
+@connection.guarded("The record")
+def record_dialog(code: str, key: str) -> None:
     """Every question step: how many answered, the share right, the numbers' middle and spread; then the
-    class's homework, a row per lesson and step (classroom/homework.py)."""
-    with st.expander("The record of this lesson", icon=":material/table:"):
-        rows = []
-        for r in connection.store().record(code, key) + connection.store().homework_record(code, key):
-            sp = r.spread or {}
-            rows.append({"lesson": f"homework: {r.homework}" if r.homework else "in class",
-                         "step": str(r.step + 1), "title": r.title, "vote": str(r.vote),
-                         "answered": str(r.answered),
-                         "right": "–" if r.share_right is None else fmt.pct(r.share_right),
-                         "median": fmt.num(sp["median"], 4) if sp else "–",
-                         "spread (IQR)": fmt.num(sp["iqr"], 4) if sp else "–"})
-        st.dataframe(rows, hide_index=True, width="stretch")
-        if course := ready():   # homework for this class: its code filled in, the answers come to this record
-            hw = st.selectbox("Homework link for this class", list(course), key="lesson_class_homework",
-                              format_func=lambda n: course[n].title,
-                              help="A ready lesson students go through alone; their answers come here.")
-            links.homework_box(hw, code)
+    class's homework, a row per lesson and step (classroom/homework.py); and its homework link."""
+    rows = []
+    for r in connection.store().record(code, key) + connection.store().homework_record(code, key):
+        sp = r.spread or {}
+        rows.append({"lesson": f"homework: {r.homework}" if r.homework else "in class",
+                     "step": str(r.step + 1), "title": r.title, "vote": str(r.vote),
+                     "answered": str(r.answered),
+                     "right": "–" if r.share_right is None else fmt.pct(r.share_right),
+                     "median": fmt.num(sp["median"], 4) if sp else "–",
+                     "spread (IQR)": fmt.num(sp["iqr"], 4) if sp else "–"})
+    st.dataframe(rows, hide_index=True, width="stretch", column_config={
+        "lesson": st.column_config.TextColumn(width="large"),
+        **dict.fromkeys(("step", "vote", "answered"), st.column_config.TextColumn(width="small"))})
+    if course := ready():   # homework for this class: its code filled in, the answers come to this record
+        hw = st.selectbox("Homework link for this class", list(course), key="lesson_class_homework",
+                          format_func=lambda n: course[n].title,
+                          help="A ready lesson students go through alone; their answers come here.")
+        links.homework_box(hw, code)
 
 
 def export_csv(code: str, key: str) -> str:

@@ -107,6 +107,8 @@ def test_a_class_code_and_a_nickname_hand_the_answers_in_to_the_teachers_record(
         "recipe-card"].title}
     assert '"homework": [' in lead.export_json(code, key)
     teacher = open_page("class", {"code": code, "key": key})
+    assert not [d for d in teacher.dataframe if "lesson" in d.value.columns]   # behind its button
+    teacher.button(key="lesson_record").click().run()                         # ... over the page
     record = next(d.value for d in teacher.dataframe if "lesson" in d.value.columns)
     assert list(record["lesson"]) == [f"homework: {lead.ready()['recipe-card'].title}"] * 2
     assert list(record["answered"]) == ["1", "1"] and list(record["right"]) == ["100.0 %", "0.0 %"]
@@ -209,9 +211,11 @@ def test_the_step_is_in_the_address_so_a_reload_keeps_the_place_and_a_bad_one_is
 def test_a_lesson_classs_teacher_gets_a_homework_link_with_the_code_filled_in_for_students():
     code, key = connection.store().start_lesson(L.Lesson("Class lesson", (L.Step("recipe-card", "x1=1"),)))
     teacher = open_page("class", {"code": code, "key": key})
+    teacher.button(key="lesson_record").click().run()   # the record, over the page, ends with the link
     link = next(c.value for c in teacher.code if "homework=" in c.value)
     assert link.endswith(f"/class?homework=recipe-card&code={code}")
-    teacher.selectbox(key="lesson_class_homework").set_value("collapse").run()
+    teacher.session_state["lesson_class_homework"] = "collapse"   # (AppTest closes a dialog on a rerun)
+    teacher.button(key="lesson_record").click().run()
     assert any(c.value.endswith(f"/class?homework=collapse&code={code}") for c in teacher.code)
     at = open_page("class", {"homework": "recipe-card", "code": code.lower()})
     assert at.text_input(key=hw.CODE).value == code
