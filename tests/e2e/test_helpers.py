@@ -1,13 +1,25 @@
 """The browser level's own helpers can fail (tests/e2e/conftest.py): assert_clean on an error toast and an
 exception box, wait_ready on a page that never settles. A page of Streamlit's shape is written into the
-browser (no server, no page load worth the name)."""
+browser (no server, no page load worth the name). And the Chromium they drive runs with Playwright's
+switches, less the address bar's popup."""
 
 from __future__ import annotations
+
+import os
+from pathlib import Path
 
 import pytest
 
 from engine.turns import busy_toast
-from tests.e2e.conftest import CHUNK_FAILED, UNSETTLED, _chunks_loaded, assert_clean, wait_ready
+from tests.e2e.conftest import (
+    CHUNK_FAILED,
+    NO_POPUP,
+    UNSETTLED,
+    _chunks_loaded,
+    assert_clean,
+    playwright_disabled_features,
+    wait_ready,
+)
 
 APP = """<div data-testid="stApp" data-test-connection-state="CONNECTED" data-test-script-state="notRunning">
   <div data-testid="stMain"><div data-testid="stElementContainer">y = xW + b</div></div>{extra}</div>"""
@@ -59,3 +71,39 @@ def test_a_widget_whose_code_failed_to_load_is_seen(blank):
     blank._layerlab_reloaded_chunks = True
     with pytest.raises(AssertionError, match=r"Slider\.js"):
         _chunks_loaded(blank, 5_000)
+
+
+def _our_chromium() -> list[list[str]]:
+    """The command lines of this process's descendants that are Chromium's (read from /proc)."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            pid, ppid = stat.parent.name, stat.read_text().rsplit(")", 1)[1].split()[1]
+        except OSError:
+            continue
+        children.setdefault(int(ppid), []).append(int(pid))
+    found, todo = [], [os.getpid()]
+    while todo:
+        for pid in children.get(todo.pop(), []):
+            todo.append(pid)
+            try:
+                cmd = Path(f"/proc/{pid}/cmdline").read_bytes().decode().rstrip("\0").split("\0")
+            except OSError:
+                continue
+            found.append(cmd[0].split(" ") if len(cmd) == 1 else cmd)   # a zygote's child rewrites its own
+    return [cmd for cmd in found if "chrom" in cmd[0]]
+
+
+def test_chromium_keeps_playwrights_switches_and_starts_no_address_bar_popup(blank):
+    """Our --disable-features replaces Playwright's (Chromium keeps one): it must still hold all of
+    Playwright's list, read from its driver (a new Playwright that moved it fails here, and the browser level
+    then runs with the popup, as before), and no renderer of the popup (--top-chrome-webui) is started."""
+    kept = playwright_disabled_features()
+    assert kept and "HttpsUpgrades" in kept, kept
+    blank.set_content(APP.format(extra=""))
+    renderers = [cmd for cmd in _our_chromium() if "--type=renderer" in cmd]
+    assert renderers
+    assert not [cmd for cmd in renderers if "--top-chrome-webui" in cmd]
+    for cmd in renderers:
+        off = [arg.split("=", 1)[1].split(",") for arg in cmd if arg.startswith("--disable-features=")]
+        assert off and set(kept + NO_POPUP) <= set(off[0]), (off, kept)
