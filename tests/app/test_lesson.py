@@ -344,3 +344,35 @@ def test_lead_a_lesson_lists_the_course_in_teaching_order_with_minutes_and_what_
     assert lines[0].endswith("(12 min, 4 questions): /recipe-card. Starts the course.")
     assert lines[3] == (f"4. **{text.plain(course['collapse'].title)}** (15 min, 6 questions): "
                         "/activations, /stacking. Builds on 1, 2.")
+
+
+def test_a_students_answers_are_read_again_only_when_the_lesson_moved_or_the_page_wrote(switches,
+                                                                                      monkeypatch):
+    """classroom.lesson._mine: a page's runs share one read of the seat's answers per lesson version (a
+    Reveal's 30 runs made 30 reads); a teacher's move, the page's own answer and its I'm lost read again."""
+    code, key = store().start_lesson(lead.ready()["recipe-card"])
+    seat = store().join(code, "Ada")
+    step = next(i for i, s in enumerate(lead.ready()["recipe-card"].steps) if s.question)
+    store().goto(code, key, step)
+    reads = []
+    real = type(store()).seat_answers
+    monkeypatch.setattr(type(store()), "seat_answers", lambda self, *a: reads.append(a) or real(self, *a))
+    at = _student(code, seat)
+    n = len(reads)
+    assert n >= 1 and not at.exception
+    for _ in range(3):
+        at.run()
+    assert len(reads) == n, "a run with nothing changed read the seat's answers again"
+    at.number_input(key=f"lesson_number_{step}").set_value(3.5)
+    next(b for b in at.button if b.label == "Send my answer").click().run()
+    assert "Your answer: 3\\.5" in _text(at)
+    at.run()
+    assert "Your answer: 3\\.5" in _text(at), "the page's own answer is in its copy"
+    at.toggle(key=f"lesson_lost_{step}").set_value(True).run()
+    at.run()
+    assert at.toggle(key=f"lesson_lost_{step}").value, "the hand as the store keeps it, read again"
+    n = len(reads)
+    store().reveal(code, key, step)   # a new version: read again, once
+    at.run()
+    at.run()
+    assert len(reads) == n + 1 and "Your answer 3.5" in _text(at)
