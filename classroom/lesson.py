@@ -6,10 +6,9 @@ app.py calls `follow(page)` before it runs a page: when the link (`class`, `seat
 lesson class, the page gets a banner, a watch that moves it with the teacher, and, while the step's
 question is open, the question in place of the page's live content.
 
-The watch is a fragment that compares the page with the lesson's state as this process shares it
-(Store.lesson_now: one read per class per FRESH s, however many students ask). It runs when the lesson
-changes (engine/nudge.py runs every listening page's watch as soon as this process sees the new version)
-and every FOLLOW_EVERY s as a fallback. When the teacher moved to another page,
+The watch is a fragment every FOLLOW_EVERY s that compares the page with the lesson's state as this
+process shares it (Store.lesson_now: one read per class per quarter second, however many students), so
+sixty students polling cost the store four reads a second, not 120. When the teacher moved to another page,
 the fragment switches the page to the new step itself (one run of the page, not a rerun that then
 switches); to another step of the same page, it runs the page again and `follow` gives the page's
 controls the step's values before they are drawn (through st.session_state: a key bound to a widget
@@ -27,7 +26,6 @@ import streamlit as st
 
 from classroom import connection, door, reveal, seats, session, text
 from classroom.reveal import shown_answer
-from engine import nudge
 from lib import lessons
 from store import StoreDown, StoreError, normal_code
 from ui import state
@@ -38,13 +36,12 @@ PICK = "lesson_pick"             # session: the step a student chose in free mod
 MARKED = "lesson_seat_marked"    # session: when this page last marked its seat seen (monotonic)
 LAST = "lesson_last"             # session: (code, state, my answers) last read (kept through an outage)
 MINE = "lesson_mine"             # session: (code, seat, version, my answers) as this page last read them
-# The watch runs when the lesson moves: engine/nudge.py's watcher sees the lesson's version change (within
-# store.lessons.FRESH of the teacher's move, at once on the teacher's own replica) and runs every listening
-# page's watch at once, where the browser's timer left a page up to a whole interval behind (issue 44,
-# bench/classroom.py --lesson, 30 students on 2 replicas: a timer of 0.5 s and FRESH 0.25 s put a Reveal on
-# the slowest screen after 0.84-1.28 s, and each idle tick was a run the process paid for). The timer stays
-# as the fallback, for a Streamlit whose insides moved (engine.nudge.missing()).
-FOLLOW_EVERY = 3.0
+# The watch's interval: the teacher's move is in this process's shared state within store.lessons.FRESH
+# (at once on the teacher's own replica), then on the page within this, then one run of the page: a Reveal
+# on every screen within about a second (issue 44, bench/classroom.py --lesson, 30 students on 2 replicas:
+# at 1.0 s and FRESH 0.5 s the slowest screen took 1.42 s; at 0.5/0.25 0.88-1.08 s; at 0.4/0.2 1.06-1.27 s,
+# the extra looks queueing before the 30 runs a Reveal starts at once).
+FOLLOW_EVERY = 0.5
 SEAT_COOKIE = "layerlab_seat_"   # + a lesson class's code: the seat this browser joined it with
 MARK_EVERY = 30.0                # seconds between two marks of a following seat as seen (a write)
 
@@ -288,22 +285,13 @@ def _want(ls) -> int:
     return ls.step
 
 
-def _where(store, code: str):
-    """What a page compares itself with, as the nudge's watcher reads it (engine/nudge.py): the lesson's
-    version and pause, None once it ended."""
-    ls = store.lesson_now(code)
-    return None if ls is None else (ls.version, ls.paused)
-
-
 def watch(code: str, version: int, paused: bool = False, seat: str | None = None,
           path_now: str | None = None) -> None:
     """Every FOLLOW_EVERY s, against the lesson's state this process shares (no read of its own): the
     teacher moved -> this page switches to the new step itself (given its seat and page); revealed,
     paused, resumed or ended -> the whole page runs again."""
-    store = connection.store()
-    nudge.listen(code, functools.partial(_where, store, code))   # run at once when the lesson moves
     try:
-        now = store.lesson_now(code)
+        now = connection.store().lesson_now(code)
     except StoreDown:
         return
     if now is not None and now.version < version:

@@ -10,7 +10,6 @@ Streamlit of requirements.txt. Pages and ui/ never import those modules; they ca
 - fairshare.py  Play's fair share of the process, and the busy notes
 - replica.py    the line shown when a student's replica stopped (deploy/serve)
 - pagesdir.py   leave the old pages/ mode on a page's first run
-- nudge.py      run a session's fragment from the server when what it waits for changes (a lesson's move)
 - preload.py    every module imported once, in one thread, before any page runs (first import of each script)
 - private.py    every private Streamlit name the above touch, resolved in one place
 

@@ -44,11 +44,6 @@ NAMES: dict[str, tuple[str, str | None]] = {
        for m in ("selectbox", "number_input", "text_widgets", "radio", "slider", "time_widgets")},
     # a link value Streamlit would choke on (?seed=inf on an int box raises OverflowError in its URL seeding)
     "get_session_state": ("streamlit.runtime.state.session_state_proxy", "get_session_state"),
-    # nudge: a fragment's id in its run, a session by its id, and a run asked for from the server
-    "ThreadState": ("streamlit.runtime.scriptrunner_utils.script_run_context", "ThreadState"),
-    "Runtime": ("streamlit.runtime.runtime", "Runtime"),
-    "ClientState": ("streamlit.proto.ClientState_pb2", "ClientState"),
-    "AppSession.request_rerun": ("streamlit.runtime.app_session", "AppSession.request_rerun"),
     # pagesdir: the switch of the old pages/ mode
     "PagesManager": ("streamlit.runtime.pages_manager", "PagesManager"),
     "PagesManager.uses_pages_directory": ("streamlit.runtime.pages_manager",

@@ -35,8 +35,8 @@ from store.models import Answer, Class, ClassLesson, LostHand, SavedLesson, Seat
 
 # How old a lesson's state may be when a student's page compares itself with it (Store.lesson_now): one
 # read per class per FRESH s per process, however many students ask; a move made through this process
-# is seen at once. A quarter second: another replica's students see a Reveal within a second (engine/nudge.py
-# runs their pages' watch once this process sees the new version), for 4 reads a second per class per process.
+# is seen at once. A quarter second: another replica's students see a Reveal within a second (with
+# classroom/lesson.py's FOLLOW_EVERY and the page's run), for 4 reads a second per class per process.
 FRESH = 0.25
 MODES = ("paced", "free")   # paced: students stay on the teacher's step; free: any step opened so far
 
