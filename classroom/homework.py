@@ -108,7 +108,7 @@ def _linked_step(n: int) -> int:
     raw = st.query_params.get(STEP)
     if raw is None:
         return 0
-    if raw.isdigit() and 1 <= int(raw) <= n:
+    if raw.isdigit() and len(raw) <= 4 and 1 <= int(raw) <= n:   # (int() refuses 4,300 digits and more)
         return int(raw) - 1
     st.caption(f":material/info: step={text.plain(raw[:12])} is not a step of this lesson (1 to {n}): "
                "from the first.")
