@@ -356,12 +356,34 @@ def axe_findings(page) -> list[str]:
     training (test_every_view.py, test_keyboard.py), the trainer's clickable chart (test_chart_names.py),
     and every screen of the class and the lesson mode (test_class_screens.py, test_lesson.py,
     test_lesson_build.py). A screenshot of a state reached by clicks or a link (a bad link's notes, an
-    opened view) is not asked: a new screen of that kind asks it itself, after `wait_ready`."""
+    opened view) is not asked: a new screen of that kind asks it itself, after `wait_ready`.
+
+    A run that starts while axe reads the page (a student's page follows the lesson on a timer) marks the
+    page's elements stale, and Streamlit fades a stale element after 0.5 s, which axe reads as too little
+    contrast (one CI failure: a phone's caption, after the teacher's Reveal). So axe reads a page with no
+    stale element, and reads it again (at most STALE_READS times) when one appeared while it read; what a
+    read with no run in it finds is the answer."""
     from axe_playwright_python.sync_playwright import Axe
 
-    found = Axe().run(page, options={"runOnly": {"type": "tag", "values": WCAG}}).response["violations"]
-    return [f"{v['id']} ({v['impact']}, {len(v['nodes'])}): {v['help']} at {v['nodes'][0]['target']}"
-            for v in found if v["impact"] in ("serious", "critical")]
+    for _ in range(STALE_READS):
+        page.wait_for_function(f"() => !document.querySelector('{STALE}')", timeout=60_000)
+        page.evaluate(_WATCH_STALE)
+        found = Axe().run(page, options={"runOnly": {"type": "tag", "values": WCAG}}).response["violations"]
+        found = [f"{v['id']} ({v['impact']}, {len(v['nodes'])}): {v['help']} at {v['nodes'][0]['target']}"
+                 for v in found if v["impact"] in ("serious", "critical")]
+        if not found or not page.evaluate("() => window.__staleSeen"):
+            return found
+    return found
+
+
+STALE, STALE_READS = '[data-stale="true"]', 3
+# Whether an element was marked stale (a run started) since this was evaluated.
+_WATCH_STALE = """() => { window.__staleSeen = false;
+  if (!window.__staleWatch) {
+    window.__staleWatch = new MutationObserver(() => {
+      if (document.querySelector('[data-stale="true"]')) window.__staleSeen = true; });
+    window.__staleWatch.observe(document.body,
+      {subtree: true, childList: true, attributes: true, attributeFilter: ['data-stale']}); } }"""
 
 
 # The focused element's text when it is a control (a scrollable region, such as Streamlit's main part,

@@ -17,6 +17,7 @@ from tests.e2e.conftest import (
     UNSETTLED,
     _chunks_loaded,
     assert_clean,
+    axe_findings,
     playwright_disabled_features,
     wait_ready,
 )
@@ -53,6 +54,29 @@ def test_wait_ready_fails_on_a_page_that_never_settles(blank):
     blank.set_content(APP.format(extra=grows))
     with pytest.raises(AssertionError, match=f"never settled.*{UNSETTLED} rounds"):
         wait_ready(blank, timeout=5_000)
+
+
+# A whole document (axe asks for a language and a title); {style} is the one caption's, {script} runs.
+DOC = """<html lang="en"><head><title>Layer Lab</title></head><body><main>
+  <div data-testid="stElementContainer" data-stale="{stale}" style="{style}"><p>Step 3 of 5</p></div>
+  </main><script>{script}</script></body></html>"""
+FAINT = "color:#bbb;background:#fff"
+
+
+def test_axe_waits_out_a_run_that_faded_the_page(blank):
+    """Streamlit fades a stale element while a run is on; axe reads the page once the run is over."""
+    back = ("setTimeout(() => { const e = document.querySelector('[data-stale]');"
+            " e.dataset.stale = 'false'; e.style.color = '#000'; }, 800)")
+    blank.set_content(DOC.format(stale="true", style=FAINT, script=back))
+    assert axe_findings(blank) == []
+
+
+def test_axe_still_finds_faint_text_when_runs_come_and_go_round_it(blank):
+    """Text faint whether or not a run is on is a finding, however many runs came while axe read."""
+    flicker = ("setInterval(() => { const e = document.querySelector('[data-stale]');"
+               " e.dataset.stale = 'true'; setTimeout(() => { e.dataset.stale = 'false'; }, 20); }, 60)")
+    blank.set_content(DOC.format(stale="false", style=FAINT, script=flicker))
+    assert [f for f in axe_findings(blank) if f.startswith("color-contrast")]
 
 
 def test_wait_ready_returns_on_a_settled_page(blank):
