@@ -26,6 +26,7 @@ import streamlit as st
 
 from classroom import connection, door, reveal, seats, session, text
 from classroom.reveal import shown_answer
+from engine import turns
 from lib import lessons
 from store import StoreDown, StoreError, normal_code
 from ui import state
@@ -300,9 +301,11 @@ def watch(code: str, version: int, paused: bool = False, seat: str | None = None
     if now is not None and seat and path_now:
         want = _want(now)
         if _path(now.steps[want]) != path_now:
+            turns.hurry()
             _go(code, seat, want, now)   # straight from the fragment: one run of the new page
         moved = st.session_state.get(SEEN) != (code, want)   # on this page: follow() sets its values
     if moved or now is None or (now.version, now.paused) != (version, paused):
+        turns.hurry()   # the class waits on this run: ahead of the line (engine/turns.py)
         state.rerun_page("the teacher moved the lesson: this page follows")
 
 

@@ -18,6 +18,13 @@ take a turn:
 - a run that has waited MAX_WAIT for its turn: it goes ahead, sharing the core as before (slower,
   never frozen: a run that never ends cannot stop the class).
 
+One kind of run goes to the front of the line: a page that follows its teacher (`hurry()`, called by a
+lesson student's watch when the teacher moved, just before it reruns the page). A Reveal starts about
+15 such runs on each replica at once, and in a plain line they waited behind whatever came first: in
+bench/classroom.py's hostile class, one client's flood of Joins from fresh sessions (a quarter of one
+replica's script time, py-spy). Hurried runs keep their order among themselves; the line behind them
+keeps its order; a hurried run is no longer than any other (one page run per student per move).
+
 Idempotent; app.py installs it (LAYERLAB_TURNS=0 leaves Streamlit as it is). Measured in
 docs/PROFILE.md (round 8).
 """
@@ -37,6 +44,7 @@ from engine import private
 MAX_WAIT = 2.0   # seconds a run waits for its turn at most; then it runs beside the one in progress
 LONG_WAIT = 1.0  # a run that waited this long for its turn: the process is past capacity, say so
 TELL_EVERY = 30.0  # seconds between two "the server is busy" toasts to one student
+HURRIED_MAX = 10_000   # sessions marked by hurry() at most (a closed tab's mark is never taken)
 _MARK = "_layer_lab_turns"
 _LOG = logging.getLogger(__name__)
 
@@ -49,16 +57,19 @@ class Turns:
         self.wait = wait
         self._guard = threading.Lock()
         self._queue: collections.deque[threading.Event] = collections.deque()
+        self._front: collections.deque[threading.Event] = collections.deque()   # hurried runs
         self._busy = False
         self.long_wait_at = float("-inf")   # monotonic time a run last waited LONG_WAIT or more
 
-    def take(self) -> bool:
+    def take(self, hurried: bool = False) -> bool:
+        """Wait for the turn (at the front of the line when `hurried`); False: waited `wait` s, go on."""
+        line = self._front if hurried else self._queue
         with self._guard:
             if not self._busy:
                 self._busy = True
                 return True
             mine = threading.Event()
-            self._queue.append(mine)
+            line.append(mine)
         t0 = time.monotonic()
         try:
             if mine.wait(self.wait):
@@ -66,7 +77,7 @@ class Turns:
             with self._guard:
                 if mine.is_set():          # handed over just as the wait ran out: it is ours
                     return True
-                self._queue.remove(mine)
+                line.remove(mine)
             return False
         finally:
             if time.monotonic() - t0 >= LONG_WAIT:
@@ -78,19 +89,42 @@ class Turns:
 
     def give(self) -> None:
         with self._guard:
-            if self._queue:
-                self._queue.popleft().set()   # the turn passes straight to the next in line
+            line = self._front or self._queue
+            if line:
+                line.popleft().set()   # the turn passes straight to the next in line
             else:
                 self._busy = False
 
     @property
     def waiting(self) -> int:
         with self._guard:
-            return len(self._queue)
+            return len(self._front) + len(self._queue)
 
 
 TURNS = Turns()
 _local = threading.local()
+_hurried: set[str] = set()   # sessions whose next run goes to the front of the line
+_hurried_lock = threading.Lock()
+
+
+def hurry() -> None:
+    """This session's next run (the rerun it is about to ask for) goes to the front of the line."""
+    sid = private.session_id()
+    if sid is not None:
+        with _hurried_lock:
+            if len(_hurried) >= HURRIED_MAX:   # marks of tabs closed before their run: never a leak
+                _hurried.clear()
+            _hurried.add(sid)
+
+
+def _take_hurry() -> bool:
+    """Was this session's run hurried (then no longer)?"""
+    sid = private.session_id()
+    with _hurried_lock:
+        if sid in _hurried:
+            _hurried.discard(sid)
+            return True
+    return False
 
 
 def pause(seconds: float) -> None:
@@ -167,7 +201,7 @@ def install() -> bool:
             _local.auto = False        # a timed tick; if a move cuts it short, that move takes a turn
             return execute(*args, **kwargs)
         t0 = time.monotonic()
-        _local.held = TURNS.take()
+        _local.held = TURNS.take(_take_hurry())
         try:
             tell_busy(time.monotonic() - t0)
             return execute(*args, **kwargs)

@@ -50,7 +50,7 @@ def test_a_patch_whose_target_moved_is_named_in_tests_and_left_off_in_an_app(mon
 def test_a_real_page_run_takes_a_turn(monkeypatch):
     engine.install()
     taken, take = [], turns.TURNS.take
-    monkeypatch.setattr(turns.TURNS, "take", lambda: taken.append(1) or take())
+    monkeypatch.setattr(turns.TURNS, "take", lambda *a: taken.append(1) or take(*a))
     at = open_page("recipe-card")
     assert not at.exception
     assert len(taken) >= 2     # app.py's run and the page's run after switching: each took its turn

@@ -240,13 +240,15 @@ def test_the_watch_switches_to_another_page_itself_and_reruns_for_the_same_page(
         went.append((Path(str(page)).stem, dict(query_params or {})))
         st.stop()   # as st.switch_page ends the run
 
+    hurried = []   # each run a move asks for goes to the front of the process's line (engine/turns.py)
     monkeypatch.setattr(st, "switch_page", switch)
     monkeypatch.setattr(cl.state, "rerun_page", reruns.append)
+    monkeypatch.setattr(cl.turns, "hurry", lambda: hurried.append(len(went) + len(reruns)))
     at = AppTest.from_function(_watch_page, default_timeout=30)
     at.session_state["lesson_test_watch"] = (code, ls.version, ls.paused, seat, "recipe-card")
     at.session_state[cl.SEEN] = (code, 0)
     at.run()
-    assert not at.exception and went == [] and reruns == []         # nothing moved: nothing happens
+    assert not at.exception and went == [] and reruns == [] and hurried == []   # nothing moved: nothing
     store().goto(code, key, 1)                                     # Next, to the same page
     at.run()
     assert not at.exception and went == [] and len(reruns) == 1    # the page runs again: follow() sets x1
@@ -254,6 +256,7 @@ def test_the_watch_switches_to_another_page_itself_and_reruns_for_the_same_page(
     at.session_state[cl.SEEN] = (code, 1)
     at.run()
     assert not at.exception and len(reruns) == 1 and len(went) == 1
+    assert hurried == [0, 1]                                       # each hurried before it was asked for
     assert went[0] == ("tax-bands", {"income": "25000", "class": code})   # the seat: its own entry (issue 44)
     assert at.session_state[cl.SEEN] == (code, 2)
 

@@ -45,6 +45,64 @@ def test_turns_go_in_the_order_they_were_asked_for():
     t.give()
 
 
+def test_a_hurried_run_goes_to_the_front_of_the_line_and_hurried_runs_keep_their_order():
+    """A page that follows its teacher (a lesson's Reveal: about 15 such runs per replica at once) goes
+    before the runs already waiting (a flood of fresh sessions' Joins); the line behind keeps its order."""
+    t = turns.Turns(wait=10)
+    assert t.take()
+    order: list[str] = []
+
+    def ask(name: str, hurried: bool) -> None:
+        assert t.take(hurried)
+        order.append(name)
+        t.give()
+
+    threads = []
+    for i, (name, hurried) in enumerate([("a", False), ("b", False), ("R1", True), ("c", False),
+                                         ("R2", True)]):
+        threads.append(threading.Thread(target=ask, args=(name, hurried)))
+        threads[-1].start()
+        while t.waiting < i + 1:
+            time.sleep(0.001)
+    t.give()
+    for th in threads:
+        th.join(5)
+    assert order == ["R1", "R2", "a", "b", "c"]
+
+
+def test_a_hurried_run_that_waited_too_long_leaves_the_front_line():
+    t = turns.Turns(wait=0.05)
+    assert t.take()
+    got = []
+    th = threading.Thread(target=lambda: got.append(t.take(True)))
+    th.start()
+    th.join(5)
+    assert got == [False] and t.waiting == 0
+    t.give()
+    assert t.take()
+    t.give()
+
+
+def test_a_hurried_session_takes_the_front_line_for_its_next_run_only(monkeypatch):
+    """turns.hurry() in a run (the lesson's watch, before its rerun) marks that session; the wrapped
+    execution of its next run asks for the front of the line, and the one after asks as any run does."""
+    turns.install()
+    asked: list[bool] = []
+    monkeypatch.setattr(turns.TURNS, "take", lambda hurried=False: asked.append(hurried) or True)
+    monkeypatch.setattr(turns.TURNS, "give", lambda: None)
+    monkeypatch.setattr(turns.private, "session_id", lambda: "s1")
+    monkeypatch.setattr(turns, "_hurried", set())
+    ctx = SimpleNamespace(cursors={})
+    runner.exec_func_with_error_handling(lambda: 1, ctx)
+    turns.hurry()
+    monkeypatch.setattr(turns.private, "session_id", lambda: "s2")   # another session is not hurried
+    runner.exec_func_with_error_handling(lambda: 1, ctx)
+    monkeypatch.setattr(turns.private, "session_id", lambda: "s1")
+    runner.exec_func_with_error_handling(lambda: 1, ctx)
+    runner.exec_func_with_error_handling(lambda: 1, ctx)
+    assert asked == [False, False, True, False]
+
+
 def test_a_run_that_waited_too_long_goes_ahead_without_the_turn():
     t = turns.Turns(wait=0.05)
     assert t.take()
