@@ -57,7 +57,15 @@ def _on_screen(page, locator) -> bool:
         and box["x"] + box["width"] <= SCREEN["width"] + 1
     if not inside:
         page.screenshot(path=str(SHOTS / "lesson-off-screen.png"))
+        # Once in CI (not seen since, nor in 4 runs watching every scroll event) the main column stood
+        # ~25 px down after a Reveal: say which element scrolled and what had the focus.
+        raise AssertionError(f"off the screen at {box}: {page.evaluate(_SCROLLED)}")
     return inside
+
+
+_SCROLLED = """() => ({scrolled: Array.from(document.querySelectorAll('*')).filter(e => e.scrollTop > 0)
+  .map(e => `${e.dataset.testid || e.tagName}: ${e.scrollTop}`), window: window.scrollY,
+  focus: (document.activeElement?.outerHTML || '').slice(0, 200)})"""
 
 
 def _main(page):
