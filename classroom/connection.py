@@ -80,7 +80,7 @@ class away(contextlib.ContextDecorator):   # lower case: used as a decorator and
 
 def look_again() -> None:
     """A small fragment that looks at the store every LOOK_AGAIN s and reruns the page once it answers."""
-    st.fragment(_look_again, run_every=LOOK_AGAIN)()
+    state.watcher(_look_again, LOOK_AGAIN)
 
 
 def _look_again() -> None:

@@ -205,7 +205,7 @@ def follow(path_now: str) -> bool:
     else:
         st.session_state.pop(session.LESSON_VIEW, None)
     banner(ls, want, mine, seat)
-    st.fragment(watch, run_every=FOLLOW_EVERY)(code, ls.version, ls.paused, seat, path_now)
+    state.watcher(watch, FOLLOW_EVERY, code, ls.version, ls.paused, seat, path_now)
     return not _question(code, seat, ls, want, mine)
 
 

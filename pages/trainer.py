@@ -399,7 +399,7 @@ if __name__ == "__main__":
     held = seats.paused(challenge)
     seats.banner(challenge, held)
     if challenge is not None:
-        st.fragment(seats.watch, run_every=seats.WATCH_EVERY)(challenge, held)
+        state.watcher(seats.watch, seats.WATCH_EVERY, challenge, held)
     if held:
         st.session_state[tr.PLAYING] = False
     # A class's Submit sits beside Play (issue 34: it was 2.3 screens down at 1366 and 5 on a phone); what it

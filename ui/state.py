@@ -249,6 +249,20 @@ def parse_matrix(raw: str, shape: tuple[int, ...]) -> np.ndarray:
 
 
 # --- per-page store -------------------------------------------------------------------------------
+def watcher(body: Callable[..., None], every: float, *args) -> None:
+    """A fragment that draws nothing and runs the whole page again when something changed (a lesson's
+    watch, a challenge's pause, the store's return), every `every` s, in a container of its own.
+
+    Why the container. The whole-page run that such a fragment's rerun asks for now and then leaves the
+    fragment's own (empty) block out of what it sends (Streamlit 1.67; 2 of 40 follows of a lesson's Next
+    in Chromium here). The browser then closes the gap, the element after the fragment moves into its
+    place, and the fragment's next tick writes its empty block over it: a student saw the question with
+    no answer form under it, until the teacher moved again (CI, twice). In a container of its own, the
+    tick writes inside that container, and nothing of the page can move into its place."""
+    with st.container():
+        st.fragment(body, run_every=every)(*args)
+
+
 def rerun_page(reason: str) -> NoReturn:
     """Run the whole page again now, from app.py down (a fragment's run included): the one way the app
     asks for it. `reason` says why, for the reader of the call (the whole page shows what changed)."""

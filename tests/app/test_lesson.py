@@ -379,3 +379,30 @@ def test_a_students_answers_are_read_again_only_when_the_lesson_moved_or_the_pag
     at.run()
     at.run()
     assert len(reads) == n + 1 and "Your answer 3.5" in _text(at)
+
+
+def _quiet_blocks(node, parent=None, out=None) -> list:
+    """(block, its parent) for every block that holds nothing: a fragment that draws nothing (the watch)."""
+    out = [] if out is None else out
+    for child in getattr(node, "children", {}).values():
+        if getattr(child, "type", None) == "flex_container" and not getattr(child, "children", {}):
+            out.append((child, node))
+        _quiet_blocks(child, node, out)
+    return out
+
+
+def test_the_watch_sits_in_a_container_of_its_own_never_beside_the_question(switches):
+    """A lesson student's watch (a fragment that draws nothing) is alone in a container of its own
+    (ui.state.watcher). Beside the question, a whole-page run that now and then left the watch's empty block
+    out let the browser move the question's box into its place, and the watch's next tick wrote over it: the
+    question with no answer form under it (CI twice; 2 of 40 follows in Chromium, 0 of 120 in a container)."""
+    teacher, code, _ = _teacher()
+    seat = store().join(code, "Ada")
+    teacher.button(key="lesson_next").click().run()               # a step with a question
+    ada = _student(code, seat)
+    assert not ada.exception and ada.number_input(key="lesson_number_1") is not None
+    quiet = _quiet_blocks(ada._tree.children[0])
+    assert quiet, "the watch's block is not on the page"
+    for _block, parent in quiet:
+        assert parent is not ada._tree.children[0] and len(parent.children) == 1, \
+            "a fragment that draws nothing sits beside the page's own elements"
