@@ -6,9 +6,10 @@ app.py calls `follow(page)` before it runs a page: when the link (`class`, `seat
 lesson class, the page gets a banner, a watch that moves it with the teacher, and, while the step's
 question is open, the question in place of the page's live content.
 
-The watch is a fragment every FOLLOW_EVERY s that compares the page with the lesson's state as this
-process shares it (Store.lesson_now: one read per class per quarter second, however many students), so
-sixty students polling cost the store four reads a second, not 120. When the teacher moved to another page,
+The watch is a fragment every FOLLOW_EVERY s (in a container of its own: ui.state.watcher) that compares
+the page with the lesson's state as this process shares it (Store.lesson_now: one read per class per
+store.lessons.FRESH s, however many students), so sixty students polling cost the store ten reads a
+second, not 120. When the teacher moved to another page,
 the fragment switches the page to the new step itself (one run of the page, not a rerun that then
 switches); to another step of the same page, it runs the page again and `follow` gives the page's
 controls the step's values before they are drawn (through st.session_state: a key bound to a widget
@@ -41,7 +42,8 @@ MINE = "lesson_mine"             # session: (code, seat, version, my answers) as
 # (at once on the teacher's own replica), then on the page within this, then one run of the page: a Reveal
 # on every screen within about a second (issue 44, bench/classroom.py --lesson, 30 students on 2 replicas:
 # at 1.0 s and FRESH 0.5 s the slowest screen took 1.42 s; at 0.5/0.25 0.88-1.08 s; at 0.4/0.2 1.06-1.27 s,
-# the extra looks queueing before the 30 runs a Reveal starts at once).
+# the extra looks queueing before the 30 runs a Reveal starts at once; at 0.35 with FRESH 0.1 and the
+# front of the line, p50 0.50-0.84 s against 0.33-0.62 s at 0.5).
 FOLLOW_EVERY = 0.5
 SEAT_COOKIE = "layerlab_seat_"   # + a lesson class's code: the seat this browser joined it with
 MARK_EVERY = 30.0                # seconds between two marks of a following seat as seen (a write)

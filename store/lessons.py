@@ -37,7 +37,7 @@ from store.models import Answer, Class, ClassLesson, LostHand, SavedLesson, Seat
 # read per class per FRESH s per process, however many students ask; a move made through this process
 # is seen at once. A tenth of a second: another replica's students see a Reveal within a second (with
 # classroom/lesson.py's FOLLOW_EVERY, the page's run and engine/turns.py's front of the line), for at
-# most 10 reads a second per class per process (about 1 ms each on PostgreSQL). bench/classroom.py's
+# most 10 reads a second per class per process. bench/classroom.py's
 # hostile class on 2 replicas (30 students, a flood of Joins, an outlier): at 0.25 s with the front of
 # the line, the slowest screen of a Reveal 0.72-1.25 s (4 of 20 over a second); at 0.1 s 0.57-1.34 s
 # (1 of 24 over a second; p50 0.33-0.62 s).
