@@ -40,7 +40,7 @@ from store.models import Answer, Class, ClassLesson, LostHand, SavedLesson, Seat
 # most 10 reads a second per class per process. bench/classroom.py's
 # hostile class on 2 replicas (30 students, a flood of Joins, an outlier): at 0.25 s with the front of
 # the line, the slowest screen of a Reveal 0.72-1.25 s (4 of 20 over a second); at 0.1 s 0.57-1.34 s
-# (1 of 24 over a second; p50 0.33-0.62 s).
+# (3 of 32 over a second; p50 0.33-0.65 s).
 FRESH = 0.1
 MODES = ("paced", "free")   # paced: students stay on the teacher's step; free: any step opened so far
 
