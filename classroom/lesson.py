@@ -34,6 +34,7 @@ from ui import state
 
 FOLLOWING = "lesson_following"   # session: (code, seat) of the lesson class this session follows
 SEEN = "lesson_seen"             # session: (code, step) this page was last sent to
+DRAWN = "lesson_drawn"           # session: (code, step) whose view this page last drew (None: behind a question)
 PICK = "lesson_pick"             # session: the step a student chose in free mode
 MARKED = "lesson_seat_marked"    # session: when this page last marked its seat seen (monotonic)
 LAST = "lesson_last"             # session: (code, state, my answers) last read (kept through an outage)
@@ -196,6 +197,7 @@ def follow(path_now: str) -> bool:
         _go(code, seat, want, ls)   # off the lesson's page: to the step's
     elif st.session_state.get(SEEN) != (code, want):
         _follow_here(code, seat, want, ls, path_now)   # the step changed on this page: its values, this run
+        st.session_state[DRAWN] = (code, want)
     if "seat" not in st.query_params:
         from classroom import history
 
@@ -208,7 +210,13 @@ def follow(path_now: str) -> bool:
         st.session_state.pop(session.LESSON_VIEW, None)
     banner(ls, want, mine, seat)
     state.watcher(watch, FOLLOW_EVERY, code, ls.version, ls.paused, seat, path_now)
-    return not _question(code, seat, ls, want, mine)
+    if _question(code, seat, ls, want, mine):
+        st.session_state[DRAWN] = None
+        return False
+    if st.session_state.get(DRAWN) != (code, want):   # its view's first drawing run since it was behind the
+        _set_views(path_now, step)   # question: the step's values again (a run the browser asked for before it
+        st.session_state[DRAWN] = (code, want)   # dropped the hidden controls brought their old values back)
+    return True
 
 
 def _mine(code: str, seat: str, ls):

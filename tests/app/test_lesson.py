@@ -406,3 +406,30 @@ def test_the_watch_sits_in_a_container_of_its_own_never_beside_the_question(swit
     for _block, parent in quiet:
         assert parent is not ada._tree.children[0] and len(parent.children) == 1, \
             "a fragment that draws nothing sits beside the page's own elements"
+
+
+def test_a_run_with_the_last_steps_value_between_a_same_page_next_and_reveal_does_not_undo_the_step(
+        switches):
+    """The tax lesson's Next from "Three ramps" (income 0, its view drawn) to "Tax at one income" (25,000,
+    behind its question). A run the browser asked for before it dropped the hidden control (the watch ticks
+    every half second) sends that control's old value, which outranks the step's value in the session: the
+    view then opened at Reveal on 0 and wrote income=0.0 into the address (once in a suite run, a phone of
+    tests/e2e/test_lesson_phones.py). The run that first draws a step's view gives it the step's values."""
+    from streamlit.proto.WidgetStates_pb2 import WidgetStates
+
+    lesson = lead.ready()["tax-bands"]
+    code, key = store().start_lesson(lesson, paths=lead.paths())
+    seat = store().join(code, "Gus")
+    at = _student(code, seat, path="tax-bands")
+    assert not at.exception and at.number_input(key="income").value == 0
+    kept = at.number_input(key="income")._widget_state   # what the browser holds until it drops the control
+    store().goto(code, key, 1)
+    at.run()
+    assert not at.exception and not [n for n in at.number_input if n.key == "income"]   # behind the question
+    stale = WidgetStates()
+    stale.widgets.append(kept)
+    at._run(stale)                                         # the tick that still carried income 0
+    store().reveal(code, key, 1)
+    at.run()
+    assert not at.exception and at.number_input(key="income").value == 25_000
+    assert _link(at, "income") == ["25000.0"] or _link(at, "income") == ["25000"], at.query_params
