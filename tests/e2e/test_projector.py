@@ -205,15 +205,16 @@ def _press(teacher, button: str, then) -> None:
 
 
 def _projected_lessons() -> list[str]:
-    """The ready lessons to project: for each page, the first lesson that visits it and the one with the
-    longest question on it (the course has 14 lessons; the rest show the same pages with shorter words)."""
+    """The ready lessons to project: for each page, the lesson with the longest question on it (the course
+    has 14 lessons; the rest show the same pages with shorter words), and each lesson with a challenge step
+    (its room on the projector)."""
     course = read_folder(asking.COURSE)
     chosen: dict[str, None] = {}
     for page in sorted({s.path for lesson in course.values() for s in lesson.steps}):
         on = [name for name, lesson in course.items() if any(s.path == page for s in lesson.steps)]
-        chosen[on[0]] = None
         chosen[max(on, key=lambda n: max((len(s.question.text) for s in course[n].steps
                                           if s.path == page and s.question), default=0))] = None
+    chosen.update((name, None) for name, lesson in course.items() if any(s.challenge for s in lesson.steps))
     return list(chosen)
 
 
