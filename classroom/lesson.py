@@ -34,7 +34,7 @@ from ui import state
 
 FOLLOWING = "lesson_following"   # session: (code, seat) of the lesson class this session follows
 SEEN = "lesson_seen"             # session: (code, step) this page was last sent to
-DRAWN = "lesson_drawn"           # session: (code, step) whose view this page last drew (None: behind a question)
+DRAWN = "lesson_drawn"           # session: (code, step) whose view this page drew last (None: a question)
 PICK = "lesson_pick"             # session: the step a student chose in free mode
 MARKED = "lesson_seat_marked"    # session: when this page last marked its seat seen (monotonic)
 LAST = "lesson_last"             # session: (code, state, my answers) last read (kept through an outage)
@@ -214,8 +214,8 @@ def follow(path_now: str) -> bool:
         st.session_state[DRAWN] = None
         return False
     if st.session_state.get(DRAWN) != (code, want):   # its view's first drawing run since it was behind the
-        _set_views(path_now, step)   # question: the step's values again (a run the browser asked for before it
-        st.session_state[DRAWN] = (code, want)   # dropped the hidden controls brought their old values back)
+        _set_views(path_now, step)   # question: the step's values again (a run the browser asked for before
+        st.session_state[DRAWN] = (code, want)   # it dropped the hidden controls brought old values back)
     return True
 
 
