@@ -48,19 +48,37 @@ def _join(open_page, code: str, nickname: str, frames=None):
 
 
 def _on_screen(page, locator) -> bool:
-    """The element is drawn inside the 1366 x 768 screen, the page not scrolled (a shot in artifacts/
-    when it is not)."""
-    from tests.e2e.conftest import SHOTS
+    """The element is drawn inside the 1366 x 768 screen, the page not scrolled, once the page has settled.
 
-    box = locator.bounding_box()
-    inside = box is not None and box["y"] >= 0 and box["y"] + box["height"] <= SCREEN["height"] + 1 \
-        and box["x"] + box["width"] <= SCREEN["width"] + 1
-    if not inside:
+    Twice in CI (after a Reveal on gpt2-mlp, ~25 px; after Pause on recipe-card, 205 px) the main column
+    stood scrolled when the element was measured, while a run was redrawing the page: the shot taken just
+    after showed it at the top again, its view's frame being drawn anew. So an element off the screen is
+    measured again after `wait_ready`; what was seen first goes to artifacts/reconnects.txt and a warning
+    (the -ra summary), and an element still off the screen fails, with which element scrolled and what had
+    the focus (and a shot in artifacts/)."""
+    import warnings
+
+    from tests.e2e.conftest import RECONNECTS, SHOTS
+
+    def inside() -> tuple[bool, dict | None]:
+        box = locator.bounding_box()
+        return (box is not None and box["y"] >= 0 and box["y"] + box["height"] <= SCREEN["height"] + 1
+                and box["x"] + box["width"] <= SCREEN["width"] + 1), box
+
+    ok, box = inside()
+    if ok:
+        return True
+    first = f"{page.url}: off the screen at {box} while the page ran: {page.evaluate(_SCROLLED)}"
+    wait_ready(page)
+    ok, box = inside()
+    if not ok:
         page.screenshot(path=str(SHOTS / "lesson-off-screen.png"))
-        # Once in CI (not seen since, nor in 4 runs watching every scroll event) the main column stood
-        # ~25 px down after a Reveal: say which element scrolled and what had the focus.
-        raise AssertionError(f"off the screen at {box}: {page.evaluate(_SCROLLED)}")
-    return inside
+        raise AssertionError(f"off the screen at {box} after the page settled: {page.evaluate(_SCROLLED)}; "
+                             f"first {first}")
+    with RECONNECTS.open("a") as f:
+        f.write(first + "\n")
+    warnings.warn(f"on the screen once settled: {first}", stacklevel=2)
+    return True
 
 
 _SCROLLED = """() => ({scrolled: Array.from(document.querySelectorAll('*')).filter(e => e.scrollTop > 0)
