@@ -7,6 +7,7 @@ Nicknames are shown as plain text only (st.dataframe, st.markdown of escaped tex
 The modules, each importing only those above it (tests/unit/test_floors.py's CLASS_ORDER):
 
     history.py     secrets out of the browser's history: the teacher's key, the student's seat in one entry
+    top.py         the projected screen at its top after each move of the lesson
     session.py     every st.session_state key of the challenge's side, named once
     text.py        the words shown, and what a student typed as plain text (plain, label, cell)
     connection.py  the class store (store()), a part's line while it is away (away), guarded parts

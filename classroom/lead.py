@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from classroom import asking, board, build, connection, door, draft, links, reveal, seats, session, text
+from classroom import asking, board, build, connection, door, draft, links, reveal, seats, session, text, top
 from lib import lessons
 from store import StoreError
 from ui import fmt, state
@@ -120,8 +120,7 @@ _CSS = ("<style>[data-testid='stMainBlockContainer'] { padding-top: 2rem !import
         "[data-testid='stMain'] [data-testid='stHeading'] h1 { font-size: 1.1rem !important;"
         " padding: 0 !important; }"
         f"[data-testid='stLayoutWrapper']:has(> .st-key-{CONTROLS}) {{ order: -1; }}"
-        # the view's frame: a 1000 px wide page, scaled to its column's width (CSS typed arithmetic;
-        # 0.53 where a browser has none), its height following
+        # the view's frame: a 1000 px wide page scaled to its column (0.53 without typed arithmetic)
         f".st-key-{VIEW} {{ container-type: inline-size; overflow: hidden;"
         f" aspect-ratio: {VIEW_SIZE[0]} / {VIEW_SIZE[1]}; min-height: 0; }}"
         f".st-key-{VIEW} iframe {{ width: {VIEW_SIZE[0]}px !important; height: {VIEW_SIZE[1]}px !important;"
@@ -134,11 +133,12 @@ VIEW_HEIGHT = 500   # px: the space the view takes while the question is open
 def lead(code: str, ls, student: str = "", challenge: Callable[[], None] | None = None,
          first: Callable[[], None] | None = None) -> None:
     """The teacher's lesson: the projected screen in the main column (the code, then the step's view with
-    its question, the count, the answers), the teacher's controls and notes in the sidebar, off it.
-    `challenge`: draws the class challenge's board, chart, gallery and snapshots (pages/class.py); `first`:
-    what the sidebar says before the controls (the teacher's key, just after Start)."""
+    its question, the count, the answers; at its top after each move), the teacher's controls and notes in
+    the sidebar. `challenge`: the class challenge's board, chart, gallery and snapshots (pages/class.py);
+    `first`: what the sidebar says before the controls (the teacher's key, just after Start)."""
     key = door.key_for(code)
     st.html(_CSS)
+    top.at_top(f"{code} {ls.step} {ls.step in ls.revealed} {ls.paused}")
     with st.sidebar.container(key=CONTROLS):
         if first is not None:
             first()

@@ -256,3 +256,30 @@ def test_every_step_of_the_ready_lessons_fits_one_projected_screen(open_page, na
             first_screen(teacher, "lesson-challenge")
     _press(teacher, "Back", f"Step {len(lesson.steps) - 1} of")
     assert_clean(teacher)
+
+
+_MAIN_SCROLL = "() => document.querySelector(\"[data-testid='stMain']\").scrollTop"
+
+
+def test_the_projected_screen_starts_at_its_top_however_far_class_was_scrolled(browser, server):
+    """Picking the lesson in /class's list scrolls the main column (the option into view, 400 px and more
+    here); /class then becomes the lesson without a page change, and Streamlit keeps the scroll: the
+    projected screen opened 83 px down, the step's heading cut, and stayed so after Next. It starts at its
+    top, and each move brings it back there (classroom/top.py)."""
+    from tests.e2e.conftest import close_page
+
+    teacher = browser.new_context(viewport=SCREEN).new_page()
+    try:
+        teacher.goto(server.url + "/class")
+        wait_ready(teacher)
+        choose_lesson(teacher, lead.ready()["tax-bands"].title)
+        assert teacher.evaluate(_MAIN_SCROLL) > 0                      # the list scrolled the column
+        _button(teacher, "Start the lesson").click()
+        teacher.wait_for_function("() => /code=[A-Z2-9]{6}/.test(location.href)")
+        wait_ready(teacher)
+        assert teacher.evaluate(_MAIN_SCROLL) == 0
+        _press(teacher, "Next", "Step 2 of")
+        assert teacher.evaluate(_MAIN_SCROLL) == 0
+        assert _on_screen(teacher, _main(teacher).get_by_text(re.compile(r"^Step 2 of \d+")).first)
+    finally:
+        close_page(teacher)

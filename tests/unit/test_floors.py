@@ -47,8 +47,8 @@ WHY = {
 # The class room's own floors, lowest first: a module imports only those before it (lead.py uses lesson.py,
 # board.py draws with pictures.py; never the other way), so the room reads from the bottom up.
 CLASS_ORDER = tuple(f"classroom/{name}.py" for name in (
-    "__init__", "history", "session", "text", "connection", "door", "seats", "pictures", "board", "submit",
-    "links", "reveal", "lesson", "asking", "build", "draft", "lead", "homework"))
+    "__init__", "history", "top", "session", "text", "connection", "door", "seats", "pictures", "board",
+    "submit", "links", "reveal", "lesson", "asking", "build", "draft", "lead", "homework"))
 CLASS_WHY = "in the class room a lower module never imports a higher one (CLASS_ORDER)"
 
 
