@@ -36,11 +36,9 @@ REF_SKIP = ("needs the references (" + ", ".join(REF_MISSING) + "): pip install 
 
 # Two processes (pyproject's `-n 2 --dist loadgroup --no-loadscope-reorder`). Each browser or deploy test
 # file is one unit of work (its module's shared page loads and servers stay in one process), handed to
-# whichever process is free, in the order below: the container level first (one group: its image is built
-# once; the builds wait on the package registry and leave a core for the browsers beside them), then the
-# browser files, heaviest first (a long file last would leave the other process idle at the end), then the
-# unit, AppTest and ref tests, then the timed files. Each process runs its own `streamlit run app.py` and
-# Chromium, in a network of its own (_own_network below).
+# whichever process is free, in the order below: the browser files first (the long pole), then the container
+# level (one group: its image is built once), the unit, AppTest and ref tests, then the timed files. Each
+# process runs its own `streamlit run app.py` and Chromium.
 SERVED = ("tests/e2e/", "tests/deploy/")
 # Timed checks (a pause reaching students within 3.5 s, the board within 3.5 s, a step within 6 s, the fair
 # share of a quiet process): each runs ALONE, the other process waiting between its tests (the lock of
@@ -50,23 +48,16 @@ TIMED = ("tests/deploy/", "tests/e2e/test_class.py", "tests/e2e/test_lesson.py")
 CONTAINED = ("tests/container/",)
 LAST = ("tests/deploy/test_class_hostile.py",)   # a class of 30 on two replicas: its servers wind down for a
 # while after it, and the browser tests' timings that followed it failed: it runs after everything else
-# The browser files that take longest, longest first (seconds in a full run on CI's two cores, 2026-12-07);
-# the rest follow in name order. A guess that is off costs only a less even end.
-HEAVY = {"test_projector": 241, "test_every_view": 233, "test_trainer": 220, "test_tax_bands": 119,
-         "test_keyboard": 99, "test_answer_text": 99, "test_class_screens": 79, "test_lesson_build": 80,
-         "test_room_views": 72, "test_gpt2_mlp": 66, "test_lesson_phones": 68, "test_activations": 69}
 
 
-def _order(nodeid: str) -> tuple[int, int]:
+def _order(nodeid: str) -> int:
     if nodeid.startswith(LAST):
-        return 5, 0
+        return 5
     if nodeid.startswith(TIMED):
-        return 4, 0
-    if nodeid.startswith(CONTAINED):
-        return 0, 0
+        return 4
     if nodeid.startswith(SERVED):
-        return 1, -HEAVY.get(Path(nodeid.split("::")[0]).stem, 0)
-    return 2, 0
+        return 0
+    return 1 if nodeid.startswith(CONTAINED) else 2
 
 
 @pytest.hookimpl(tryfirst=True)   # before pytest-xdist reads the groups
@@ -97,12 +88,9 @@ def _lock(config, name: str):
 
 def _holds(nodeid: str) -> list[tuple[str, int]]:
     """The locks a test holds, in the order taken (always `timed` first, so no two tests wait on each
-    other crosswise): `timed` alone (LOCK_EX) for a timed check, else shared. Only where the processes
-    could not each have a network of their own (_own_network): `network` alone for the container level,
-    shared for a test that drives a browser or a served app, not taken by the rest."""
+    other crosswise): `timed` alone (LOCK_EX) for a timed check, else shared; `network` alone for the
+    container level, shared for a test that drives a browser or a served app, not taken by the rest."""
     timed = fcntl.LOCK_EX if nodeid.startswith(TIMED) else fcntl.LOCK_SH
-    if _NET:
-        return [("timed", timed)]
     if nodeid.startswith(CONTAINED):
         return [("timed", timed), ("network", fcntl.LOCK_EX)]
     if nodeid.startswith(SERVED):
@@ -110,58 +98,20 @@ def _holds(nodeid: str) -> list[tuple[str, int]]:
     return [("timed", timed)]
 
 
-# Browsers and podman apart. podman makes and removes network interfaces for its containers, and Chromium
-# drops every request in flight on a network change (net::ERR_NETWORK_CHANGED) and its websockets reconnect:
-# beside the container level, in stop 51's two CI runs, browser pages lost their JavaScript chunks (a
-# widget's code, or the whole app: a page that never connected, even after a reload) and a page ran once
-# more on its own (the reconnect), 5 failures in 2 runs. So each pytest-xdist process moves into a network
-# namespace of its own (loopback only) before its first test: the servers, Chromium and HAProxy it starts
-# live there and never see podman's interfaces (PostgreSQL is reached over its Unix socket). A container
-# test runs in the machine's network (its builds reach the package registry; its containers publish their
-# ports there) and its process returns to its own after the test's teardown. Where a namespace cannot be
-# made (not root), the `network` lock keeps the browsers and podman apart in time instead (_holds).
-CLONE_NEWNET = 0x40000000
-_NET: dict[str, int] = {}   # the machine's network and this process's own (namespace fds), once it moved
-
-
-def _own_network() -> str | None:
-    """This process's main thread (where its tests run, and whatever they start) into a new network
-    namespace whose loopback is up. None when done, else why not."""
-    import ctypes
-    import socket
-    import struct
-
-    libc = ctypes.CDLL(None, use_errno=True)
-    host = os.open("/proc/thread-self/ns/net", os.O_RDONLY)
-    if libc.unshare(CLONE_NEWNET) != 0:
-        os.close(host)
-        return os.strerror(ctypes.get_errno())
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:   # `ip link set lo up`, without iproute2
-        flags = struct.unpack("16sH14x", fcntl.ioctl(sock, 0x8913, struct.pack("16sH14x", b"lo", 0)))[1]
-        fcntl.ioctl(sock, 0x8914, struct.pack("16sH14x", b"lo", flags | 0x1))   # SIOCSIFFLAGS: IFF_UP
-    _NET.update(host=host, own=os.open("/proc/thread-self/ns/net", os.O_RDONLY))
-    return None
-
-
-def _network(which: str) -> None:
-    import ctypes
-
-    if ctypes.CDLL(None, use_errno=True).setns(_NET[which], CLONE_NEWNET) != 0:
-        raise OSError(ctypes.get_errno(), f"setns to the {which} network failed")
-
-
-def pytest_configure(config):
-    if hasattr(config, "workerinput"):
-        _own_network()   # else the `network` lock (a developer's machine without root, say)
-
-
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item, nextitem):
     """A timed test holds the run's `timed` lock alone (flock LOCK_EX) from its setup to its teardown;
     every other test shares it (LOCK_SH): it starts once the other process's test ended, and no test
-    starts beside it. Only when pytest-xdist runs two processes. A container test runs in the machine's
-    network, every other test in its process's own (see _own_network); where a process has none, the
-    `network` lock keeps the container level and the browsers apart (_holds)."""
+    starts beside it. A container test holds the `network` lock alone, which every browser and served
+    test shares: the unit, AppTest and ref tests, which open no browser and watch no network interface,
+    run beside it. Only when pytest-xdist runs two processes.
+
+    Why the container level never runs beside a browser: podman makes and removes network interfaces for
+    its containers, and Chromium drops every request in flight on a network change
+    (net::ERR_NETWORK_CHANGED) and its websockets reconnect. Beside it, in stop 51's two CI runs, browser
+    pages lost their JavaScript chunks (a widget's code, or the whole app: a page that never connected,
+    even after a reload) and a page ran once more on its own (the reconnect), 5 failures in 2 runs. A
+    Python client (the store's PostgreSQL connections, AppTest) does not notice a new interface."""
     held = []
     for name, how in _holds(item.nodeid):
         lock = _lock(item.config, name)
@@ -169,14 +119,9 @@ def pytest_runtest_protocol(item, nextitem):
             break
         fcntl.flock(lock, how)
         held.append(lock)
-    host = bool(_NET) and item.nodeid.startswith(CONTAINED)
-    if host:
-        _network("host")
     try:
         yield
     finally:
-        if host:
-            _network("own")
         for lock in reversed(held):
             fcntl.flock(lock, fcntl.LOCK_UN)
 

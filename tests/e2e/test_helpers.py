@@ -1,13 +1,11 @@
 """The browser level's own helpers can fail (tests/e2e/conftest.py): assert_clean on an error toast and an
 exception box, wait_ready on a page that never settles. A page of Streamlit's shape is written into the
 browser (no server, no page load worth the name). And the Chromium they drive runs with Playwright's
-switches, less the address bar's popup, in a network of its own (tests/conftest.py)."""
+switches, less the address bar's popup."""
 
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -133,30 +131,3 @@ def test_chromium_keeps_playwrights_switches_and_starts_no_address_bar_popup(bla
     for cmd in renderers:
         off = [arg.split("=", 1)[1].split(",") for arg in cmd if arg.startswith("--disable-features=")]
         assert off and set(kept + NO_POPUP) <= set(off[0]), (off, kept)
-
-
-_NETWORKS = """
-import socket, sys
-sys.path.insert(0, ".")
-from tests import conftest as c
-count = lambda: open("/proc/net/dev").read().count(":")
-machine = count()
-assert c._own_network() is None
-assert count() == 1 and "lo:" in open("/proc/net/dev").read()
-with socket.socket() as s:   # its loopback is up: a server and its client meet on 127.0.0.1
-    s.bind(("127.0.0.1", 0)); s.listen(); socket.create_connection(s.getsockname(), timeout=5).close()
-c._network("host"); assert count() == machine
-c._network("own"); assert count() == 1
-print("ok")
-"""
-
-
-@pytest.mark.skipif(os.geteuid() != 0, reason="a network namespace needs root (tests/conftest.py: the lock)")
-def test_a_process_of_the_run_moves_to_a_network_of_its_own_and_back_for_a_container_test():
-    """_own_network, in a child process: after it, the process sees its loopback alone (podman's interfaces
-    come and go elsewhere) and serves itself on 127.0.0.1; _network("host") is the machine's network again
-    (where a container test runs), and _network("own") its own."""
-    root = Path(__file__).resolve().parents[2]
-    out = subprocess.run([sys.executable, "-c", _NETWORKS], cwd=root, capture_output=True, text=True,
-                         timeout=60)
-    assert out.stdout.strip() == "ok", out.stderr[-2000:]
