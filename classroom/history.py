@@ -13,6 +13,10 @@ with the address bar, finds them equal, and pushes nothing. If the script cannot
 next run of the page drops them the old way (pushed: out of the address bar, though not out of history).
 A student's seat is put into /trainer's entry the same way: `st.switch_page(..., query_params=...)` first
 pushed the new query onto the page being left (`/class?class=X&seat=T`), then the new page.
+Once a page keeps a name in one entry (a lesson's seat), a push to the same page with another query
+replaces the entry instead: a lesson's step on the page it is on sets each control's value, and Streamlit
+pushed an entry per query it sent (two a control, 49 for two steps of /recipe-card, past Chromium's cap
+of 50), so Back walked the student through half-set steps before it left the page.
 """
 
 from __future__ import annotations
@@ -38,6 +42,10 @@ export default function (component) {
       const push = window.history.pushState.bind(window.history);
       window.history.pushState = function (state, title, next) {
         const here = new URL(window.location.href);
+        // The same page with another query (a lesson's next step on this page: Streamlit pushes once per
+        // control the step sets, about 16 entries a step) replaces this entry: Back leaves the page.
+        if (window.__layerLabOne && new URL(next, here).pathname === here.pathname)
+          return window.history.replaceState(state, title, next);
         const kept = (window.__layerLabOne || []).filter((name) => here.searchParams.has(name));
         for (const name of kept) here.searchParams.delete(name);
         if (kept.length) window.history.replaceState(window.history.state, '', here.href);

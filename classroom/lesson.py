@@ -123,6 +123,8 @@ def _set_views(path: str, step: lessons.Step) -> None:
         try:
             value = (tuple(link.from_text(r) for r in raws) if link.kind == "multi"
                      else link.from_text(raws[-1])) if raws else link.default
+            if links.value(link.key) == value:   # already so (a page change seeded it): each set costs the
+                continue                         # browser two history entries, one per query Streamlit sends
             links.forget(link.key)
             links.set(link.key, value)
         except ValueError:   # a value this page cannot take (its reason is the link's): the control starts

@@ -278,6 +278,9 @@ def test_a_step_value_a_page_cannot_take_starts_its_control_afresh_and_a_fault_i
         def forget(self, key):
             pass
 
+        def value(self, key):
+            return st.session_state.get(key)
+
         def set(self, key, value):
             raise self.error
 

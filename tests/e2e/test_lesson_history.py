@@ -1,5 +1,5 @@
-"""A lesson student's browser (issue 44): the seat in one history entry, as a challenge's (item 9), and no
-"A link for the class" while the step's question is open (item 5)."""
+"""A lesson student's browser (issue 44): the seat in one history entry, as a challenge's (item 9), no
+"A link for the class" while the step's question is open (item 5), and steps on one page in one entry."""
 
 from __future__ import annotations
 
@@ -54,7 +54,10 @@ def test_a_lesson_keeps_the_seat_in_one_history_entry_and_no_class_link_before_r
                 assert page.get_by_text("A link for the class").count() == 0
         entries = page.evaluate("window.__entries")
         seated = [e for e in entries if "seat=" in e]
-        assert len(entries) == page.evaluate("history.length") - 1 and len(entries) > 3   # - about:blank
+        assert len(entries) == page.evaluate("history.length") - 1 and len(entries) >= 3   # - about:blank
+        # Back leaves the lesson's page in a press or two: a step on the same page replaces the entry (it
+        # pushed two per control it set, 49 entries for these two steps, past Chromium's 50)
+        assert len(entries) <= 5, "\n".join(entries)   # /class, its query, the page, a step or two
         assert seated == [page.url], seated                     # the entry the tab is on, and no other
     finally:
         ctx.close()
