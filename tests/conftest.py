@@ -36,9 +36,13 @@ REF_SKIP = ("needs the references (" + ", ".join(REF_MISSING) + "): pip install 
 
 # Two processes (pyproject's `-n 2 --dist loadgroup --no-loadscope-reorder`). Each browser or deploy test
 # file is one unit of work (its module's shared page loads and servers stay in one process), handed to
-# whichever process is free, in the order below: the browser files first (the long pole), then the container
-# level (one group: its image is built once), the unit, AppTest and ref tests, then the timed files. Each
-# process runs its own `streamlit run app.py` and Chromium.
+# whichever process is free, in the order below: the browser files first (the long pole), heaviest first,
+# then the container level (one group: its image is built once), the unit, AppTest and ref tests, then the
+# timed files. Each process runs its own `streamlit run app.py` and Chromium. Heaviest first: the container
+# level never runs beside a browser (the `network` lock below), so the browser file the other process is
+# still in when it starts takes turns with it; that file was test_trainer (220 s), and the two took 370 s
+# at 1.05 busy cores of 2. With the light files last, the container level soon has the AppTest and unit
+# tests beside it instead, which open no browser.
 SERVED = ("tests/e2e/", "tests/deploy/")
 # Timed checks (a pause reaching students within 3.5 s, the board within 3.5 s, a step within 6 s, the fair
 # share of a quiet process): each runs ALONE, the other process waiting between its tests (the lock of
@@ -48,16 +52,21 @@ TIMED = ("tests/deploy/", "tests/e2e/test_class.py", "tests/e2e/test_lesson.py")
 CONTAINED = ("tests/container/",)
 LAST = ("tests/deploy/test_class_hostile.py",)   # a class of 30 on two replicas: its servers wind down for a
 # while after it, and the browser tests' timings that followed it failed: it runs after everything else
+# The browser files that take longest, longest first (seconds in a full run on CI's two cores, 2026-12-07);
+# the rest follow in name order. A guess that is off costs only a less even end.
+HEAVY = {"test_projector": 241, "test_every_view": 233, "test_trainer": 220, "test_tax_bands": 119,
+         "test_keyboard": 99, "test_answer_text": 99, "test_class_screens": 79, "test_lesson_build": 80,
+         "test_room_views": 72, "test_gpt2_mlp": 66, "test_lesson_phones": 68, "test_activations": 69}
 
 
-def _order(nodeid: str) -> int:
+def _order(nodeid: str) -> tuple[int, int]:
     if nodeid.startswith(LAST):
-        return 5
+        return 5, 0
     if nodeid.startswith(TIMED):
-        return 4
+        return 4, 0
     if nodeid.startswith(SERVED):
-        return 0
-    return 1 if nodeid.startswith(CONTAINED) else 2
+        return 0, -HEAVY.get(Path(nodeid.split("::")[0]).stem, 0)
+    return (1 if nodeid.startswith(CONTAINED) else 2), 0
 
 
 @pytest.hookimpl(tryfirst=True)   # before pytest-xdist reads the groups
