@@ -140,16 +140,23 @@ def test_no_single_key_shortcut_takes_a_key_from_a_screen_reader(open_page):
         if (document.querySelector("[data-testid=stApp][data-test-script-state=running]")) window.__runs++;
       }).observe(document.querySelector('[data-testid=stApp]'), {attributes: true}); }""")
     # A page still settling (a chart that asks again for a figure it lost, on a busy machine) runs on its
-    # own: the keys are pressed once it has run nothing for 1.5 s, so a run after them is theirs.
-    for _ in range(10):
-        page.evaluate("window.__runs = 0")
+    # own: the keys are pressed once it has run nothing for 1.5 s, so a run after them is most likely theirs.
+    # A run of its own can still fall in the 1.5 s after them (CI saw one once), so the whole try is made up
+    # to three times: a shortcut that works reruns the page every time, a stray run does not come thrice.
+    runs_after = []
+    for _ in range(3):
+        for _ in range(10):
+            page.evaluate("window.__runs = 0")
+            page.wait_for_timeout(1500)
+            if page.evaluate("window.__runs") == 0:
+                break
+        else:
+            raise AssertionError("the page never stayed 1.5 s without a run")
+        for key in ("r", "R", "c", "C"):
+            page.keyboard.press(key)
         page.wait_for_timeout(1500)
-        if page.evaluate("window.__runs") == 0:
+        runs_after.append(page.evaluate("window.__runs"))
+        if runs_after[-1] == 0:
             break
-    else:
-        raise AssertionError("the page never stayed 1.5 s without a run")
-    for key in ("r", "R", "c", "C"):
-        page.keyboard.press(key)
-    page.wait_for_timeout(1500)
-    assert page.evaluate("window.__runs") == 0
+    assert runs_after[-1] == 0, f"the page ran after the keys in every try: {runs_after}"
     assert page.get_by_text("Clear caches").count() == 0
