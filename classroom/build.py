@@ -19,7 +19,7 @@ import zlib
 
 import streamlit as st
 
-from classroom import asking, connection, door, links, text
+from classroom import asking, connection, door, links, session, text
 from lib import lesson_build as reader
 from lib import lessons
 from store import CODE_LENGTH, normal_code
@@ -51,7 +51,6 @@ CODE = "build_code"             # a saved lesson's code to open
 FILE = "build_file"             # the lesson file to import
 
 OWN = "built"                   # lead.start_box's name for the lesson built here
-START_PICK = "lesson_start_pick"  # lead.start_box's choice of lesson: the built one once there is one
 DEFAULT_TITLE = "My lesson"
 KINDS = {"none": "No question", "number": "A number", "choice": "A choice", "ask": "About this page"}
 SHOWN_LINK = 90                 # characters of a step's link in the list
@@ -129,9 +128,7 @@ def _add() -> None:
         _say("add", f"Not added: {_why(err)} The steps so far are kept.", ok=False)
         return
     steps.append(step)
-    st.session_state[LINK] = st.session_state[LINK_TITLE] = ""
-    if len(steps) == 1:
-        st.session_state[START_PICK] = OWN   # "Lead a lesson" offers it first, chosen
+    st.session_state[LINK] = st.session_state[LINK_TITLE] = ""   # the first: "Lead a lesson" chooses it
     keys = ", ".join(k + "=" for k in pasted.dropped)
     left = f" (left out {keys}: nobody's to share)" if keys else ""
     _say("add", f"Added step {len(steps)}: {step.title}, {pasted.link[:SHOWN_LINK]}{left}.")
@@ -225,7 +222,7 @@ def _use(built: lessons.Lesson, how: str) -> None:
     st.session_state[STEPS] = list(built.steps)
     st.session_state[TITLE] = st.session_state[TITLE_KEPT] = built.title
     st.session_state.pop(EDITING, None)
-    st.session_state[START_PICK] = OWN
+    session.choose_own()
     _say("file" if how == "Imported" else "open", f"{how} “{built.title}”: {len(built.steps)} steps.")
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from classroom import asking, build, connection, door, history, text
+from classroom import asking, build, connection, door, history, session, text
 from lib import lessons
 from store import CODE_ALPHABET, CODE_LENGTH, StoreDown, StoreError, normal_code
 
@@ -63,7 +63,7 @@ def restore() -> None:
     ss.pop(MISSED, None)
     ss[build.STEPS] = list(found.steps)
     ss[build.TITLE] = ss[build.TITLE_KEPT] = found.title
-    ss[build.START_PICK] = build.OWN     # "Lead a lesson" offers it first, as after Open
+    session.choose_own()                 # "Lead a lesson" offers it first, as after Open
     ss[KEPT] = ss[RESTORED] = (code, found)
 
 

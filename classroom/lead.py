@@ -61,9 +61,9 @@ def start_box() -> None:
             number = {name: i + 1 for i, name in enumerate(course)}
             titles = {name: "Yours: " + one.title if name == build.OWN else
                       f"{number[name]}. {one.title} ({one.minutes} min)" for name, one in offered.items()}
-            pick = st.selectbox("Lesson", list(titles), format_func=titles.get, key=build.START_PICK,
-                                help="Yours (built below), or a ready one: its right answers computed from "
-                                     "each step's view.")
+            pick = st.selectbox("Lesson", list(titles), format_func=titles.get,
+                                key=session.pick_key(build.OWN in offered),   # (the built one: chosen)
+                                help="Yours (built below), or a ready one: answers computed from its views.")
             go = st.form_submit_button("Start the lesson", type="primary", icon=":material/school:")
         with st.expander(f"The course: {len(course)} ready lessons in teaching order",
                          icon=":material/list:"):

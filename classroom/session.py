@@ -1,9 +1,12 @@
 """What one session (a browser tab) keeps for the class room: every st.session_state key of the challenge's
-side, named once here and imported by the module that reads or writes it. (classroom/lesson.py keeps its
-own three, FOLLOWING, SEEN and PICK, which only it reads.)
+side, named once here and imported by the module that reads or writes it, and the key of "Lead a lesson"'s
+picker, which the builder, its draft and the start box share. (classroom/lesson.py keeps its own three,
+FOLLOWING, SEEN and PICK, which only it reads.)
 """
 
 from __future__ import annotations
+
+import streamlit as st
 
 KEYS = "class_keys"          # {code: teacher's key}, never in a link after the first load
 JOINED = "class_joined"      # {code: seat} of the classes this session joined (classroom/history.put)
@@ -18,3 +21,20 @@ SPENT = "class_spent"        # {kind: monotonic times} of this page's starts, sa
 LINK_MISSED = "class_link_missed"   # the /class?code= this page already found no class for
 RECEIPT = "class_receipt"    # the last Submit's receipt (store.Receipt), shown under the button
 SUBMITTED_AT = "class_submitted_at"   # monotonic time of the last Submit sent (a replayed click is not)
+START_PICK = "lesson_start_pick"  # (turn, built lesson offered): "Lead a lesson"'s picker, its key + the turn
+
+
+def choose_own() -> None:
+    """"Lead a lesson" offers the built lesson first, chosen (after Open, Import or a restored draft)."""
+    st.session_state[START_PICK] = (st.session_state.get(START_PICK, (0, False))[0] + 1, True)
+
+
+def pick_key(own_offered: bool) -> str:
+    """"Lead a lesson"'s picker's key: a new one (a new widget, drawn at its first option, the built lesson)
+    when the built lesson first appears and after choose_own(). Setting the pick in session state under one
+    key left the browser's value in charge: one it sent late chose the first ready lesson again (CI, once,
+    right after Save)."""
+    turn, had = st.session_state.get(START_PICK, (0, False))
+    turn += own_offered and not had
+    st.session_state[START_PICK] = (turn, own_offered)
+    return f"{START_PICK}_{turn}"

@@ -52,6 +52,12 @@ def open_page(url_path: str, query: dict[str, str] | None = None, timeout: float
     return at
 
 
+def start_pick(at: AppTest):
+    """"Lead a lesson"'s picker (its key gains a turn each time the built lesson is chosen for it)."""
+    (pick,) = [s for s in at.selectbox if (s.key or "").startswith("lesson_start_pick_")]
+    return pick
+
+
 def chart_elements(at: AppTest) -> list:
     """The page's charts in page order: ui.inplace's component (`bidi_component`) and st.plotly_chart."""
     found = []

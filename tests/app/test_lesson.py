@@ -19,7 +19,7 @@ from streamlit.testing.v1 import AppTest
 from classroom import connection, lead, session, text
 from classroom import lesson as cl
 from lib import lessons as L
-from tests.app.conftest import figures, open_page
+from tests.app.conftest import figures, open_page, start_pick
 
 PAGE = str(Path(__file__).parent / "fixtures" / "lesson_page.py")
 
@@ -71,7 +71,7 @@ def _student(code: str, seat: str, path: str = "recipe-card") -> AppTest:
 
 def _teacher() -> tuple[AppTest, str, str]:
     at = open_page("class")
-    at.selectbox(key="lesson_start_pick").set_value("recipe-card")
+    start_pick(at).set_value("recipe-card")
     next(b for b in at.button if b.label == "Start the lesson").click().run()
     assert not at.exception
     code = at.query_params["code"]
@@ -340,7 +340,7 @@ def test_lead_a_lesson_lists_the_course_in_teaching_order_with_minutes_and_what_
     assert not at.exception
     course = lead.ready()
     assert len(course) >= 12
-    options = at.selectbox(key="lesson_start_pick").options
+    options = start_pick(at).options
     assert options[:2] == [f"1. {course['recipe-card'].title} (12 min)",
                            f"2. {course['doubling'].title} (12 min)"]
     box = next(e for e in at.expander if e.label.startswith("The course: "))

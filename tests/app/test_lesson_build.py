@@ -15,7 +15,7 @@ from classroom import build as B
 from classroom import connection, lead, text
 from lib import lesson_build as reader
 from lib import lessons as L
-from tests.app.conftest import open_page
+from tests.app.conftest import open_page, start_pick
 from tests.app.test_lesson import _student, switches  # noqa: F401 (switches: a fixture, used by name)
 
 
@@ -322,14 +322,14 @@ def test_markup_in_an_imported_lesson_is_shown_as_typed():
     unescaped = [re.sub(r"\\.", "", t) for t in texts]                  # what Markdown would read as markup
     for raw in ("![](", "<img", "<b>", "[link](", "**bold**", "<i>"):
         assert not any(raw in t for t in unescaped), raw                 # never Markdown or HTML
-    assert f"Yours: {title}" in at.selectbox(key="lesson_start_pick").options   # a select's options: text
+    assert f"Yours: {title}" in start_pick(at).options   # a select's options: text
 
 
 # --- started as a ready lesson is -----------------------------------------------------------------------
 def test_the_built_lesson_starts_with_start_the_lesson(db):
     at = _two_steps(_builder())
     built = L.Lesson("Bends and cards", tuple(_steps(at)))
-    pick = at.selectbox(key="lesson_start_pick")
+    pick = start_pick(at)
     assert pick.options[0] == "Yours: Bends and cards" and len(pick.options) == 1 + len(lead.ready())
     pick.set_value(B.OWN)
     next(b for b in at.button if b.label == "Start the lesson").click().run()
@@ -338,6 +338,31 @@ def test_the_built_lesson_starts_with_start_the_lesson(db):
     code = code[0] if isinstance(code, list) else code
     assert db.lesson_state(code).lesson == built
     assert "Step 1 of 2: Card" in _shown(at)
+
+
+def test_the_built_lesson_stays_chosen_when_a_late_run_brings_the_browsers_old_pick(db):
+    """CI saw "Lead a lesson" show the first ready lesson after Save. The browser sends every widget's value
+    with each run, the picker's as its label: a run it asked for before it drew the Add's result (the Add's
+    run cut short by it) carried the first ready lesson's label, and under one key that label won over the
+    pick the Add had set. The picker now gets a new key when the built lesson is chosen, so it cannot."""
+    at = _builder()
+    before = start_pick(at)
+    assert before.value == "recipe-card"                      # no lesson built: the first ready one
+    late = at._tree.get_widget_states()                       # what the browser holds before the Add
+    _add(at, "/activations?bend=relu", "Bend")
+    assert start_pick(at).value == B.OWN and start_pick(at).key != before.key
+    at._run(late)                                             # the late run: the old label for the old picker
+    assert not at.exception and start_pick(at).value == B.OWN
+    at.run()
+    assert start_pick(at).value == B.OWN
+    _add(at, "/recipe-card", "Card")                          # a second step: the same picker
+    assert start_pick(at).key == "lesson_start_pick_1"
+    at.button(key="build_save").click().run()
+    code = next(c.value for c in at.code if len(c.value) == 6)
+    at.text_input(key=B.CODE).input(code).run()
+    at.button(key="build_open").click().run()                 # Open chooses the built lesson anew
+    assert start_pick(at).key == "lesson_start_pick_2"
+    assert not at.exception and start_pick(at).value == B.OWN
 
 
 def test_every_control_of_the_builder_says_what_it_does():
@@ -426,7 +451,7 @@ def test_a_reload_of_the_same_link_restores_the_unsaved_title_and_steps(db):
     assert _steps(again) == list(built.steps)
     assert again.session_state[B.TITLE] == "Bends, unsaved"
     assert [i.value for i in again.info] == ["Your unsaved lesson was restored."]
-    assert again.selectbox(key="lesson_start_pick").options[0] == "Yours: Bends, unsaved"
+    assert start_pick(again).options[0] == "Yours: Bends, unsaved"
     assert again.text_input(key=B.TITLE).value == "Bends, unsaved"            # the builder open, drawn
     assert not again.warning and not again.error
     _add(again, "/trainer", "Train")                                        # and on from there
@@ -458,7 +483,7 @@ def test_a_started_class_takes_the_draft_out_of_the_projected_address(db):
     at = _builder()
     _add(at, "/activations?bend=relu", "Bend")
     draft = _draft_link(at)
-    at.selectbox(key="lesson_start_pick").set_value(B.OWN)
+    start_pick(at).set_value(B.OWN)
     next(b for b in at.button if b.label == "Start the lesson").click().run()
     assert not at.exception and _param(at, "code") and _param(at, "draft") is None
     assert draft not in " ".join(el.value for part in (at.markdown, at.caption, at.code) for el in part)

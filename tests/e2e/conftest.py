@@ -531,7 +531,7 @@ os.environ.setdefault("PW_TEST_SCREENSHOT_NO_FONTS_READY", "1")
 def choose_lesson(teacher, title: str) -> None:
     """On /class, pick the ready lesson `title` under Lead a lesson (shown as 'N. title (M min)'): the list of
     14 and more scrolls, so it is filtered by typing; a rerun may close an open list, so up to 5 tries."""
-    box = teacher.locator(".st-key-lesson_start_pick")
+    box = teacher.locator("[class*='st-key-lesson_start_pick_']")
 
     def chosen() -> bool:
         return title in box.inner_text() + box.locator("input").first.input_value()
