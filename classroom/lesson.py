@@ -107,12 +107,11 @@ def _links(path: str):
 
 
 def _set_views(path: str, step: lessons.Step) -> None:
-    """The page's controls take the step's link values (same page, new step), in the run that draws them
-    and before they are drawn: Streamlit seeds a bound widget from the link only on a page change, and a
-    bound key cannot be written through st.query_params at all (StreamlitAPIException), so each control's
-    value goes through st.session_state (the default for a key the step's link leaves out) and the widget
-    writes it into the address bar itself. (Set from the watch's fragment instead, the values were lost:
-    the browser's next run sent the old ones back as the widgets' state, and those won.)"""
+    """The page's controls take the step's link values (same page, new step), in the run that draws them,
+    before they are drawn: Streamlit seeds a bound widget from the link only on a page change, and a bound
+    key cannot be written through st.query_params (StreamlitAPIException), so each value goes through
+    st.session_state (a key the link leaves out: its default) and the widget writes the address bar. (Set
+    from the watch's fragment, the values were lost: the browser's next run sent the old ones back.)"""
     links = _links(path)
     values = step_query(step)
     for link in links or ():
@@ -123,8 +122,9 @@ def _set_views(path: str, step: lessons.Step) -> None:
         try:
             value = (tuple(link.from_text(r) for r in raws) if link.kind == "multi"
                      else link.from_text(raws[-1])) if raws else link.default
-            if links.value(link.key) == value:   # already so (a page change seeded it): each set costs the
-                continue                         # browser two history entries, one per query Streamlit sends
+            now = links.value(link.key)   # a multiselect's state is a list, the link's value a tuple
+            if (tuple(now) if link.kind == "multi" and isinstance(now, list) else now) == value:
+                continue   # already so (a page change seeded it): a set costs two history entries
             links.forget(link.key)
             links.set(link.key, value)
         except ValueError:   # a value this page cannot take (its reason is the link's): the control starts

@@ -294,6 +294,42 @@ def test_a_step_value_a_page_cannot_take_starts_its_control_afresh_and_a_fault_i
         cl._set_views("recipe-card", step)
 
 
+def test_a_control_already_at_the_steps_value_is_left_alone_a_multiselect_too(monkeypatch):
+    """_set_views sets only what differs: each set costs the browser two history entries. A multiselect's
+    state is a list and the step's value a tuple, so /activations' "Bends to draw" was set again on every
+    step (and every run that draws one) though it already held the step's bends."""
+    from lib.lessons import Step
+    from ui import state
+
+    class Seen:
+        def __init__(self, now):
+            self.links = [state.multi("show", ["relu", "gelu", "silu"], ["relu"], "Bends", "b"),
+                          state.slider("n", 1, 9, 3, 1, "N", "n")]
+            self.now, self.sets = now, []
+
+        def __iter__(self):
+            return iter(self.links)
+
+        def forget(self, key):
+            pass
+
+        def value(self, key):
+            return self.now[key]
+
+        def set(self, key, value):
+            self.sets.append((key, value))
+
+    step = Step("activations", "show=gelu&show=silu&n=4", "A step")
+    for now, sets in (({"show": ["gelu", "silu"], "n": 4}, []),                       # as the widgets hold it
+                      ({"show": ("gelu", "silu"), "n": 4}, []),
+                      ({"show": ["relu"], "n": 4}, [("show", ("gelu", "silu"))]),      # another: set
+                      ({"show": ["gelu", "silu"], "n": 3}, [("n", 4)])):
+        seen = Seen(now)
+        monkeypatch.setattr(cl, "_links", lambda path, seen=seen: seen)
+        cl._set_views("activations", step)
+        assert seen.sets == sets, now
+
+
 def test_a_step_on_the_same_page_sets_its_bound_controls_through_the_session(switches):
     """The tax lesson's Next from "Tax at 25,000" to "Tax at 50,000": `income` is bound to its widget, so
     its new value goes through st.session_state (the widget writes the address bar), never through
