@@ -62,8 +62,8 @@ def start_box() -> None:
             titles = {name: "Yours: " + one.title if name == build.OWN else
                       f"{number[name]}. {one.title} ({one.minutes} min)" for name, one in offered.items()}
             pick = st.selectbox("Lesson", list(titles), format_func=titles.get,
-                                key=session.pick_key(build.OWN in offered),   # (the built one: chosen)
-                                help="Yours (built below), or a ready one: answers computed from its views.")
+                                key=session.pick_key(build.OWN in offered), help="Yours (built below), or a "
+                                "ready one: its right answers computed from each step's view.")
             go = st.form_submit_button("Start the lesson", type="primary", icon=":material/school:")
         with st.expander(f"The course: {len(course)} ready lessons in teaching order",
                          icon=":material/list:"):
