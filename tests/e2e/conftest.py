@@ -224,20 +224,24 @@ _ELEMENTS = """() => document.querySelectorAll(
 _MAIN_TEXT = """() => document.querySelector("[data-testid='stMain']")?.innerText || '' """
 
 
-def _script_finished(page, timeout: float, still: float = 3_000) -> None:
-    """The browser says no script runs. Streamlit 1.67's page can go on saying 'running' after a paused
-    fragment's last timer tick while the server is idle (1 pause in about 60 in tests/e2e/test_trainer.py):
-    after half the timeout, a page whose text has not changed for `still` ms is taken as finished."""
+def _script_finished(page, timeout: float, still: float = 3_000) -> bool:
+    """The browser says no script runs (True). Streamlit 1.67's page can go on saying 'running' after a
+    paused fragment's last timer tick while the server is idle (1 pause in about 60 in
+    tests/e2e/test_trainer.py): after half the timeout, a page whose text has not changed for `still` ms is
+    taken as finished (False: it still says a script runs)."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     finished = "[data-testid='stApp'][data-test-script-state='notRunning']"
     try:
         page.wait_for_selector(finished, timeout=timeout / 2)
+        return True
     except PlaywrightTimeout:
         before = page.evaluate(_MAIN_TEXT)
         page.wait_for_timeout(still)
         if page.evaluate(_MAIN_TEXT) != before:
             page.wait_for_selector(finished, timeout=timeout / 2)
+            return True
+    return False
 
 
 def wait_ready(page, timeout: float = 60_000) -> None:
@@ -247,8 +251,9 @@ def wait_ready(page, timeout: float = 60_000) -> None:
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     _connected(page, timeout)
+    stuck = 0
     for _ in range(UNSETTLED):
-        _script_finished(page, timeout)
+        stuck = 0 if _script_finished(page, timeout) else stuck + 1
         page.wait_for_function("!document.querySelector('[data-testid=\"stSkeleton\"]')",
                                timeout=timeout)
         try:
@@ -260,6 +265,8 @@ def wait_ready(page, timeout: float = 60_000) -> None:
         if page.evaluate(_ELEMENTS) == before > 0:   # 0: the page's first run has not drawn yet
             _chunks_loaded(page, timeout)
             return
+        if stuck == STUCK:
+            _stuck(page, timeout)
     raise AssertionError(f"the page at {page.url} never settled: its elements still came and went after "
                          f"{UNSETTLED} rounds ({page.evaluate(_ELEMENTS)} now)")
 
@@ -330,6 +337,21 @@ def _chunks_loaded(page, timeout: float) -> None:
 
 
 UNSETTLED = 20   # rounds of wait_ready before a page that keeps changing fails
+# Rounds in a row in which the page said a script runs for half the timeout, its text unchanged, and its
+# elements did not settle, before wait_ready fails. Seen once on a busy machine: after Pause on /trainer a
+# page said 'running' with no element in its main column; the 20 rounds took 11.5 minutes to fail.
+STUCK = 3
+
+
+def _stuck(page, timeout: float) -> None:
+    """Fail on a page that says a script runs and shows nothing changing: with what it shows (a shot in
+    artifacts/screenshots/stuck-page.png), its connection, elements and what went wrong under it."""
+    page.screenshot(path=str(SHOTS / "stuck-page.png"))
+    raise AssertionError(
+        f"the page at {page.url} says a script runs, unchanged, for {STUCK} rounds of {timeout / 2000:.0f} s"
+        f" each: "
+        f"{page.evaluate(_ELEMENTS)} elements in its main column; state {page.evaluate(_STATE)}; under it: "
+        f"{getattr(page, '_layerlab_trouble', None)}; shot in artifacts/screenshots/stuck-page.png")
 # The one toast that is not an error: engine/turns.py's note that the server is busy (past capacity,
 # nothing lost). Any other toast is an error a student would see.
 BUSY = busy_toast(0).split(":")[0]

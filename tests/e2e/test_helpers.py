@@ -56,6 +56,23 @@ def test_wait_ready_fails_on_a_page_that_never_settles(blank):
         wait_ready(blank, timeout=5_000)
 
 
+def test_wait_ready_fails_soon_on_a_page_stuck_saying_a_script_runs(blank):
+    """The page said 'running' with nothing in its main column after Pause on a busy machine: the test failed
+    after 11.5 minutes of rounds. It fails after STUCK rounds now, with what the page showed."""
+    import time
+
+    from tests.e2e.conftest import STUCK
+
+    element = '<div data-testid="stElementContainer">y = xW + b</div>'
+    empty = APP.replace("notRunning", "running").replace(element, "")
+    blank.set_content(empty.format(extra="<header>Layer Lab</header>"))
+    start = time.monotonic()
+    said = f"says a script runs, unchanged, for {STUCK} rounds.*: 0 elements"
+    with pytest.raises(AssertionError, match=said):
+        wait_ready(blank, timeout=2_000)
+    assert time.monotonic() - start < STUCK * 6   # each round: half the timeout, then 3 s of stillness
+
+
 # A whole document (axe asks for a language and a title); {style} is the one caption's, {script} runs.
 DOC = """<html lang="en"><head><title>Layer Lab</title></head><body><main>
   <div data-testid="stElementContainer" data-stale="{stale}" style="{style}"><p>Step 3 of 5</p></div>
