@@ -51,19 +51,26 @@ _JS = f"""export default function ({{ data, parentElement }}) {{
   window.__layerLabSwaps = data && data.swaps || [];
   if (window.__layerLabKeeper) return;
   // The keyboard's place across a swap: a button worked by a key (Enter, Space) whose rerun draws its
-  // partner in its place (Play -> Pause) would leave the focus on the page's top; give it the partner.
+  // partner in its place (Play -> Pause) would leave the focus on the page's top; give it the partner,
+  // however long the rerun takes (a busy school laptop took over 1.5 s). A click, or the focus moved on by
+  // the user, forgets it.
   window.__layerLabKeeper = true;
-  let keyAt = 0, want = null;
-  document.addEventListener('keydown', () => {{ keyAt = Date.now(); }}, true);
-  document.addEventListener('pointerdown', () => {{ keyAt = 0; }}, true);
-  document.addEventListener('focusout', (e) => {{
-    if (Date.now() - keyAt > 1500) return;
-    for (const [a, b] of window.__layerLabSwaps) {{
-      if (e.target.closest && e.target.closest('.st-key-' + a)) want = {{key: b, at: Date.now()}};
-    }}
+  let want = null;
+  const swapOf = (el) => {{
+    for (const [a, b] of window.__layerLabSwaps) if (el && el.closest && el.closest('.st-key-' + a)) return b;
+    return null;
+  }};
+  document.addEventListener('keydown', (e) => {{
+    if (e.key !== 'Enter' && e.key !== ' ') return;
+    const b = swapOf(e.target);
+    want = b ? {{key: b, at: Date.now()}} : null;
+  }}, true);
+  document.addEventListener('pointerdown', () => {{ want = null; }}, true);
+  document.addEventListener('focusin', (e) => {{
+    if (want && !swapOf(e.target) && !(e.target.closest && e.target.closest('.st-key-' + want.key))) want = null;
   }}, true);
   new MutationObserver(() => {{
-    if (!want || Date.now() - want.at > 10000) {{ want = null; return; }}
+    if (!want || Date.now() - want.at > 30000) {{ want = null; return; }}
     const active = document.activeElement;
     if (active && active !== document.body && !active.matches('main, [data-testid=stMain]')) return;
     const next = document.querySelector('.st-key-' + want.key + ' button');

@@ -65,6 +65,40 @@ def test_the_trainer_by_keyboard_alone_plays_pauses_and_is_told_the_progress(ope
     assert axe_findings(page) == []                 # after Play: its metrics, curves and maps
 
 
+def test_pause_takes_plays_focus_when_the_server_answers_late(browser, server):
+    """A slow laptop or a busy server: the run that draws Pause in Play's place reaches the page 2.5 s after
+    Enter (the page's websocket holds the server's messages that long). Pause still gets the focus, and
+    Enter on it gives it back to Play. (The keeper forgot a key older than 1.5 s: on a busy machine the
+    focus fell to the page's top, and the next Enter went nowhere.)"""
+    held = {"on": False, "queue": [], "ws": None}
+
+    def route(ws):
+        to_server = ws.connect_to_server()
+        held["ws"] = ws
+        to_server.on_message(lambda m: held["queue"].append(m) if held["on"] else ws.send(m))
+
+    page = browser.new_context(viewport={"width": 1366, "height": 900}).new_page()
+    try:
+        page.route_web_socket(re.compile(r"/_stcore/stream"), route)
+        page.goto(server.url + "/trainer?twin=false")
+        wait_ready(page)
+        tab_to(page, "Play")
+        for button, partner in (("trainer_play", "trainer_pause"), ("trainer_pause", "trainer_play")):
+            held["on"] = True
+            page.keyboard.press("Enter")
+            page.wait_for_timeout(2_500)   # the page still shows the button pressed, focused
+            assert page.evaluate(f"() => !!document.activeElement.closest('.st-key-{button}')")
+            while held["queue"]:   # in order; what comes meanwhile joins the queue
+                held["ws"].send(held["queue"].pop(0))
+            held["on"] = False
+            page.wait_for_function(f"() => document.activeElement.closest('.st-key-{partner}') !== null",
+                                   timeout=15_000)
+        wait_ready(page)
+        assert page.get_by_role("button", name="Play", exact=True).is_visible()
+    finally:
+        page.context.close()
+
+
 def test_the_class_join_and_submit_by_keyboard_alone(open_page):
     code, _ = connection.store().create_class(PROBLEM)
     page = open_page(f"/class?code={code}", "phone")
