@@ -348,10 +348,12 @@ def _stuck(page, timeout: float) -> None:
     artifacts/screenshots/stuck-page.png), its connection, elements and what went wrong under it."""
     page.screenshot(path=str(SHOTS / "stuck-page.png"))
     raise AssertionError(
-        f"the page at {page.url} says a script runs, unchanged, for {STUCK} rounds of {timeout / 2000:.0f} s"
-        f" each: "
-        f"{page.evaluate(_ELEMENTS)} elements in its main column; state {page.evaluate(_STATE)}; under it: "
-        f"{getattr(page, '_layerlab_trouble', None)}; shot in artifacts/screenshots/stuck-page.png")
+        f"the page at {page.url} says a script runs, unchanged, for {STUCK} rounds of "
+        f"{timeout / 2000:.0f} s each: {page.evaluate(_ELEMENTS)} elements in its main column; "
+        f"state {page.evaluate(_STATE)}; under it: {getattr(page, '_layerlab_trouble', None)}; "
+        "shot in artifacts/screenshots/stuck-page.png")
+
+
 # The one toast that is not an error: engine/turns.py's note that the server is busy (past capacity,
 # nothing lost). Any other toast is an error a student would see.
 BUSY = busy_toast(0).split(":")[0]

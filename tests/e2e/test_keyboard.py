@@ -16,7 +16,7 @@ import time
 import pytest
 
 from classroom import connection
-from tests.e2e.conftest import assert_clean, axe_findings, screenshot, tab_to, wait_ready
+from tests.e2e.conftest import assert_clean, axe_findings, close_page, screenshot, tab_to, wait_ready
 from tests.e2e.test_links import PROBLEM
 from ui.nav import LESSONS
 
@@ -96,7 +96,7 @@ def test_pause_takes_plays_focus_when_the_server_answers_late(browser, server):
         wait_ready(page)
         assert page.get_by_role("button", name="Play", exact=True).is_visible()
     finally:
-        page.context.close()
+        close_page(page)
 
 
 def test_the_class_join_and_submit_by_keyboard_alone(open_page):
